@@ -1,0 +1,130 @@
+/**
+ * The permission model (DESIGN.md section 7) as one CASL definition. The server builds an ability
+ * from these rules for every request and enforces it on route, record and field; the session
+ * endpoint sends the same rules (packed) so that the web app can hide or disable what they deny.
+ */
+import {
+  AbilityBuilder,
+  createMongoAbility,
+  fieldPatternMatcher,
+  subject as tagSubject,
+  type MongoAbility,
+  type RawRuleOf,
+} from '@casl/ability';
+import { packRules, unpackRules, type PackRule } from '@casl/ability/extra';
+
+export const ROLES = ['ADMIN', 'DISTRIBUTOR', 'USER'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ACTIONS = [
+  'manage',
+  'view',
+  'view-list',
+  'create',
+  'update',
+  'delete',
+  'download',
+  'confirm-registration',
+  'view-chart',
+  'create-anylic-download',
+  'view-change-log',
+  'view-export',
+] as const;
+export type Action = (typeof ACTIONS)[number];
+
+export const SUBJECTS = [
+  'User',
+  'Product',
+  'LicensePolicy',
+  'Tan',
+  'Feature',
+  'License',
+  'Setting',
+  'Statistics',
+  'Export',
+  'all',
+] as const;
+export type SubjectName = (typeof SUBJECTS)[number];
+
+export type AppAbility = MongoAbility<[Action, SubjectName | Record<string, unknown>]>;
+export type AppRule = RawRuleOf<AppAbility>;
+
+/** The User fields every account may change on itself; email has its own confirmed flow. */
+export const OWN_USER_FIELDS = [
+  'firstName',
+  'lastName',
+  'company',
+  'address',
+  'address2',
+  'zip',
+  'city',
+  'country',
+  'phone',
+  'fax',
+  'optInEmail',
+] as const;
+
+/** Field paths of the statistics chart rules (spec section 6). */
+export const STATISTICS_FIELDS = {
+  'tan-activations': 'Tans.Activated',
+  'tan-free-updates-expired': 'Tans.FreeUpdatesExpired',
+  'trial-licenses': 'Licenses.Trial',
+  'new-users': 'Users.New',
+  'active-users': 'Users.Active',
+  'active-machines': 'Machines.Active',
+} as const;
+
+export interface AbilityUser {
+  id: number;
+  accessRole: Role;
+}
+
+export function rulesFor(user: AbilityUser | null): AppRule[] {
+  const { can, rules } = new AbilityBuilder<AppAbility>(createMongoAbility);
+  if (!user) return rules;
+
+  if (user.accessRole === 'ADMIN') {
+    can('manage', 'all');
+    return rules;
+  }
+
+  // Every signed-in account: its own licenses and its own account.
+  const own = { ownerId: user.id };
+  can(['view', 'create', 'update', 'download'], 'License', own);
+  can('delete', 'License', { ownerId: user.id, kind: 'TEMPORARY' });
+  can('view', 'User', { id: user.id });
+  can('update', 'User', [...OWN_USER_FIELDS], { id: user.id });
+  can('delete', 'User', { id: user.id });
+
+  if (user.accessRole === 'DISTRIBUTOR') {
+    const distributed = { distributorId: user.id };
+    can(['view-list', 'view'], 'License', distributed);
+    can(['view-list', 'view'], ['Product', 'Feature', 'LicensePolicy']);
+    can(['view-list', 'view', 'create', 'update'], 'Tan', distributed);
+    can('view-chart', 'Statistics', `${STATISTICS_FIELDS['tan-activations']}.**`);
+  }
+  return rules;
+}
+
+export function createAbility(rules: AppRule[]): AppAbility {
+  return createMongoAbility<AppAbility>(rules, { fieldMatcher: fieldPatternMatcher });
+}
+
+export function abilityFor(user: AbilityUser | null): AppAbility {
+  return createAbility(rulesFor(user));
+}
+
+export type PackedRules = PackRule<AppRule>[];
+
+export function packAbilityRules(rules: AppRule[]): PackedRules {
+  return packRules(rules);
+}
+
+export function unpackAbilityRules(packed: PackedRules): AppRule[] {
+  return unpackRules(packed) as AppRule[];
+}
+
+/** Tags a plain record with its subject type so that conditions apply to it. */
+export function asSubject<T extends Record<string, unknown>>(type: Exclude<SubjectName, 'all'>, record: T) {
+  return tagSubject(type, record);
+}

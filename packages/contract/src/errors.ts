@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/**
+ * Stable error codes. The server answers `{ error, message, details? }`; the web app shows its own
+ * translated text for each code (locale key `errors.<CODE>`).
+ */
+export const ERROR_CODES = [
+  'ERR_VALIDATION',
+  'ERR_UNAUTHENTICATED',
+  'ERR_FORBIDDEN',
+  'ERR_NOT_FOUND',
+  'ERR_CONFLICT',
+  'ERR_RATE_LIMITED',
+  'ERR_BAD_REQUEST',
+  'ERR_CSRF',
+  'ERR_UNSUPPORTED_MEDIA_TYPE',
+  'ERR_PAYLOAD_TOO_LARGE',
+  'ERR_INTERNAL',
+  'ERR_LOGIN_FAILED',
+  'ERR_CONFIRMATION_PENDING',
+  'ERR_DUPLICATE_EMAIL',
+  'ERR_INVALID_TOKEN',
+  'ERR_ACCOUNT_CLOSED',
+  'ERR_INVALID_LICENSE',
+  'ERR_MACHINE_ID_USED',
+  'ERR_TOO_MANY_MACHINES',
+  'ERR_EXTEND_TOO_FAR',
+  'ERR_LIMIT_EXCEEDED',
+  'ERR_TRIAL_NOT_ALLOWED',
+  'ERR_NO_LICENSE',
+  'ERR_LICENSE_REVOKED',
+  'ERR_LICENSE_EXPIRED',
+  'ERR_LICENSE_UPGRADED',
+  'ERR_NO_SEAT',
+  'ERR_FEATURE_CYCLE',
+  'ERR_UNKNOWN_FEATURE',
+  'ERR_IN_USE',
+  'ERR_INVALID_SIGNATURE',
+  'ERR_STALE_REQUEST',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+  code?: string;
+}
+
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+  /** Values that the message template uses, e.g. count/days/hours for ERR_TOO_MANY_MACHINES. */
+  params?: Record<string, string | number>;
+}
+
+export const errorBody = z.object({
+  error: z.enum(ERROR_CODES),
+  message: z.string(),
+  details: z.array(z.object({ path: z.string(), message: z.string(), code: z.string().optional() })).optional(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { LOCALES } from './constants.ts';
+
+const LINK_KEYS = ['theme.link.dataPrivacy', 'theme.link.imprint'] as const;
+
+/** Setting keys (spec section 3). Localized links take a `.<locale>` suffix; the bare key is the fallback. */
+export const SETTING_KEYS = [
+  'SERVER_CUSTOMER_ID',
+  'theme.logo',
+  'theme.favicon',
+  ...LINK_KEYS.flatMap((key) => [key, ...LOCALES.map((locale) => `${key}.${locale}` as const)]),
+  'tan.maxLicenseCount',
+  'license.temporaryMaxDays',
+  'anylic.maxDays',
+  'webhook.secret',
+  'order.autoCreateAccount',
+  'order.autoTemporaryLicense',
+  'order.temporaryLicenseProductId',
+  'order.temporaryLicenseDays',
+] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+export function isSettingKey(key: string): key is SettingKey {
+  return (SETTING_KEYS as readonly string[]).includes(key);
+}
+
+/** What anyone, logged in or not, may read: the theme. */
+export function isPublicSettingKey(key: string): boolean {
+  return key.startsWith('theme.');
+}
+
+/** Never sent to a browser once set, not even to administrators: they see only that it is set. */
+export const SECRET_SETTING_KEYS: readonly string[] = ['webhook.secret'];
+export const SECRET_MASK = '********';
+
+/** Keys whose value is an uploaded file; the value is the URL the file is served at. */
+export const FILE_SETTING_KEYS: readonly string[] = ['theme.logo', 'theme.favicon'];
+
+const link = z.union([z.url({ protocol: /^https?$/ }), z.string().regex(/^\/[^/]/, 'must be a URL or a path starting with /')]);
+const positiveInt = (max: number) => z.number().int().min(1).max(max);
+
+/** How each writable key's value is checked. */
+export function settingValueSchema(key: SettingKey): z.ZodType {
+  if (key.startsWith('theme.link.')) return link;
+  switch (key) {
+    case 'SERVER_CUSTOMER_ID':
+      return z.string().trim().min(1).max(255);
+    case 'tan.maxLicenseCount':
+      return positiveInt(1_000_000);
+    case 'license.temporaryMaxDays':
+    case 'anylic.maxDays':
+    case 'order.temporaryLicenseDays':
+      return positiveInt(3650);
+    case 'order.temporaryLicenseProductId':
+      return z.number().int().positive();
+    case 'order.autoCreateAccount':
+    case 'order.autoTemporaryLicense':
+      return z.boolean();
+    case 'webhook.secret':
+      return z.string().min(16).max(255);
+    default:
+      return z.string().max(2048);
+  }
+}
+
+/** Values used while a setting is unset. */
+export const SETTING_DEFAULTS: Partial<Record<SettingKey, unknown>> = {
+  'tan.maxLicenseCount': 1000,
+  'license.temporaryMaxDays': 30,
+  'anylic.maxDays': 365,
+  'order.autoCreateAccount': false,
+  'order.autoTemporaryLicense': false,
+  'order.temporaryLicenseDays': 30,
+};
+
+export const settingsMap = z.record(z.string(), z.unknown());
+export type SettingsMap = Record<string, unknown>;
+export const settingUpdate = z.object({ value: z.unknown() });
+
+/** The theme link for a locale: `key.<locale>` if set, else the bare key. */
+export function localizedSetting(settings: SettingsMap, key: string, locale: string): string | null {
+  const value = settings[`${key}.${locale}`] ?? settings[key];
+  return typeof value === 'string' && value ? value : null;
+}

@@ -1,0 +1,16 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../platform/context.ts';
+import { clientErrorRoutes } from './client-errors/routes.ts';
+import { healthRoutes } from './health/routes.ts';
+import { sessionRoutes } from './session/routes.ts';
+import { settingsRoutes } from './settings/routes.ts';
+
+/** Every module's routes, mounted under /api. */
+export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
+  return [
+    healthRoutes(ctx),
+    sessionRoutes(ctx),
+    settingsRoutes(ctx),
+    clientErrorRoutes(),
+  ];
+}

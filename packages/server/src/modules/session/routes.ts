@@ -1,0 +1,47 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { formatUserName, loginRequest, sessionUser } from '@lm/contract';
+import type { AppContext } from '../../platform/context.ts';
+import { clearSessionCookie, requireUser, setSessionCookie } from '../../platform/http/auth.ts';
+import { errorResponses } from '../../platform/http/openapi.ts';
+import { findUserById } from '../users/repo.ts';
+import { login, logout, sessionUserOf } from './service.ts';
+
+export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/session',
+      {
+        schema: { tags: ['session'], summary: 'Log in', body: loginRequest, response: { 200: sessionUser, ...errorResponses } },
+        config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      },
+      async (request, reply) => {
+        const { token, userId } = await login(ctx, request.body);
+        setSessionCookie(request, reply, token);
+        const user = (await findUserById(ctx.db, userId))!;
+        return sessionUserOf({
+          id: user.id,
+          email: user.email,
+          accessRole: user.access_role,
+          formattedName: formatUserName({ firstName: user.first_name, lastName: user.last_name, company: user.company }),
+        });
+      },
+    );
+
+    app.get(
+      '/session',
+      { schema: { tags: ['session'], summary: 'Validate the session', response: { 200: sessionUser, ...errorResponses } } },
+      async (request) => sessionUserOf(requireUser(request)),
+    );
+
+    app.delete(
+      '/session',
+      { schema: { tags: ['session'], summary: 'Log out', response: { 204: z.null() } } },
+      async (request, reply) => {
+        await logout(ctx, request.sessionTokenHash);
+        clearSessionCookie(reply);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}

@@ -1,0 +1,25 @@
+import type { Executor } from '../../platform/db/database.ts';
+
+export async function readAllSettings(db: Executor): Promise<Record<string, unknown>> {
+  const rows = await db.selectFrom('settings').select(['key', 'value']).execute();
+  return Object.fromEntries(rows.map((row) => [row.key, JSON.parse(row.value) as unknown]));
+}
+
+export async function readSetting(db: Executor, key: string): Promise<unknown> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  return row ? (JSON.parse(row.value) as unknown) : undefined;
+}
+
+export async function writeSetting(db: Executor, key: string, value: unknown): Promise<void> {
+  const now = new Date().toISOString();
+  const json = JSON.stringify(value);
+  await db
+    .insertInto('settings')
+    .values({ key, value: json, updated_at: now })
+    .onConflict((conflict) => conflict.column('key').doUpdateSet({ value: json, updated_at: now }))
+    .execute();
+}
+
+export async function deleteSetting(db: Executor, key: string): Promise<void> {
+  await db.deleteFrom('settings').where('key', '=', key).execute();
+}

@@ -1,0 +1,39 @@
+import { randomToken, hashPassword } from '../../platform/auth/secrets.ts';
+import { recordChange } from '../../platform/changelog.ts';
+import { SYSTEM, type AppContext } from '../../platform/context.ts';
+import { countUsersWithRole, findUserByEmail, insertUser, toUser } from './repo.ts';
+
+/**
+ * First start (DESIGN.md section 8): with no administrator, create one from ADMIN_EMAIL and
+ * ADMIN_PASSWORD, or with a random password printed once.
+ */
+export async function ensureAdministrator(ctx: AppContext): Promise<{ email: string; password?: string } | null> {
+  if ((await countUsersWithRole(ctx.db, 'ADMIN')) > 0) return null;
+  const email = ctx.config.adminEmail;
+  if (await findUserByEmail(ctx.db, email)) {
+    throw new Error(`ADMIN_EMAIL ${email} belongs to an existing account that is not an administrator; choose another address`);
+  }
+  const password = ctx.config.adminPassword ?? randomToken(12);
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await insertUser(trx, {
+      email,
+      passwordHash: await hashPassword(password),
+      firstName: 'System',
+      lastName: 'Administrator',
+      company: null,
+      address: null,
+      address2: null,
+      zip: null,
+      city: null,
+      country: null,
+      phone: null,
+      fax: null,
+      notes: null,
+      accessRole: 'ADMIN',
+      optInEmail: false,
+      confirmed: true,
+    });
+    await recordChange(trx, SYSTEM, { model: 'User', recordId: row.id, operation: 'insert', newValues: toUser(row) });
+  });
+  return { email, password: ctx.config.adminPassword ? undefined : password };
+}

@@ -1,0 +1,56 @@
+import type { ChangeLogModel } from '@lm/contract';
+import type { Executor } from './db/database.ts';
+import type { Actor } from './context.ts';
+
+/** Fields that never enter the change log (DESIGN.md section 4). */
+const SECRET_FIELDS = new Set(['passwordHash', 'password_hash', 'password', 'token', 'tokenHash', 'token_hash', 'webhookSecret', 'privateKey']);
+
+function withoutSecrets(values: Record<string, unknown> | null | undefined): string | null {
+  if (!values) return null;
+  return JSON.stringify(Object.fromEntries(Object.entries(values).filter(([key]) => !SECRET_FIELDS.has(key))));
+}
+
+export interface Change {
+  model: ChangeLogModel;
+  recordId: number;
+  operation: 'insert' | 'update' | 'delete';
+  oldValues?: Record<string, unknown> | null;
+  newValues?: Record<string, unknown> | null;
+}
+
+/** Writes one change-log row; call it with the transaction that makes the change. */
+export async function recordChange(trx: Executor, actor: Actor, change: Change): Promise<void> {
+  await trx
+    .insertInto('change_log')
+    .values({
+      model: change.model,
+      record_id: change.recordId,
+      operation: change.operation,
+      timestamp: new Date().toISOString(),
+      user_id: actor.userId,
+      old_values: withoutSecrets(change.oldValues),
+      new_values: withoutSecrets(change.newValues),
+    })
+    .execute();
+}
+
+/** Records many inserts at once (bulk TAN creation). */
+export async function recordInserts(trx: Executor, actor: Actor, model: ChangeLogModel, rows: { id: number; values: Record<string, unknown> }[]): Promise<void> {
+  const timestamp = new Date().toISOString();
+  for (let start = 0; start < rows.length; start += 500) {
+    await trx
+      .insertInto('change_log')
+      .values(
+        rows.slice(start, start + 500).map((row) => ({
+          model,
+          record_id: row.id,
+          operation: 'insert' as const,
+          timestamp,
+          user_id: actor.userId,
+          old_values: null,
+          new_values: withoutSecrets(row.values),
+        })),
+      )
+      .execute();
+  }
+}

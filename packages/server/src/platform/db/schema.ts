@@ -1,0 +1,179 @@
+/**
+ * Table types for Kysely. Timestamps are ISO-8601 strings (`2026-01-31T12:00:00.000Z`) and dates
+ * `YYYY-MM-DD` on both databases, so that one query code serves SQLite and PostgreSQL and a month
+ * is `substr(x, 1, 7)` on both. Booleans are booleans in PostgreSQL and 0/1 in SQLite: read them
+ * with `Boolean()`. JSON columns are text.
+ */
+import type { Generated } from 'kysely';
+
+type Bool = boolean | number;
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  password_hash: string | null;
+  first_name: string;
+  last_name: string;
+  company: string | null;
+  address: string | null;
+  address2: string | null;
+  zip: string | null;
+  city: string | null;
+  country: string | null;
+  phone: string | null;
+  fax: string | null;
+  notes: string | null;
+  access_role: 'ADMIN' | 'DISTRIBUTOR' | 'USER';
+  opt_in_email: Bool;
+  confirmed: Bool;
+  locale: string | null;
+  created_at: string;
+  updated_at: string;
+  last_login_at: string | null;
+}
+
+export interface SessionsTable {
+  token_hash: string;
+  user_id: number;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
+export interface ChangeLogTable {
+  id: Generated<number>;
+  model: string;
+  record_id: number;
+  operation: 'insert' | 'update' | 'delete';
+  timestamp: string;
+  user_id: number | null;
+  old_values: string | null;
+  new_values: string | null;
+}
+
+export interface FeaturesTable {
+  id: Generated<number>;
+  name: string;
+  localized_description: string;
+  hidden: Bool;
+  notes: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FeatureExpansionsTable {
+  feature_id: number;
+  expands_to_id: number;
+}
+
+export interface LicensePoliciesTable {
+  id: Generated<number>;
+  name: string;
+  public_name: string;
+  type: 'INDEFINITE' | 'PERPETUAL' | 'FLOATING';
+  license_max_valid_days: number;
+  refetch_interval_seconds: number;
+  refetch_before_expiry_seconds: number;
+  max_different_machines_count: number;
+  max_different_machines_interval_hours: number;
+  free_updates_period_days: number | null;
+  notes: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProductsTable {
+  id: Generated<number>;
+  name: string;
+  version: string;
+  active: Bool;
+  trial_days: number | null;
+  repeat_trial_after_months: number | null;
+  ignore_trials_before: string | null;
+  release_date: string | null;
+  default_license_policy_id: number | null;
+  notes: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProductFeaturesTable {
+  product_id: number;
+  feature_id: number;
+}
+
+export interface ProductDownloadLinksTable {
+  id: Generated<number>;
+  product_id: number;
+  type: 'mac' | 'win' | 'offline';
+  url: string;
+  position: number;
+}
+
+export interface TansTable {
+  id: Generated<number>;
+  code: string;
+  product_id: number;
+  license_policy_id: number | null;
+  license_count: number;
+  activated_count: number;
+  distributor_id: number | null;
+  revoked: Bool;
+  free_updates_until: string | null;
+  notes: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TanTagsTable {
+  tan_id: number;
+  tag: string;
+}
+
+export interface LicensesTable {
+  id: Generated<number>;
+  kind: 'TAN' | 'TEMPORARY';
+  owner_id: number;
+  product_id: number;
+  license_policy_id: number;
+  tan_id: number | null;
+  machine_id: string | null;
+  valid_until: string | null;
+  permanent: Bool;
+  revoked: Bool;
+  free_updates_until: string | null;
+  upgraded_to_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Every machine a license was bound to, for the different-machines window. */
+export interface LicenseMachinesTable {
+  id: Generated<number>;
+  license_id: number;
+  machine_id: string;
+  bound_at: string;
+}
+
+export interface DB {
+  users: UsersTable;
+  sessions: SessionsTable;
+  settings: SettingsTable;
+  change_log: ChangeLogTable;
+  features: FeaturesTable;
+  feature_expansions: FeatureExpansionsTable;
+  license_policies: LicensePoliciesTable;
+  products: ProductsTable;
+  product_features: ProductFeaturesTable;
+  product_download_links: ProductDownloadLinksTable;
+  tans: TansTable;
+  tan_tags: TanTagsTable;
+  licenses: LicensesTable;
+  license_machines: LicenseMachinesTable;
+}
