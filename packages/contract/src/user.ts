@@ -48,3 +48,14 @@ export function formatUserName(user: { firstName: string; lastName: string; comp
   const name = `${user.firstName} ${user.lastName}`.trim();
   return user.company ? `${name} (${user.company})` : name;
 }
+
+/** Registration (spec section 3 and 5): the confirmation must equal the password. */
+export const registration = z
+  .object({
+    email,
+    password,
+    password_confirm: z.string(),
+    optInEmail: z.boolean().default(false),
+  })
+  .refine((value) => value.password === value.password_confirm, { path: ['password_confirm'], message: 'validation.passwordMismatch' });
+export type Registration = z.input<typeof registration>;

@@ -1,0 +1,50 @@
+import { createTheme, MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { API_RETRIES } from '@lm/contract';
+import { ApiError } from '../lib/api.ts';
+import { Guard } from './Guard.tsx';
+import { ROUTES } from './routes.tsx';
+import { Shell } from './Shell.tsx';
+
+const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' });
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // The API client already retries network failures and 502s; other errors are final.
+      retry: (count, error) => count < API_RETRIES && error instanceof ApiError && error.status === undefined,
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+const router = createBrowserRouter([
+  {
+    element: <Shell />,
+    children: ROUTES.map(({ path, page: Page, requires }) => ({
+      path,
+      element: (
+        <Guard requires={requires}>
+          <Page />
+        </Guard>
+      ),
+    })),
+  },
+  { path: '*', element: <Shell />, children: [{ path: '*', lazy: async () => ({ Component: (await import('./NotFoundPage.tsx')).default }) }] },
+]);
+
+export function App() {
+  return (
+    <MantineProvider theme={theme}>
+      <QueryClientProvider client={queryClient}>
+        <ModalsProvider>
+          <Notifications position="top-right" />
+          <RouterProvider router={router} />
+        </ModalsProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

@@ -1,0 +1,75 @@
+import { CHANGE_LOG_MODELS, type Action, type AppAbility, type SubjectName } from '@lm/contract';
+
+export interface MenuLink {
+  labelKey: string;
+  to: string;
+  ability?: [Action, SubjectName];
+  /** Needs only a login. */
+  login?: boolean;
+}
+
+export interface MenuGroup {
+  labelKey: string;
+  links: MenuLink[];
+}
+
+export type MenuEntry = MenuLink | MenuGroup;
+
+const changeLogPaths: Record<(typeof CHANGE_LOG_MODELS)[number], string> = {
+  User: 'nav.changes.User',
+  Product: 'nav.changes.Product',
+  Tan: 'nav.changes.Tan',
+  License: 'nav.changes.License',
+  Feature: 'nav.changes.Feature',
+  LicensePolicy: 'nav.changes.LicensePolicy',
+};
+
+/** The navbar of spec section 2, each item shown only if the ability allows it. */
+export const MENU: MenuEntry[] = [
+  { labelKey: 'nav.myLicenses', to: '/account/licenses', login: true },
+  { labelKey: 'nav.users', to: '/users', ability: ['view-list', 'User'] },
+  {
+    labelKey: 'nav.products',
+    links: [
+      { labelKey: 'nav.productList', to: '/products', ability: ['view-list', 'Product'] },
+      { labelKey: 'nav.productCreate', to: '/products/create', ability: ['create', 'Product'] },
+      { labelKey: 'nav.productMatrix', to: '/products/matrix', ability: ['view-list', 'Product'] },
+      { labelKey: 'nav.productCompare', to: '/products/compare', ability: ['view-list', 'Product'] },
+    ],
+  },
+  {
+    labelKey: 'nav.tans',
+    links: [
+      { labelKey: 'nav.tanList', to: '/tans', ability: ['view-list', 'Tan'] },
+      { labelKey: 'nav.tanCreate', to: '/tans/create', ability: ['create', 'Tan'] },
+    ],
+  },
+  { labelKey: 'nav.statistics', to: '/statistics', ability: ['view-chart', 'Statistics'] },
+  {
+    labelKey: 'nav.tools',
+    links: [
+      { labelKey: 'nav.createAnyLic', to: '/tools/create-anylic', ability: ['create-anylic-download', 'License'] },
+      ...CHANGE_LOG_MODELS.map((model): MenuLink => ({ labelKey: changeLogPaths[model], to: `/changes/${model}`, ability: ['view-change-log', model] })),
+      { labelKey: 'nav.features', to: '/features', ability: ['view-list', 'Feature'] },
+      { labelKey: 'nav.licensePolicies', to: '/license-policies', ability: ['view-list', 'LicensePolicy'] },
+      { labelKey: 'nav.export', to: '/export', ability: ['view-export', 'Export'] },
+      { labelKey: 'nav.settings', to: '/settings', ability: ['update', 'Setting'] },
+    ],
+  },
+];
+
+function allowed(link: MenuLink, ability: AppAbility, signedIn: boolean): boolean {
+  if (link.login) return signedIn;
+  return link.ability ? ability.can(link.ability[0], link.ability[1]) : true;
+}
+
+/** The menu as this user may see it: forbidden links dropped, empty groups too. */
+export function visibleMenu(ability: AppAbility, signedIn: boolean): MenuEntry[] {
+  return MENU.flatMap((entry): MenuEntry[] => {
+    if ('links' in entry) {
+      const links = entry.links.filter((link) => allowed(link, ability, signedIn));
+      return links.length ? [{ ...entry, links }] : [];
+    }
+    return allowed(entry, ability, signedIn) ? [entry] : [];
+  });
+}

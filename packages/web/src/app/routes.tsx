@@ -1,0 +1,75 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { Action, SubjectName } from '@lm/contract';
+import { versionCheck } from './version-check.ts';
+
+/** What a route needs (spec section 2): a login, or an ability that implies one. */
+export type Requirement = { login: true } | { ability: (params: Record<string, string | undefined>) => [Action, SubjectName] };
+
+export interface AppRoute {
+  path: string;
+  page: LazyExoticComponent<ComponentType>;
+  requires?: Requirement;
+}
+
+/** Lazy pages; a chunk that fails to load (a new version was deployed) raises the reload alert. */
+function page(load: () => Promise<{ default: ComponentType }>) {
+  return lazy(() =>
+    load().catch((error: unknown) => {
+      versionCheck.chunkFailed();
+      throw error;
+    }),
+  );
+}
+
+const can = (action: Action, subject: SubjectName): Requirement => ({ ability: () => [action, subject] });
+const login: Requirement = { login: true };
+
+export const ROUTES: AppRoute[] = [
+  { path: '/', page: page(() => import('./HomePage.tsx')) },
+  { path: '/login', page: page(() => import('../features/auth/LoginPage.tsx')) },
+  { path: '/forgot-password', page: page(() => import('../features/accounts/ForgotPasswordPage.tsx')) },
+  { path: '/reset-password', page: page(() => import('../features/accounts/ResetPasswordPage.tsx')) },
+  { path: '/register', page: page(() => import('../features/accounts/RegisterPage.tsx')) },
+  { path: '/register/confirm', page: page(() => import('../features/accounts/RegisterConfirmPage.tsx')) },
+  { path: '/account/settings', page: page(() => import('../features/accounts/AccountSettingsPage.tsx')), requires: login },
+  { path: '/account/change-email', page: page(() => import('../features/accounts/ChangeEmailPage.tsx')), requires: login },
+  { path: '/account/licenses/:showOffline?', page: page(() => import('../features/licenses/MyLicensesPage.tsx')), requires: login },
+  { path: '/users', page: page(() => import('../features/users/UserListPage.tsx')), requires: can('view-list', 'User') },
+  { path: '/users/create', page: page(() => import('../features/users/UserCreatePage.tsx')), requires: can('create', 'User') },
+  {
+    path: '/users/:userId/licenses/:showOffline?',
+    page: page(() => import('../features/licenses/UserLicensesPage.tsx')),
+    requires: can('view-list', 'License'),
+  },
+  { path: '/products', page: page(() => import('../features/products/ProductListPage.tsx')), requires: can('view-list', 'Product') },
+  { path: '/products/matrix', page: page(() => import('../features/products/ProductMatrixPage.tsx')), requires: can('view-list', 'Product') },
+  { path: '/products/compare', page: page(() => import('../features/products/ProductComparePage.tsx')), requires: can('view-list', 'Product') },
+  { path: '/products/create', page: page(() => import('../features/products/ProductCreatePage.tsx')), requires: can('create', 'Product') },
+  {
+    path: '/license-policies',
+    page: page(() => import('../features/license-policies/LicensePolicyListPage.tsx')),
+    requires: can('view-list', 'LicensePolicy'),
+  },
+  {
+    path: '/license-policies/create',
+    page: page(() => import('../features/license-policies/LicensePolicyCreatePage.tsx')),
+    requires: can('create', 'LicensePolicy'),
+  },
+  { path: '/tans', page: page(() => import('../features/tans/TanListPage.tsx')), requires: can('view-list', 'Tan') },
+  { path: '/tans/create', page: page(() => import('../features/tans/TanCreatePage.tsx')), requires: can('create', 'Tan') },
+  { path: '/features', page: page(() => import('../features/features/FeatureListPage.tsx')), requires: can('view-list', 'Feature') },
+  { path: '/features/create', page: page(() => import('../features/features/FeatureCreatePage.tsx')), requires: can('create', 'Feature') },
+  {
+    path: '/tools/create-anylic',
+    page: page(() => import('../features/anylic/CreateAnyLicPage.tsx')),
+    requires: can('create-anylic-download', 'License'),
+  },
+  { path: '/statistics/:category?', page: page(() => import('../features/statistics/StatisticsPage.tsx')), requires: can('view-chart', 'Statistics') },
+  { path: '/settings', page: page(() => import('../features/settings/SettingsPage.tsx')), requires: can('update', 'Setting') },
+  {
+    path: '/changes/:modelName',
+    page: page(() => import('../features/changes/ChangeLogPage.tsx')),
+    requires: { ability: (params) => ['view-change-log', (params.modelName ?? 'all') as SubjectName] },
+  },
+  { path: '/export', page: page(() => import('../features/users/ExportPage.tsx')), requires: can('view-export', 'Export') },
+];

@@ -1,0 +1,23 @@
+import { Anchor, Center, Paper, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { PageTitle } from '../../components/PageTitle.tsx';
+import { LoginForm } from './LoginForm.tsx';
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  return (
+    <Center>
+      <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={440}>
+        <PageTitle title={t('auth.login')} />
+        <LoginForm />
+        <Text size="sm" mt="lg" ta="center">
+          {t('auth.noAccount')}{' '}
+          <Anchor component={Link} to="/register">
+            {t('auth.createAccount')}
+          </Anchor>
+        </Text>
+      </Paper>
+    </Center>
+  );
+}

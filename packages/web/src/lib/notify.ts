@@ -1,0 +1,25 @@
+import { notifications } from '@mantine/notifications';
+import { TOAST_MS } from '@lm/contract';
+import i18n from './i18n.ts';
+import { ApiError } from './api.ts';
+
+/** The text for a failed call: the translation of its error code, else the server's message. */
+export function errorText(error: unknown, fallbackKey?: string): string {
+  if (error instanceof ApiError) {
+    const code = error.code;
+    if (code && i18n.exists(`errors.${code}`)) return i18n.t(`errors.${code}`, error.body?.params ?? {});
+    if (fallbackKey) return i18n.t(fallbackKey);
+    return error.status === undefined ? i18n.t('errors.network') : error.message;
+  }
+  if (fallbackKey) return i18n.t(fallbackKey);
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The generic red toast of the spec: 'An error occured: {msg}', hidden after 5 seconds. */
+export function showError(error: unknown, fallbackKey?: string): void {
+  notifications.show({ color: 'red', title: i18n.t('common.error'), message: i18n.t('errors.generic', { msg: errorText(error, fallbackKey) }), autoClose: TOAST_MS });
+}
+
+export function showSuccess(message: string): void {
+  notifications.show({ color: 'green', message, autoClose: TOAST_MS });
+}
