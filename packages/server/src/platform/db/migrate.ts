@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PostgresAdapter, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 
 const MIGRATIONS_DIR = path.join(import.meta.dirname, '../../../migrations');
@@ -19,7 +19,12 @@ class FolderMigrationProvider implements MigrationProvider {
 }
 
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider: new FolderMigrationProvider() });
+  // Without a schema, Kysely finds its migration tables in any schema of the database and then does
+  // not create them in ours (another app or schema in the same database): name the current one.
+  const migrationTableSchema = isPostgres(db)
+    ? (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema ?? undefined
+    : undefined;
+  const migrator = new Migrator({ db, provider: new FolderMigrationProvider(), migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

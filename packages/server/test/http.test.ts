@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { createUser, describeBothDatabases, expectError, login } from './harness.ts';
+
+describeBothDatabases('HTTP conventions', (t) => {
+  describe('unknown paths', () => {
+    it('answers an unknown /api path with a JSON 404 ERR_NOT_FOUND', async () => {
+      for (const method of ['GET', 'POST', 'PUT', 'DELETE'] as const) {
+        const response = await t.app.inject({ method, url: '/api/no-such-thing/42?x=1' });
+        const body = expectError(response, 404, 'ERR_NOT_FOUND');
+        expect(response.headers['content-type']).toMatch(/^application\/json/);
+        expect(body.message).toContain('/api/no-such-thing/42');
+        expect(body.message).not.toContain('x=1');
+      }
+    });
+
+    it('answers a page path with 404 JSON when no web app is built', async () => {
+      const response = await t.app.inject({ url: '/licenses' });
+      expectError(response, 404, 'ERR_NOT_FOUND');
+    });
+  });
+
+  describe('malformed requests never give a 500', () => {
+    it('answers malformed JSON with 400', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"username": "a@example.com", "password":',
+      });
+      expectError(response, 400, 'ERR_BAD_REQUEST');
+    });
+
+    it('answers an empty JSON body with 400', async () => {
+      const response = await t.app.inject({ method: 'POST', url: '/api/session', headers: { 'content-type': 'application/json' }, payload: '' });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatch(/^ERR_(BAD_REQUEST|VALIDATION)$/);
+    });
+
+    it('answers a JSON body that is not an object with 400 ERR_VALIDATION', async () => {
+      for (const payload of ['null', '[]', '"text"', '42']) {
+        const response = await t.app.inject({ method: 'POST', url: '/api/session', headers: { 'content-type': 'application/json' }, payload });
+        expectError(response, 400, 'ERR_VALIDATION');
+      }
+    });
+
+    it('answers malformed JSON to an authenticated settings call with 400', async () => {
+      const admin = await createUser(t.app, { role: 'ADMIN' });
+      const cookie = await login(t.app, admin.email, admin.password);
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: '/api/settings/SERVER_CUSTOMER_ID',
+        headers: { cookie, 'content-type': 'application/json' },
+        payload: '{value: nope}',
+      });
+      expectError(response, 400, 'ERR_BAD_REQUEST');
+    });
+
+    it('answers a body over the limit with 413', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ username: 'a@example.com', password: 'x'.repeat(1100 * 1024) }),
+      });
+      expectError(response, 413, 'ERR_PAYLOAD_TOO_LARGE');
+    });
+
+    it('answers an overlong path parameter without a 500', async () => {
+      const response = await t.app.inject({ method: 'DELETE', url: `/api/settings/${'k'.repeat(400)}` });
+      expect(response.statusCode).toBeLessThan(500);
+    });
+
+    it('answers a malformed session cookie as anonymous', async () => {
+      const response = await t.app.inject({ url: '/api/session', headers: { cookie: 'lm_session=%%%; other=1' } });
+      expectError(response, 401, 'ERR_UNAUTHENTICATED');
+    });
+  });
+
+  describe('security headers', () => {
+    it('sends helmet headers and a content security policy', async () => {
+      const response = await t.app.inject({ url: '/api/health' });
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    });
+  });
+
+  describe('OpenAPI', () => {
+    it('serves an OpenAPI 3.1 document listing the foundation routes', async () => {
+      const response = await t.app.inject({ url: '/api/openapi.json' });
+      expect(response.statusCode).toBe(200);
+      const document = response.json();
+      expect(document.openapi).toBe('3.1.0');
+      expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/health', '/api/session', '/api/settings', '/api/settings/{key}']));
+    });
+  });
+});

@@ -1,0 +1,39 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Two projects: `unit` (pure code: contract, sdk, `*.unit.test.ts` in the server) and `server` (the
+ * Fastify app through app.inject, every suite on SQLite and on PostgreSQL; see
+ * packages/server/test/harness.ts). Server files open databases and hash passwords with argon2, so at
+ * most two files run at once: enough for a 2-core machine without starving it.
+ */
+export default defineConfig({
+  test: {
+    // One value for both projects: Vitest refuses projects with different maxWorkers in one run
+    // unless they are ordered into groups, and the unit files are too quick to need more.
+    maxWorkers: 2,
+    fileParallelism: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['packages/contract/**/*.test.ts', 'packages/sdk/**/*.test.ts', 'packages/server/src/**/*.unit.test.ts'],
+          exclude: ['**/node_modules/**'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          include: ['packages/server/test/**/*.test.ts', 'packages/server/src/**/*.test.ts'],
+          exclude: ['**/node_modules/**', 'packages/server/**/*.unit.test.ts'],
+          environment: 'node',
+          pool: 'forks',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
