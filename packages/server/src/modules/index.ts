@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../platform/context.ts';
+import { changeLogRoutes } from './changes/routes.ts';
 import { clientErrorRoutes } from './client-errors/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { sessionRoutes } from './session/routes.ts';
@@ -12,5 +13,6 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     sessionRoutes(ctx),
     settingsRoutes(ctx),
     clientErrorRoutes(),
+    changeLogRoutes(ctx),
   ];
 }

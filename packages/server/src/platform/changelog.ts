@@ -1,13 +1,12 @@
 import type { ChangeLogModel } from '@lm/contract';
+import { withoutSecretFields } from '@lm/contract/change-log';
 import type { Executor } from './db/database.ts';
 import type { Actor } from './context.ts';
 
-/** Fields that never enter the change log (DESIGN.md section 4). */
-const SECRET_FIELDS = new Set(['passwordHash', 'password_hash', 'password', 'token', 'tokenHash', 'token_hash', 'webhookSecret', 'privateKey']);
-
+/** Secrets (password hashes, tokens, the webhook secret, keys) never enter the change log (DESIGN.md section 4). */
 function withoutSecrets(values: Record<string, unknown> | null | undefined): string | null {
   if (!values) return null;
-  return JSON.stringify(Object.fromEntries(Object.entries(values).filter(([key]) => !SECRET_FIELDS.has(key))));
+  return JSON.stringify(withoutSecretFields(values));
 }
 
 export interface Change {

@@ -24,7 +24,10 @@ const changeLogPaths: Record<(typeof CHANGE_LOG_MODELS)[number], string> = {
   LicensePolicy: 'nav.changes.LicensePolicy',
 };
 
-/** The navbar of spec section 2, each item shown only if the ability allows it. */
+/**
+ * The navbar of spec section 2, each item shown only if the ability allows it. The change logs open
+ * sorted by timestamp, descending (spec section 2).
+ */
 export const MENU: MenuEntry[] = [
   { labelKey: 'nav.myLicenses', to: '/account/licenses', login: true },
   { labelKey: 'nav.users', to: '/users', ability: ['view-list', 'User'] },
@@ -49,7 +52,7 @@ export const MENU: MenuEntry[] = [
     labelKey: 'nav.tools',
     links: [
       { labelKey: 'nav.createAnyLic', to: '/tools/create-anylic', ability: ['create-anylic-download', 'License'] },
-      ...CHANGE_LOG_MODELS.map((model): MenuLink => ({ labelKey: changeLogPaths[model], to: `/changes/${model}`, ability: ['view-change-log', model] })),
+      ...CHANGE_LOG_MODELS.map((model): MenuLink => ({ labelKey: changeLogPaths[model], to: `/changes/${model}?sort=-timestamp`, ability: ['view-change-log', model] })),
       { labelKey: 'nav.features', to: '/features', ability: ['view-list', 'Feature'] },
       { labelKey: 'nav.licensePolicies', to: '/license-policies', ability: ['view-list', 'LicensePolicy'] },
       { labelKey: 'nav.export', to: '/export', ability: ['view-export', 'Export'] },

@@ -1,0 +1,87 @@
+import { Anchor, Badge, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { changedFields, type ChangeLogEntry, type ChangeOperation } from '@lm/contract/change-log';
+import { currentLocale } from '../../lib/i18n.ts';
+import classes from './ChangeLog.module.css';
+
+const OPERATION_COLORS: Record<ChangeOperation, string> = { insert: 'green', update: 'blue', delete: 'red' };
+
+/** A value as a person reads it: dates localized, lists and objects as compact JSON, nothing as a dash. */
+function displayValue(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  if (value instanceof Date) return value.toLocaleString(currentLocale());
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+interface Props {
+  entry: ChangeLogEntry;
+  onlyChanged: boolean;
+  onSelectRecord: (recordId: number) => void;
+}
+
+/** One change: who did what when, and the old and new values side by side, changed fields highlighted. */
+export function ChangeEntryCard({ entry, onlyChanged, onSelectRecord }: Props) {
+  const { t } = useTranslation();
+  const oldValues = entry.oldValues;
+  const newValues = entry.newValues;
+  const changed = changedFields(oldValues, newValues);
+  const fields = [...new Set([...Object.keys(oldValues ?? {}), ...Object.keys(newValues ?? {})])].filter((field) => !onlyChanged || changed.has(field));
+  const timestamp = new Date(entry.timestamp);
+
+  return (
+    <Paper withBorder p="sm" data-testid="change-entry" data-operation={entry.operation}>
+      <Stack gap="xs">
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Group gap="xs" wrap="wrap">
+            <Badge color={OPERATION_COLORS[entry.operation]} variant="light">
+              {t(`changes.operations.${entry.operation}`)}
+            </Badge>
+            <Anchor component="button" type="button" size="sm" onClick={() => onSelectRecord(entry.recordId)} title={t('changes.showRecord')}>
+              {t('changes.record', { id: entry.recordId })}
+            </Anchor>
+          </Group>
+          <Group gap="xs" wrap="wrap">
+            <Text size="sm" fw={500} data-testid="change-actor">
+              {entry.userId === null ? t('changes.system') : (entry.userName ?? t('changes.deletedUser', { id: entry.userId }))}
+            </Text>
+            <Text size="sm" c="dimmed" component="time" dateTime={timestamp.toISOString()}>
+              {timestamp.toLocaleString(currentLocale())}
+            </Text>
+          </Group>
+        </Group>
+        {fields.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('changes.noFieldChanged')}
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={oldValues && newValues ? 440 : 280}>
+            <Table withTableBorder withColumnBorders fz="sm" verticalSpacing={4} className={classes.values}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th className={classes.field}>{t('changes.field')}</Table.Th>
+                  {oldValues && <Table.Th>{t('changes.oldValue')}</Table.Th>}
+                  {newValues && <Table.Th>{t('changes.newValue')}</Table.Th>}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {fields.map((field) => {
+                  const isChanged = entry.operation === 'update' && changed.has(field);
+                  return (
+                    <Table.Tr key={field} className={isChanged ? classes.changed : undefined} data-changed={isChanged || undefined}>
+                      <Table.Td className={classes.field} fw={isChanged ? 600 : undefined}>
+                        {field}
+                      </Table.Td>
+                      {oldValues && <Table.Td className={classes.value}>{displayValue(oldValues[field])}</Table.Td>}
+                      {newValues && <Table.Td className={classes.value}>{displayValue(newValues[field])}</Table.Td>}
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
