@@ -5,6 +5,7 @@ import { clientErrorRoutes } from './client-errors/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { sessionRoutes } from './session/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
+import { statisticsRoutes } from './statistics/routes.ts';
 
 /** Every module's routes, mounted under /api. */
 export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
@@ -14,5 +15,6 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     settingsRoutes(ctx),
     clientErrorRoutes(),
     changeLogRoutes(ctx),
+    statisticsRoutes(ctx),
   ];
 }

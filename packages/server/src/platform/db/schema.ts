@@ -161,6 +161,23 @@ export interface LicenseMachinesTable {
   bound_at: string;
 }
 
+/** The desktop protocol's last contact per license and machine (migration 0005; also ensured by 0006). */
+export interface LicenseLastSeenTable {
+  license_id: number;
+  machine_id: string;
+  last_seen_at: string;
+}
+
+/** Orders the webhook handled, one per order id (migration 0006). */
+export interface WebhookOrdersTable {
+  order_id: string;
+  received_at: string;
+  email: string;
+  user_id: number | null;
+  license_id: number | null;
+  result: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -176,4 +193,6 @@ export interface DB {
   tan_tags: TanTagsTable;
   licenses: LicensesTable;
   license_machines: LicenseMachinesTable;
+  license_last_seen: LicenseLastSeenTable;
+  webhook_orders: WebhookOrdersTable;
 }

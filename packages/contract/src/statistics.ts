@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { STATISTICS_FIELDS } from './ability.ts';
+import { STATISTICS_CATEGORIES, type StatisticsCategory } from './constants.ts';
+import { isoDate } from './list.ts';
+
+export const statisticsCategory = z.enum(STATISTICS_CATEGORIES);
+export const statisticsParams = z.object({ category: statisticsCategory });
+
+/**
+ * The numbers of each category, per month and in total. Field rules (spec section 6) are checked per
+ * number: `view-chart` on `Statistics` with the field `<category path>.<metric>`, e.g.
+ * `Tans.Activated.activations`.
+ * - tan-activations: TAN licenses activated (`activations`), and all activations up to the month's
+ *   end, since the beginning (`total`);
+ * - tan-free-updates-expired: TANs whose free updates ended (`tans`) and their activated licenses (`licenses`);
+ * - trial-licenses: temporary licenses added (`trials`), machines that tried a product (`machines`: machine
+ *   and product pairs, counted in the month of their first trial), those of them that later got a TAN
+ *   license for that product (`converted`), and `conversionRate` = converted / machines (0 to 1);
+ * - new-users: accounts created (`users`);
+ * - active-users: accounts whose last login falls in the month (`users`);
+ * - active-machines: machines whose desktop software last asked for their license in the month (`machines`).
+ */
+export const STATISTICS_METRICS = {
+  'tan-activations': ['activations', 'total'],
+  'tan-free-updates-expired': ['tans', 'licenses'],
+  'trial-licenses': ['trials', 'machines', 'converted', 'conversionRate'],
+  'new-users': ['users'],
+  'active-users': ['users'],
+  'active-machines': ['machines'],
+} as const satisfies Record<StatisticsCategory, readonly string[]>;
+
+export type StatisticsMetric<C extends StatisticsCategory = StatisticsCategory> = (typeof STATISTICS_METRICS)[C][number];
+
+/** The metrics that are shares (0 to 1) rather than counts. */
+export const RATE_METRICS: readonly string[] = ['conversionRate'];
+
+/** The permission field of one number of a category, for `view-chart` on `Statistics`. */
+export function statisticsField(category: StatisticsCategory, metric: string): string {
+  return `${STATISTICS_FIELDS[category]}.${metric}`;
+}
+
+/** At most twenty years of months in one answer. */
+export const STATISTICS_MAX_MONTHS = 240;
+
+export const statisticsQuery = z
+  .object({
+    /** First day, inclusive; default: the first day of the month eleven months ago (twelve months in all). */
+    from: isoDate.optional(),
+    /** Last day, inclusive; default: today (UTC). */
+    to: isoDate.optional(),
+    productId: z.coerce.number().int().positive().optional(),
+  })
+  .refine((query) => !query.from || !query.to || query.from <= query.to, { path: ['from'], message: 'from must not be after to' })
+  .refine((query) => !query.from || !query.to || monthsBetween(query.from, query.to).length <= STATISTICS_MAX_MONTHS, {
+    path: ['from'],
+    message: `the range may span at most ${STATISTICS_MAX_MONTHS} months`,
+  });
+export type StatisticsQuery = z.output<typeof statisticsQuery>;
+
+const month = z.string().regex(/^\d{4}-\d{2}$/);
+
+export const statisticsResult = z.object({
+  category: statisticsCategory,
+  from: isoDate,
+  to: isoDate,
+  productId: z.number().int().nullable(),
+  /** Every month of the range in order, months without events included with zeros. */
+  months: z.array(z.object({ month, values: z.record(z.string(), z.number()) })),
+  totals: z.record(z.string(), z.number()),
+});
+export type StatisticsResult = z.output<typeof statisticsResult>;
+export type StatisticsMonth = StatisticsResult['months'][number];
+
+/** `YYYY-MM` of every month touched by the inclusive range of two `YYYY-MM-DD` dates. */
+export function monthsBetween(from: string, to: string): string[] {
+  const months: string[] = [];
+  let year = Number(from.slice(0, 4));
+  let monthIndex = Number(from.slice(5, 7));
+  const last = to.slice(0, 7);
+  for (;;) {
+    const current = `${String(year).padStart(4, '0')}-${String(monthIndex).padStart(2, '0')}`;
+    if (current > last) break;
+    months.push(current);
+    if (months.length > STATISTICS_MAX_MONTHS + 1) break;
+    monthIndex += 1;
+    if (monthIndex > 12) {
+      monthIndex = 1;
+      year += 1;
+    }
+  }
+  return months;
+}
+
+/** The default range: the twelve months up to today (UTC), from the first day of the oldest. */
+export function defaultStatisticsRange(today: Date): { from: string; to: string } {
+  const to = today.toISOString().slice(0, 10);
+  const start = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 11, 1));
+  return { from: start.toISOString().slice(0, 10), to };
+}
+
+/** The day after a `YYYY-MM-DD` date: the exclusive upper bound for timestamps of the range. */
+export function dayAfter(date: string): string {
+  const next = new Date(`${date}T00:00:00.000Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next.toISOString().slice(0, 10);
+}
