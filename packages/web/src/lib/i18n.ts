@@ -2,6 +2,7 @@ import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 import { z } from 'zod';
+import { setRequestLocale } from './api.ts';
 import { COOKIE_LIFETIME_DAYS, DEFAULT_LOCALE, LOCALE_COOKIE, LOCALES, type Locale } from '@lm/contract';
 
 export const LOCALE_LABELS: Record<Locale, string> = { de: 'Deutsch', en: 'English', es: 'Español', fr: 'Français', it: 'Italiano' };
@@ -48,6 +49,7 @@ function isMissing(issue: ZodIssue): boolean {
 /** Form validation messages follow the interface language. */
 async function applyLocale(language: string) {
   const locale = isLocale(language) ? language : DEFAULT_LOCALE;
+  setRequestLocale(locale);
   document.documentElement.lang = locale;
   const base = (await ZOD_MESSAGES[locale]()).default().localeError;
   z.config({ localeError: (issue) => (isMissing(issue) ? i18n.t('validation.required') : base(issue)) });
