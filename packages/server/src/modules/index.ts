@@ -3,6 +3,7 @@ import type { AppContext } from '../platform/context.ts';
 import { changeLogRoutes } from './changes/routes.ts';
 import { clientErrorRoutes } from './client-errors/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { orderWebhookRoutes } from './orders/routes.ts';
 import { sessionRoutes } from './session/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { statisticsRoutes } from './statistics/routes.ts';
@@ -16,5 +17,6 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     clientErrorRoutes(),
     changeLogRoutes(ctx),
     statisticsRoutes(ctx),
+    orderWebhookRoutes(ctx),
   ];
 }

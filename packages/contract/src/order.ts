@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { LOCALES } from './constants.ts';
+import { isoDateTime } from './list.ts';
+import { email } from './user.ts';
+
+/** The header carrying the lowercase hex HMAC-SHA256 of the raw request body, keyed with the webhook secret. */
+export const ORDER_SIGNATURE_HEADER = 'x-signature';
+/** How far an order's timestamp may be from the server's clock: older or newer deliveries are refused as replays. */
+export const ORDER_MAX_CLOCK_SKEW_SECONDS = 300;
+
+const optionalText = z
+  .string()
+  .trim()
+  .max(255)
+  .nullish()
+  .transform((value) => (value ? value : null));
+
+/**
+ * `POST /api/webhooks/orders`: an order of the shop. `timestamp` is when the shop sent it, as an ISO
+ * 8601 date-time or as Unix seconds. `machineId`, when the order carries one, binds the temporary
+ * license; otherwise the customer sets it later with "change machine".
+ */
+export const orderWebhook = z.object({
+  orderId: z.string().trim().min(1).max(200),
+  timestamp: z.union([isoDateTime, z.number().int().nonnegative()]),
+  email,
+  firstName: z.string().trim().min(1).max(255),
+  lastName: z.string().trim().min(1).max(255),
+  company: optionalText,
+  locale: z.enum(LOCALES).nullish().transform((value) => value ?? null),
+  machineId: z
+    .string()
+    .trim()
+    .max(255)
+    .regex(/^[\x21-\x7e]*$/, 'validation.machineId')
+    .nullish()
+    .transform((value) => (value ? value : null)),
+});
+export type OrderWebhook = z.output<typeof orderWebhook>;
+
+/** What became of the order's account: created now, an existing one, or none (automatic creation off). */
+export const ORDER_ACCOUNT_OUTCOMES = ['created', 'existing', 'none'] as const;
+/**
+ * What became of the temporary license: created, or why not: the automation is off, there is no
+ * account to own it, no active product is configured, or the order's machine already holds a license
+ * of that product.
+ */
+export const ORDER_LICENSE_OUTCOMES = ['created', 'off', 'no-account', 'no-product', 'machine-has-license'] as const;
+
+export const orderWebhookResult = z.object({
+  orderId: z.string(),
+  /** True when this order id was handled before: nothing was done again, the first result is repeated. */
+  duplicate: z.boolean(),
+  account: z.enum(ORDER_ACCOUNT_OUTCOMES),
+  userId: z.number().int().nullable(),
+  temporaryLicense: z.enum(ORDER_LICENSE_OUTCOMES),
+  licenseId: z.number().int().nullable(),
+});
+export type OrderWebhookResult = z.output<typeof orderWebhookResult>;
+
+/** The timestamp of an order in milliseconds since the epoch. */
+export function orderTimeMs(timestamp: OrderWebhook['timestamp']): number {
+  return typeof timestamp === 'number' ? timestamp * 1000 : Date.parse(timestamp);
+}

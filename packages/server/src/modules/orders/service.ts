@@ -1,0 +1,163 @@
+import { formatUserName } from '@lm/contract';
+import { orderTimeMs, orderWebhookResult, type OrderWebhook, type OrderWebhookResult } from '@lm/contract/order';
+import { hashPassword, randomToken } from '../../platform/auth/secrets.ts';
+import { recordChange } from '../../platform/changelog.ts';
+import { SYSTEM, type AppContext } from '../../platform/context.ts';
+import type { Executor } from '../../platform/db/database.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import { settingValue } from '../settings/service.ts';
+import {
+  claimOrder,
+  fallbackPolicyId,
+  findOrderResult,
+  findProductWithPolicy,
+  findUserByEmail,
+  insertCustomer,
+  insertTemporaryLicense,
+  machineHoldsLicense,
+  storeOrderResult,
+  type OrderLicenseRow,
+  type OrderUserRow,
+} from './repo.ts';
+import { isFresh, signatureMatches } from './signature.ts';
+
+const invalidSignature = () => new AppError(401, 'ERR_INVALID_SIGNATURE', 'The signature of the order is missing or wrong');
+
+/**
+ * Refuses a delivery whose X-Signature is not the HMAC-SHA256 of its raw body with the webhook
+ * secret. Without a secret nothing can be verified, so every delivery is refused.
+ */
+export async function verifyOrderSignature(ctx: AppContext, rawBody: string, signature: string | undefined): Promise<void> {
+  const secret = await settingValue<string | null>(ctx.db, 'webhook.secret');
+  if (!secret) throw new AppError(401, 'ERR_INVALID_SIGNATURE', 'The order webhook has no secret configured');
+  if (!signatureMatches(secret, rawBody, signature)) throw invalidSignature();
+}
+
+function userValues(row: OrderUserRow) {
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    formattedName: formatUserName({ firstName: row.first_name, lastName: row.last_name, company: row.company }),
+    company: row.company,
+    accessRole: row.access_role,
+    confirmed: Boolean(row.confirmed),
+    optInEmail: Boolean(row.opt_in_email),
+    locale: row.locale,
+    createdAt: row.created_at,
+  };
+}
+
+function licenseValues(row: OrderLicenseRow) {
+  return {
+    id: row.id,
+    kind: row.kind,
+    ownerId: row.owner_id,
+    productId: row.product_id,
+    licensePolicyId: row.license_policy_id,
+    machineId: row.machine_id,
+    validUntil: row.valid_until,
+    permanent: Boolean(row.permanent),
+    revoked: Boolean(row.revoked),
+    createdAt: row.created_at,
+  };
+}
+
+function addDays(date: Date, days: number): string {
+  const result = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + days));
+  return result.toISOString().slice(0, 10);
+}
+
+/** The order's account: the existing one, a new confirmed one when automatic creation is on, or none. */
+async function orderAccount(trx: Executor, order: OrderWebhook, passwordHash: string, now: string): Promise<{ row: OrderUserRow | undefined; created: boolean }> {
+  const existing = await findUserByEmail(trx, order.email);
+  if (existing) return { row: existing, created: false };
+  if (!(await settingValue<boolean>(trx, 'order.autoCreateAccount'))) return { row: undefined, created: false };
+  const row = await insertCustomer(
+    trx,
+    { email: order.email, passwordHash, firstName: order.firstName, lastName: order.lastName, company: order.company, locale: order.locale },
+    now,
+  );
+  await recordChange(trx, SYSTEM, { model: 'User', recordId: row.id, operation: 'insert', newValues: userValues(row) });
+  return { row, created: true };
+}
+
+/** The temporary license of the order, for the configured product and days, bound to the order's machine if it names one. */
+async function orderTemporaryLicense(trx: Executor, order: OrderWebhook, owner: OrderUserRow | undefined, now: Date): Promise<{ outcome: OrderWebhookResult['temporaryLicense']; row?: OrderLicenseRow }> {
+  if (!(await settingValue<boolean>(trx, 'order.autoTemporaryLicense'))) return { outcome: 'off' };
+  if (!owner) return { outcome: 'no-account' };
+  const productId = await settingValue<number | null>(trx, 'order.temporaryLicenseProductId');
+  const product = productId ? await findProductWithPolicy(trx, productId) : undefined;
+  if (!product || !product.active) return { outcome: 'no-product' };
+  const today = now.toISOString().slice(0, 10);
+  if (order.machineId && (await machineHoldsLicense(trx, order.machineId, product.id, today))) return { outcome: 'machine-has-license' };
+  const days = await settingValue<number>(trx, 'order.temporaryLicenseDays');
+  const row = await insertTemporaryLicense(
+    trx,
+    {
+      ownerId: owner.id,
+      productId: product.id,
+      policyId: product.default_license_policy_id ?? (await fallbackPolicyId(trx)),
+      machineId: order.machineId,
+      validUntil: addDays(now, days),
+    },
+    now.toISOString(),
+  );
+  await recordChange(trx, SYSTEM, { model: 'License', recordId: row.id, operation: 'insert', newValues: licenseValues(row) });
+  return { outcome: 'created', row };
+}
+
+/** A unique-constraint violation: a concurrent order created the same account first. */
+function isUniqueViolation(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === '23505' || (typeof message === 'string' && message.includes('UNIQUE constraint failed'));
+}
+
+/**
+ * Handles one signed order: refuses stale timestamps (replays), does nothing twice for one order id,
+ * and otherwise runs the automations that the settings switch on, all in one transaction.
+ */
+export async function handleOrder(ctx: AppContext, order: OrderWebhook, now = new Date()): Promise<OrderWebhookResult> {
+  if (!isFresh(orderTimeMs(order.timestamp), now.getTime())) {
+    throw new AppError(401, 'ERR_STALE_REQUEST', 'The order timestamp is more than five minutes away from the server time');
+  }
+  // Hashing is slow on purpose: done before the transaction, so that it holds no lock meanwhile.
+  const passwordHash = await hashPassword(randomToken());
+  let outcome: OrderWebhookResult | undefined;
+  try {
+    outcome = await runOrder(ctx, order, passwordHash, now);
+  } catch (error) {
+    // Two orders of one new customer at once: the second finds the account the first created.
+    if (!isUniqueViolation(error)) throw error;
+    outcome = await runOrder(ctx, order, passwordHash, now);
+  }
+  if (outcome) {
+    ctx.log.info({ orderId: order.orderId, account: outcome.account, temporaryLicense: outcome.temporaryLicense }, 'order handled');
+    return outcome;
+  }
+  const stored = await findOrderResult(ctx.db, order.orderId);
+  const first = orderWebhookResult.parse(JSON.parse(stored ?? '{}'));
+  return { ...first, duplicate: true };
+}
+
+/** The automations of one order in one transaction; undefined when the order id was handled before. */
+function runOrder(ctx: AppContext, order: OrderWebhook, passwordHash: string, now: Date): Promise<OrderWebhookResult | undefined> {
+  const nowText = now.toISOString();
+  return ctx.db.transaction().execute(async (trx) => {
+    if (!(await claimOrder(trx, { orderId: order.orderId, email: order.email, receivedAt: nowText }))) return undefined;
+    const account = await orderAccount(trx, order, passwordHash, nowText);
+    const license = await orderTemporaryLicense(trx, order, account.row, now);
+    const result: OrderWebhookResult = {
+      orderId: order.orderId,
+      duplicate: false,
+      account: account.created ? 'created' : account.row ? 'existing' : 'none',
+      userId: account.row?.id ?? null,
+      temporaryLicense: license.outcome,
+      licenseId: license.row?.id ?? null,
+    };
+    await storeOrderResult(trx, order.orderId, { userId: result.userId, licenseId: result.licenseId, json: JSON.stringify(result) });
+    return result;
+  });
+}
