@@ -193,17 +193,20 @@ export async function expectedStatistics(app: App, category: StatisticsCategory,
     }
     case 'trial-licenses': {
       const trials = licenses.filter((license) => license.kind === 'TEMPORARY' && productOk(license.product_id) && within(license.created_at));
+      // Machines that tried a product: each pair counts once, in the month of its first trial ever.
       const firstTrials = new Map<string, { machine: string; productId: number; first: string }>();
-      for (const trial of trials) {
-        if (!trial.machine_id) continue;
+      for (const trial of licenses) {
+        if (trial.kind !== 'TEMPORARY' || !trial.machine_id || !productOk(trial.product_id)) continue;
         const key = `${trial.machine_id}|${trial.product_id}`;
         const known = firstTrials.get(key);
         if (!known || trial.created_at < known.first) firstTrials.set(key, { machine: trial.machine_id, productId: trial.product_id, first: trial.created_at });
       }
-      const pairs = [...firstTrials.values()].map((pair) => ({
-        ...pair,
-        converted: licenses.some((license) => license.kind === 'TAN' && license.machine_id === pair.machine && license.product_id === pair.productId && license.created_at >= pair.first),
-      }));
+      const pairs = [...firstTrials.values()]
+        .filter((pair) => within(pair.first))
+        .map((pair) => ({
+          ...pair,
+          converted: licenses.some((license) => license.kind === 'TAN' && license.machine_id === pair.machine && license.product_id === pair.productId && license.created_at >= pair.first),
+        }));
       const machines = count(pairs, (pair) => pair.first.slice(0, 7));
       const converted = count(
         pairs.filter((pair) => pair.converted),
@@ -222,13 +225,15 @@ export async function expectedStatistics(app: App, category: StatisticsCategory,
       return { months: build({ users: count(active, (user) => user.last_login_at!.slice(0, 7)) }), totals: { users: active.length } };
     }
     case 'active-machines': {
+      // Each machine counts once, in the month of its latest contact (for one product: with that product).
       const licenseProduct = new Map(licenses.map((license) => [license.id, license.product_id]));
-      const rows = seen.filter((row) => within(row.last_seen_at) && productOk(licenseProduct.get(row.license_id)!));
-      const distinct = (items: typeof rows) => new Set(items.map((row) => row.machine_id)).size;
-      return {
-        months: build({ machines: (month) => distinct(rows.filter((row) => row.last_seen_at.slice(0, 7) === month)) }),
-        totals: { machines: distinct(rows) },
-      };
+      const latest = new Map<string, string>();
+      for (const row of seen) {
+        if (!productOk(licenseProduct.get(row.license_id)!)) continue;
+        if ((latest.get(row.machine_id) ?? '') < row.last_seen_at) latest.set(row.machine_id, row.last_seen_at);
+      }
+      const active = [...latest.values()].filter((at) => within(at));
+      return { months: build({ machines: count(active, (at) => at.slice(0, 7)) }), totals: { machines: active.length } };
     }
   }
 }

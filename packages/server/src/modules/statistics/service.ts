@@ -10,19 +10,7 @@ import {
 } from '@lm/contract/statistics';
 import type { AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
-import {
-  activeMachinesByMonth,
-  activeMachinesInRange,
-  activeUsersByMonth,
-  freeUpdatesExpiredByMonth,
-  newUsersByMonth,
-  tanActivationsBefore,
-  tanActivationsByMonth,
-  trialConversionsByMonth,
-  trialLicensesByMonth,
-  type MonthCounts,
-  type Range,
-} from './repo.ts';
+import { counterBefore, countersByMonth, foldCounterDeltas, productUsersByMonth, type DayRange, type MonthCounts } from './repo.ts';
 
 /** Whose data a caller may count: a distributor only its own TANs' activations. */
 export interface StatisticsScope {
@@ -42,14 +30,25 @@ function fillMonths(months: string[], metrics: readonly string[], ...sources: Mo
 
 const sum = (months: StatisticsMonth[], metric: string) => months.reduce((total, month) => total + (month.values[metric] ?? 0), 0);
 const rate = (part: number, whole: number) => (whole ? part / whole : 0);
+const totalsOf = (months: StatisticsMonth[], metrics: readonly string[]): Row => Object.fromEntries(metrics.map((metric) => [metric, sum(months, metric)]));
 
-async function compute(db: Executor, category: StatisticsCategory, range: Range, months: string[], scope: StatisticsScope): Promise<{ months: StatisticsMonth[]; totals: Row }> {
+async function compute(
+  db: Executor,
+  category: StatisticsCategory,
+  range: DayRange,
+  months: string[],
+  productId: number | undefined,
+  scope: StatisticsScope,
+): Promise<{ months: StatisticsMonth[]; totals: Row }> {
   const metrics = STATISTICS_METRICS[category];
+  const filter = { productId, distributorId: scope.distributorId };
   switch (category) {
     case 'tan-activations': {
+      // A distributor's own activations are a counter of their own, by distributor.
+      const counter = scope.distributorId === undefined ? 'tan_activations' : 'tan_activations_distributor';
       const [counts, before] = await Promise.all([
-        tanActivationsByMonth(db, range, scope.distributorId),
-        tanActivationsBefore(db, range.from, range.productId, scope.distributorId),
+        countersByMonth(db, { [counter]: 'activations' }, range, filter),
+        counterBefore(db, counter, range.from, filter),
       ]);
       let running = before;
       const rows = fillMonths(months, metrics, counts).map(({ month, values }) => {
@@ -59,37 +58,42 @@ async function compute(db: Executor, category: StatisticsCategory, range: Range,
       return { months: rows, totals: { activations: sum(rows, 'activations'), total: running } };
     }
     case 'tan-free-updates-expired': {
-      const rows = fillMonths(months, metrics, await freeUpdatesExpiredByMonth(db, range));
-      return { months: rows, totals: { tans: sum(rows, 'tans'), licenses: sum(rows, 'licenses') } };
+      const rows = fillMonths(months, metrics, await countersByMonth(db, { tan_free_updates: 'tans', tan_free_updates_licenses: 'licenses' }, range, filter));
+      return { months: rows, totals: totalsOf(rows, metrics) };
     }
     case 'trial-licenses': {
-      const [trials, conversions] = await Promise.all([trialLicensesByMonth(db, range), trialConversionsByMonth(db, range)]);
-      const rows = fillMonths(months, metrics, trials, conversions).map(({ month, values }) => ({
-        month,
-        values: { ...values, conversionRate: rate(values.converted, values.machines) },
-      }));
-      const machines = sum(rows, 'machines');
-      const converted = sum(rows, 'converted');
-      return { months: rows, totals: { trials: sum(rows, 'trials'), machines, converted, conversionRate: rate(converted, machines) } };
+      const counts = await countersByMonth(db, { trial_licenses: 'trials', trial_machines: 'machines', trial_converted: 'converted' }, range, filter);
+      const rows = fillMonths(months, metrics, counts).map(({ month, values }) => ({ month, values: { ...values, conversionRate: rate(values.converted, values.machines) } }));
+      const totals = totalsOf(rows, ['trials', 'machines', 'converted']);
+      return { months: rows, totals: { ...totals, conversionRate: rate(totals.converted, totals.machines) } };
     }
-    case 'new-users': {
-      const rows = fillMonths(months, metrics, await newUsersByMonth(db, range));
-      return { months: rows, totals: { users: sum(rows, 'users') } };
-    }
+    case 'new-users':
     case 'active-users': {
-      const rows = fillMonths(months, metrics, await activeUsersByMonth(db, range));
-      return { months: rows, totals: { users: sum(rows, 'users') } };
+      const counts = productId
+        ? await productUsersByMonth(db, category === 'new-users' ? 'created_at' : 'last_login_at', { from: range.from, before: dayAfter(range.to) }, productId)
+        : await countersByMonth(db, category === 'new-users' ? { new_users: 'users' } : { active_users: 'users' }, range);
+      const rows = fillMonths(months, metrics, counts);
+      return { months: rows, totals: totalsOf(rows, metrics) };
     }
     case 'active-machines': {
-      const [counts, machines] = await Promise.all([activeMachinesByMonth(db, range), activeMachinesInRange(db, range)]);
-      return { months: fillMonths(months, metrics, counts), totals: { machines } };
+      const counts = productId
+        ? await countersByMonth(db, { active_machine_products: 'machines' }, range, { productId })
+        : await countersByMonth(db, { active_machines: 'machines' }, range);
+      const rows = fillMonths(months, metrics, counts);
+      return { months: rows, totals: totalsOf(rows, metrics) };
     }
   }
 }
 
+function dayBefore(date: string): string {
+  const previous = new Date(`${date}T00:00:00.000Z`);
+  previous.setUTCDate(previous.getUTCDate() - 1);
+  return previous.toISOString().slice(0, 10);
+}
+
 /**
  * One statistics category over a date range (default: the last twelve months), optionally for one
- * product: the numbers per month and in total, computed by the database.
+ * product: the numbers per month and in total, from the counters the database keeps.
  */
 export async function statistics(ctx: AppContext, category: StatisticsCategory, query: StatisticsQuery, scope: StatisticsScope, today = new Date()): Promise<StatisticsResult> {
   const defaults = defaultStatisticsRange(today);
@@ -97,13 +101,7 @@ export async function statistics(ctx: AppContext, category: StatisticsCategory, 
   const from = query.from ?? (to < defaults.from ? `${to.slice(0, 7)}-01` : defaults.from);
   // The free updates of a TAN ended once its last day is over: only days before today count.
   const lastDay = category === 'tan-free-updates-expired' && to >= defaults.to ? dayBefore(defaults.to) : to;
-  const range: Range = { from, before: dayAfter(lastDay), productId: query.productId };
-  const result = await compute(ctx.db, category, range, monthsBetween(from, to), scope);
+  await foldCounterDeltas(ctx.db);
+  const result = await compute(ctx.db, category, { from, to: lastDay }, monthsBetween(from, to), query.productId, scope);
   return { category, from, to, productId: query.productId ?? null, ...result };
-}
-
-function dayBefore(date: string): string {
-  const previous = new Date(`${date}T00:00:00.000Z`);
-  previous.setUTCDate(previous.getUTCDate() - 1);
-  return previous.toISOString().slice(0, 10);
 }

@@ -168,6 +168,46 @@ export interface LicenseLastSeenTable {
   last_seen_at: string;
 }
 
+/** Statistics counters (migration 0006): triggers append deltas, reading folds them into statistics_daily. */
+export interface StatisticsDeltasTable {
+  id: Generated<number>;
+  metric: string;
+  day: string;
+  product_id: number;
+  distributor_id: number;
+  delta: number;
+}
+
+export interface StatisticsDailyTable {
+  metric: string;
+  day: string;
+  /** 0 where the metric has no product. */
+  product_id: number;
+  /** 0 where the metric has no distributor, or the TAN none. */
+  distributor_id: number;
+  count: number;
+}
+
+/** Each machine that tried a product: its first trial, and the first TAN license for that pair since. */
+export interface StatisticsTrialsTable {
+  machine_id: string;
+  product_id: number;
+  first_trial_at: string;
+  converted_at: string | null;
+}
+
+/** Each machine's latest contact through the desktop protocol. */
+export interface StatisticsMachinesTable {
+  machine_id: string;
+  last_seen_at: string;
+}
+
+export interface StatisticsMachineProductsTable {
+  machine_id: string;
+  product_id: number;
+  last_seen_at: string;
+}
+
 /** Orders the webhook handled, one per order id (migration 0006). */
 export interface WebhookOrdersTable {
   order_id: string;
@@ -195,4 +235,9 @@ export interface DB {
   license_machines: LicenseMachinesTable;
   license_last_seen: LicenseLastSeenTable;
   webhook_orders: WebhookOrdersTable;
+  statistics_deltas: StatisticsDeltasTable;
+  statistics_daily: StatisticsDailyTable;
+  statistics_trials: StatisticsTrialsTable;
+  statistics_machines: StatisticsMachinesTable;
+  statistics_machine_products: StatisticsMachineProductsTable;
 }

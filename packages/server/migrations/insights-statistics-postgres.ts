@@ -1,0 +1,142 @@
+/**
+ * PostgreSQL triggers of migration 0006, the same rules as insights-statistics-sqlite.ts written as
+ * PL/pgSQL functions: every write appends ±n rows to statistics_deltas, never updating a shared row,
+ * so concurrent writers never wait for each other here. Not a migration itself (no number).
+ */
+
+const delta = (metric: string, day: string, product: string, distributor: string, amount: string, condition = 'true') =>
+  `INSERT INTO statistics_deltas (metric, day, product_id, distributor_id, delta) SELECT '${metric}', substr(${day}, 1, 10), ${product}, ${distributor}, ${amount} WHERE ${condition};`;
+
+const licenseDelta = (row: 'NEW' | 'OLD', amount: string) =>
+  `INSERT INTO statistics_deltas (metric, day, product_id, distributor_id, delta)
+     SELECT CASE ${row}.kind WHEN 'TAN' THEN 'tan_activations' ELSE 'trial_licenses' END, substr(${row}.created_at, 1, 10), ${row}.product_id, 0, ${amount};
+   INSERT INTO statistics_deltas (metric, day, product_id, distributor_id, delta)
+     SELECT 'tan_activations_distributor', substr(${row}.created_at, 1, 10), ${row}.product_id, distributor_id, ${amount} FROM tans
+     WHERE ${row}.kind = 'TAN' AND id = ${row}.tan_id AND distributor_id IS NOT NULL;`;
+
+const trialPair = `INSERT INTO statistics_trials (machine_id, product_id, first_trial_at, converted_at)
+      SELECT NEW.machine_id, NEW.product_id, NEW.created_at,
+        (SELECT min(created_at) FROM licenses WHERE kind = 'TAN' AND machine_id = NEW.machine_id AND product_id = NEW.product_id AND created_at >= NEW.created_at)
+      WHERE NEW.kind = 'TEMPORARY' AND NEW.machine_id IS NOT NULL
+      ON CONFLICT (machine_id, product_id) DO UPDATE SET first_trial_at = excluded.first_trial_at, converted_at = excluded.converted_at
+      WHERE excluded.first_trial_at < statistics_trials.first_trial_at;`;
+const conversion = `UPDATE statistics_trials SET converted_at = NEW.created_at
+      WHERE NEW.kind = 'TAN' AND machine_id = NEW.machine_id AND product_id = NEW.product_id
+        AND first_trial_at <= NEW.created_at AND (converted_at IS NULL OR converted_at > NEW.created_at);`;
+
+const dayChanged = (column: string) => `substr(OLD.${column}, 1, 10) IS DISTINCT FROM substr(NEW.${column}, 1, 10)`;
+
+function trigger(table: string, body: string): string[] {
+  const name = `statistics_${table}`;
+  return [
+    `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+${body}
+  RETURN NULL;
+END
+$$`,
+    `CREATE TRIGGER ${name} AFTER INSERT OR UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}()`,
+  ];
+}
+
+export const POSTGRES_TRIGGERS: string[] = [
+  ...trigger(
+    'licenses',
+    `  IF TG_OP = 'INSERT' THEN
+    ${licenseDelta('NEW', '1')}
+    ${trialPair}
+    ${conversion}
+  ELSIF TG_OP = 'DELETE' THEN
+    ${licenseDelta('OLD', '-1')}
+  ELSE
+    IF OLD.kind IS DISTINCT FROM NEW.kind OR OLD.product_id IS DISTINCT FROM NEW.product_id OR OLD.created_at IS DISTINCT FROM NEW.created_at OR OLD.tan_id IS DISTINCT FROM NEW.tan_id THEN
+      ${licenseDelta('OLD', '-1')}
+      ${licenseDelta('NEW', '1')}
+    END IF;
+    IF NEW.machine_id IS NOT NULL AND OLD.machine_id IS DISTINCT FROM NEW.machine_id THEN
+      ${trialPair}
+      ${conversion}
+    END IF;
+  END IF;`,
+  ),
+  ...trigger(
+    'tans',
+    `  IF TG_OP = 'INSERT' THEN
+    ${delta('tan_free_updates', 'NEW.free_updates_until', 'NEW.product_id', '0', '1', 'NEW.free_updates_until IS NOT NULL')}
+    ${delta('tan_free_updates_licenses', 'NEW.free_updates_until', 'NEW.product_id', '0', 'NEW.activated_count', 'NEW.free_updates_until IS NOT NULL AND NEW.activated_count <> 0')}
+  ELSIF TG_OP = 'DELETE' THEN
+    ${delta('tan_free_updates', 'OLD.free_updates_until', 'OLD.product_id', '0', '-1', 'OLD.free_updates_until IS NOT NULL')}
+    ${delta('tan_free_updates_licenses', 'OLD.free_updates_until', 'OLD.product_id', '0', '-OLD.activated_count', 'OLD.free_updates_until IS NOT NULL AND OLD.activated_count <> 0')}
+  ELSE
+    IF OLD.free_updates_until IS DISTINCT FROM NEW.free_updates_until OR OLD.product_id IS DISTINCT FROM NEW.product_id THEN
+      ${delta('tan_free_updates', 'OLD.free_updates_until', 'OLD.product_id', '0', '-1', 'OLD.free_updates_until IS NOT NULL')}
+      ${delta('tan_free_updates_licenses', 'OLD.free_updates_until', 'OLD.product_id', '0', '-OLD.activated_count', 'OLD.free_updates_until IS NOT NULL AND OLD.activated_count <> 0')}
+      ${delta('tan_free_updates', 'NEW.free_updates_until', 'NEW.product_id', '0', '1', 'NEW.free_updates_until IS NOT NULL')}
+      ${delta('tan_free_updates_licenses', 'NEW.free_updates_until', 'NEW.product_id', '0', 'NEW.activated_count', 'NEW.free_updates_until IS NOT NULL AND NEW.activated_count <> 0')}
+    ELSIF OLD.activated_count IS DISTINCT FROM NEW.activated_count AND NEW.free_updates_until IS NOT NULL THEN
+      ${delta('tan_free_updates_licenses', 'NEW.free_updates_until', 'NEW.product_id', '0', 'NEW.activated_count - OLD.activated_count')}
+    END IF;
+    IF OLD.distributor_id IS DISTINCT FROM NEW.distributor_id THEN
+      INSERT INTO statistics_deltas (metric, day, product_id, distributor_id, delta)
+        SELECT 'tan_activations_distributor', substr(created_at, 1, 10), product_id, OLD.distributor_id, -1 FROM licenses WHERE tan_id = NEW.id AND kind = 'TAN' AND OLD.distributor_id IS NOT NULL;
+      INSERT INTO statistics_deltas (metric, day, product_id, distributor_id, delta)
+        SELECT 'tan_activations_distributor', substr(created_at, 1, 10), product_id, NEW.distributor_id, 1 FROM licenses WHERE tan_id = NEW.id AND kind = 'TAN' AND NEW.distributor_id IS NOT NULL;
+    END IF;
+  END IF;`,
+  ),
+  ...trigger(
+    'users',
+    `  IF TG_OP = 'INSERT' THEN
+    ${delta('new_users', 'NEW.created_at', '0', '0', '1')}
+    ${delta('active_users', 'NEW.last_login_at', '0', '0', '1', 'NEW.last_login_at IS NOT NULL')}
+  ELSIF TG_OP = 'DELETE' THEN
+    ${delta('new_users', 'OLD.created_at', '0', '0', '-1')}
+    ${delta('active_users', 'OLD.last_login_at', '0', '0', '-1', 'OLD.last_login_at IS NOT NULL')}
+  ELSIF ${dayChanged('last_login_at')} THEN
+    ${delta('active_users', 'OLD.last_login_at', '0', '0', '-1', 'OLD.last_login_at IS NOT NULL')}
+    ${delta('active_users', 'NEW.last_login_at', '0', '0', '1', 'NEW.last_login_at IS NOT NULL')}
+  END IF;`,
+  ),
+  ...trigger(
+    'license_last_seen',
+    `  IF TG_OP <> 'DELETE' THEN
+    INSERT INTO statistics_machines (machine_id, last_seen_at) VALUES (NEW.machine_id, NEW.last_seen_at)
+      ON CONFLICT (machine_id) DO UPDATE SET last_seen_at = excluded.last_seen_at WHERE excluded.last_seen_at > statistics_machines.last_seen_at;
+    INSERT INTO statistics_machine_products (machine_id, product_id, last_seen_at)
+      SELECT NEW.machine_id, product_id, NEW.last_seen_at FROM licenses WHERE id = NEW.license_id
+      ON CONFLICT (machine_id, product_id) DO UPDATE SET last_seen_at = excluded.last_seen_at WHERE excluded.last_seen_at > statistics_machine_products.last_seen_at;
+  END IF;`,
+  ),
+  ...trigger(
+    'statistics_machines',
+    `  IF TG_OP = 'INSERT' THEN
+    ${delta('active_machines', 'NEW.last_seen_at', '0', '0', '1')}
+  ELSIF TG_OP = 'UPDATE' AND ${dayChanged('last_seen_at')} THEN
+    ${delta('active_machines', 'OLD.last_seen_at', '0', '0', '-1')}
+    ${delta('active_machines', 'NEW.last_seen_at', '0', '0', '1')}
+  END IF;`,
+  ),
+  ...trigger(
+    'statistics_machine_products',
+    `  IF TG_OP = 'INSERT' THEN
+    ${delta('active_machine_products', 'NEW.last_seen_at', 'NEW.product_id', '0', '1')}
+  ELSIF TG_OP = 'UPDATE' AND ${dayChanged('last_seen_at')} THEN
+    ${delta('active_machine_products', 'OLD.last_seen_at', 'OLD.product_id', '0', '-1')}
+    ${delta('active_machine_products', 'NEW.last_seen_at', 'NEW.product_id', '0', '1')}
+  END IF;`,
+  ),
+  ...trigger(
+    'statistics_trials',
+    `  IF TG_OP = 'INSERT' THEN
+    ${delta('trial_machines', 'NEW.first_trial_at', 'NEW.product_id', '0', '1')}
+    ${delta('trial_converted', 'NEW.first_trial_at', 'NEW.product_id', '0', '1', 'NEW.converted_at IS NOT NULL')}
+  ELSIF TG_OP = 'UPDATE' AND (OLD.first_trial_at IS DISTINCT FROM NEW.first_trial_at OR (OLD.converted_at IS NULL) <> (NEW.converted_at IS NULL)) THEN
+    ${delta('trial_machines', 'OLD.first_trial_at', 'OLD.product_id', '0', '-1')}
+    ${delta('trial_converted', 'OLD.first_trial_at', 'OLD.product_id', '0', '-1', 'OLD.converted_at IS NOT NULL')}
+    ${delta('trial_machines', 'NEW.first_trial_at', 'NEW.product_id', '0', '1')}
+    ${delta('trial_converted', 'NEW.first_trial_at', 'NEW.product_id', '0', '1', 'NEW.converted_at IS NOT NULL')}
+  END IF;`,
+  ),
+];
+
+export const POSTGRES_TRIGGER_NAMES = ['licenses', 'tans', 'users', 'license_last_seen', 'statistics_machines', 'statistics_machine_products', 'statistics_trials'];

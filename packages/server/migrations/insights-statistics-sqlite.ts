@@ -1,0 +1,139 @@
+/**
+ * SQLite triggers of migration 0006: every write to licenses, tans, users and license_last_seen
+ * appends ±n rows to statistics_deltas (metric, day, product, distributor). No row is ever updated in
+ * place by two writers, so the triggers add no lock contention; the statistics read compacts the
+ * deltas into statistics_daily. Not a migration itself (the name has no number).
+ */
+
+const delta = (metric: string, day: string, product: string, distributor: string, amount: string, condition = '1') =>
+  `INSERT INTO statistics_deltas (metric, day, product_id, distributor_id, delta) SELECT '${metric}', substr(${day}, 1, 10), ${product}, ${distributor}, ${amount} WHERE ${condition};`;
+
+/**
+ * A license counts as an activation or a trial by product; an activation also by the distributor of
+ * its TAN (a metric of its own, so that the product totals stay a few rows per day).
+ */
+const licenseDelta = (row: 'new' | 'old', amount: string) =>
+  `INSERT INTO statistics_deltas (metric, day, product_id, distributor_id, delta)
+     SELECT CASE ${row}.kind WHEN 'TAN' THEN 'tan_activations' ELSE 'trial_licenses' END, substr(${row}.created_at, 1, 10), ${row}.product_id, 0, ${amount};
+   INSERT INTO statistics_deltas (metric, day, product_id, distributor_id, delta)
+     SELECT 'tan_activations_distributor', substr(${row}.created_at, 1, 10), ${row}.product_id, distributor_id, ${amount} FROM tans
+     WHERE ${row}.kind = 'TAN' AND id = ${row}.tan_id AND distributor_id IS NOT NULL;`;
+
+/** A trial of a machine for a product: the first one counts, with the first TAN license of that pair since. */
+const trialPair = `INSERT INTO statistics_trials (machine_id, product_id, first_trial_at, converted_at)
+    SELECT new.machine_id, new.product_id, new.created_at,
+      (SELECT min(created_at) FROM licenses WHERE kind = 'TAN' AND machine_id = new.machine_id AND product_id = new.product_id AND created_at >= new.created_at)
+    WHERE new.kind = 'TEMPORARY' AND new.machine_id IS NOT NULL
+    ON CONFLICT (machine_id, product_id) DO UPDATE SET first_trial_at = excluded.first_trial_at, converted_at = excluded.converted_at
+    WHERE excluded.first_trial_at < statistics_trials.first_trial_at;`;
+const conversion = `UPDATE statistics_trials SET converted_at = new.created_at
+    WHERE new.kind = 'TAN' AND machine_id = new.machine_id AND product_id = new.product_id
+      AND first_trial_at <= new.created_at AND (converted_at IS NULL OR converted_at > new.created_at);`;
+
+const lastSeen = `INSERT INTO statistics_machines (machine_id, last_seen_at) VALUES (new.machine_id, new.last_seen_at)
+    ON CONFLICT (machine_id) DO UPDATE SET last_seen_at = excluded.last_seen_at WHERE excluded.last_seen_at > statistics_machines.last_seen_at;
+  INSERT INTO statistics_machine_products (machine_id, product_id, last_seen_at)
+    SELECT new.machine_id, product_id, new.last_seen_at FROM licenses WHERE id = new.license_id
+    ON CONFLICT (machine_id, product_id) DO UPDATE SET last_seen_at = excluded.last_seen_at WHERE excluded.last_seen_at > statistics_machine_products.last_seen_at;`;
+
+const dayChanged = (column: string) => `substr(old.${column}, 1, 10) IS NOT substr(new.${column}, 1, 10)`;
+
+export const SQLITE_TRIGGERS: string[] = [
+  // Licenses: activations and trials by day of creation; trial pairs and their conversion.
+  `CREATE TRIGGER statistics_licenses_insert AFTER INSERT ON licenses BEGIN
+    ${licenseDelta('new', '1')}
+    ${trialPair}
+    ${conversion}
+  END`,
+  `CREATE TRIGGER statistics_licenses_delete AFTER DELETE ON licenses BEGIN
+    ${licenseDelta('old', '-1')}
+  END`,
+  `CREATE TRIGGER statistics_licenses_update AFTER UPDATE OF kind, product_id, created_at, tan_id ON licenses
+   WHEN old.kind IS NOT new.kind OR old.product_id IS NOT new.product_id OR old.created_at IS NOT new.created_at OR old.tan_id IS NOT new.tan_id BEGIN
+    ${licenseDelta('old', '-1')}
+    ${licenseDelta('new', '1')}
+  END`,
+  `CREATE TRIGGER statistics_licenses_machine AFTER UPDATE OF machine_id ON licenses
+   WHEN new.machine_id IS NOT NULL AND old.machine_id IS NOT new.machine_id BEGIN
+    ${trialPair}
+    ${conversion}
+  END`,
+
+  // TANs: ended free updates by their last day, with the licenses activated from them.
+  `CREATE TRIGGER statistics_tans_insert AFTER INSERT ON tans WHEN new.free_updates_until IS NOT NULL BEGIN
+    ${delta('tan_free_updates', 'new.free_updates_until', 'new.product_id', '0', '1')}
+    ${delta('tan_free_updates_licenses', 'new.free_updates_until', 'new.product_id', '0', 'new.activated_count', 'new.activated_count <> 0')}
+  END`,
+  `CREATE TRIGGER statistics_tans_delete AFTER DELETE ON tans WHEN old.free_updates_until IS NOT NULL BEGIN
+    ${delta('tan_free_updates', 'old.free_updates_until', 'old.product_id', '0', '-1')}
+    ${delta('tan_free_updates_licenses', 'old.free_updates_until', 'old.product_id', '0', '-old.activated_count', 'old.activated_count <> 0')}
+  END`,
+  `CREATE TRIGGER statistics_tans_moved AFTER UPDATE OF free_updates_until, product_id ON tans
+   WHEN old.free_updates_until IS NOT new.free_updates_until OR old.product_id IS NOT new.product_id BEGIN
+    ${delta('tan_free_updates', 'old.free_updates_until', 'old.product_id', '0', '-1', 'old.free_updates_until IS NOT NULL')}
+    ${delta('tan_free_updates_licenses', 'old.free_updates_until', 'old.product_id', '0', '-old.activated_count', 'old.free_updates_until IS NOT NULL AND old.activated_count <> 0')}
+    ${delta('tan_free_updates', 'new.free_updates_until', 'new.product_id', '0', '1', 'new.free_updates_until IS NOT NULL')}
+    ${delta('tan_free_updates_licenses', 'new.free_updates_until', 'new.product_id', '0', 'new.activated_count', 'new.free_updates_until IS NOT NULL AND new.activated_count <> 0')}
+  END`,
+  `CREATE TRIGGER statistics_tans_activated AFTER UPDATE OF activated_count ON tans
+   WHEN old.activated_count IS NOT new.activated_count AND new.free_updates_until IS NOT NULL
+     AND old.free_updates_until IS new.free_updates_until AND old.product_id IS new.product_id BEGIN
+    ${delta('tan_free_updates_licenses', 'new.free_updates_until', 'new.product_id', '0', 'new.activated_count - old.activated_count')}
+  END`,
+  `CREATE TRIGGER statistics_tans_distributor AFTER UPDATE OF distributor_id ON tans
+   WHEN old.distributor_id IS NOT new.distributor_id BEGIN
+    INSERT INTO statistics_deltas (metric, day, product_id, distributor_id, delta)
+      SELECT 'tan_activations_distributor', substr(created_at, 1, 10), product_id, old.distributor_id, -1 FROM licenses WHERE tan_id = new.id AND kind = 'TAN' AND old.distributor_id IS NOT NULL;
+    INSERT INTO statistics_deltas (metric, day, product_id, distributor_id, delta)
+      SELECT 'tan_activations_distributor', substr(created_at, 1, 10), product_id, new.distributor_id, 1 FROM licenses WHERE tan_id = new.id AND kind = 'TAN' AND new.distributor_id IS NOT NULL;
+  END`,
+
+  // Users: created, and by the day of their last login (a delta only when that day changes).
+  `CREATE TRIGGER statistics_users_insert AFTER INSERT ON users BEGIN
+    ${delta('new_users', 'new.created_at', '0', '0', '1')}
+    ${delta('active_users', 'new.last_login_at', '0', '0', '1', 'new.last_login_at IS NOT NULL')}
+  END`,
+  `CREATE TRIGGER statistics_users_delete AFTER DELETE ON users BEGIN
+    ${delta('new_users', 'old.created_at', '0', '0', '-1')}
+    ${delta('active_users', 'old.last_login_at', '0', '0', '-1', 'old.last_login_at IS NOT NULL')}
+  END`,
+  `CREATE TRIGGER statistics_users_login AFTER UPDATE OF last_login_at ON users WHEN ${dayChanged('last_login_at')} BEGIN
+    ${delta('active_users', 'old.last_login_at', '0', '0', '-1', 'old.last_login_at IS NOT NULL')}
+    ${delta('active_users', 'new.last_login_at', '0', '0', '1', 'new.last_login_at IS NOT NULL')}
+  END`,
+
+  // The desktop protocol's contacts: each machine's latest, overall and per product.
+  `CREATE TRIGGER statistics_last_seen_insert AFTER INSERT ON license_last_seen BEGIN
+    ${lastSeen}
+  END`,
+  `CREATE TRIGGER statistics_last_seen_update AFTER UPDATE OF last_seen_at, machine_id ON license_last_seen BEGIN
+    ${lastSeen}
+  END`,
+  `CREATE TRIGGER statistics_machines_insert AFTER INSERT ON statistics_machines BEGIN
+    ${delta('active_machines', 'new.last_seen_at', '0', '0', '1')}
+  END`,
+  `CREATE TRIGGER statistics_machines_update AFTER UPDATE OF last_seen_at ON statistics_machines WHEN ${dayChanged('last_seen_at')} BEGIN
+    ${delta('active_machines', 'old.last_seen_at', '0', '0', '-1')}
+    ${delta('active_machines', 'new.last_seen_at', '0', '0', '1')}
+  END`,
+  `CREATE TRIGGER statistics_machine_products_insert AFTER INSERT ON statistics_machine_products BEGIN
+    ${delta('active_machine_products', 'new.last_seen_at', 'new.product_id', '0', '1')}
+  END`,
+  `CREATE TRIGGER statistics_machine_products_update AFTER UPDATE OF last_seen_at ON statistics_machine_products WHEN ${dayChanged('last_seen_at')} BEGIN
+    ${delta('active_machine_products', 'old.last_seen_at', 'old.product_id', '0', '-1')}
+    ${delta('active_machine_products', 'new.last_seen_at', 'new.product_id', '0', '1')}
+  END`,
+
+  // Trial pairs: machines that tried a product, by the day of their first trial, and those converted.
+  `CREATE TRIGGER statistics_trials_insert AFTER INSERT ON statistics_trials BEGIN
+    ${delta('trial_machines', 'new.first_trial_at', 'new.product_id', '0', '1')}
+    ${delta('trial_converted', 'new.first_trial_at', 'new.product_id', '0', '1', 'new.converted_at IS NOT NULL')}
+  END`,
+  `CREATE TRIGGER statistics_trials_update AFTER UPDATE OF first_trial_at, converted_at ON statistics_trials
+   WHEN old.first_trial_at IS NOT new.first_trial_at OR (old.converted_at IS NULL) IS NOT (new.converted_at IS NULL) BEGIN
+    ${delta('trial_machines', 'old.first_trial_at', 'old.product_id', '0', '-1')}
+    ${delta('trial_converted', 'old.first_trial_at', 'old.product_id', '0', '-1', 'old.converted_at IS NOT NULL')}
+    ${delta('trial_machines', 'new.first_trial_at', 'new.product_id', '0', '1')}
+    ${delta('trial_converted', 'new.first_trial_at', 'new.product_id', '0', '1', 'new.converted_at IS NOT NULL')}
+  END`,
+];

@@ -1,0 +1,184 @@
+/**
+ * The statistics counters follow every kind of write the triggers watch (updates and deletes, not only
+ * inserts), and an installation upgraded to migration 0006 gets counters for the rows it already had.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { sql } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { STATISTICS_CATEGORIES } from '@lm/contract';
+import type { StatisticsResult } from '@lm/contract/statistics';
+import { buildApp } from '../src/app.ts';
+import { isPostgres } from '../src/platform/db/migrate.ts';
+import { client, createUser, describeBothDatabases, freshDatabase, loggedIn, testConfig } from './harness.ts';
+import { expectedStatistics, seedStatistics } from './statistics-fixtures.ts';
+
+const RANGES = [
+  { from: '2024-01-01', to: '2025-12-31' },
+  { from: '2024-05-10', to: '2025-02-20' },
+];
+const today = () => new Date().toISOString().slice(0, 10);
+type App = Awaited<ReturnType<typeof buildApp>>;
+
+/** Every category, range and product as the API answers it equals the raw rows recounted in JavaScript. */
+async function expectCountersMatchRows(app: App, cookie: string, products: number[]) {
+  const caller = client(app, cookie);
+  for (const category of STATISTICS_CATEGORIES) {
+    for (const range of RANGES) {
+      for (const productId of [undefined, ...products]) {
+        const query: Record<string, string> = { ...range, ...(productId ? { productId: String(productId) } : {}) };
+        const response = await caller.get(`/api/statistics/${category}`, { query });
+        expect(response.statusCode, response.body).toBe(200);
+        const actual = response.json() as StatisticsResult;
+        const expected = await expectedStatistics(app, category, { ...range, productId, today: today() });
+        const label = `${category} ${JSON.stringify(query)}`;
+        expect(actual.months.map((month) => [month.month, month.values]), label).toEqual(
+          expected.months.map((month) => [month.month, expect.objectContaining(Object.fromEntries(Object.entries(month.values).map(([key, value]) => [key, expect.closeTo(value, 10)])))]),
+        );
+      }
+    }
+  }
+}
+
+describeBothDatabases('statistics counters', (t) => {
+  let cookie: string;
+  let products: number[];
+  let distributors: number[];
+
+  beforeAll(async () => {
+    cookie = (await loggedIn(t.app, 'ADMIN')).cookie;
+    distributors = [(await createUser(t.app, { role: 'DISTRIBUTOR' })).id, (await createUser(t.app, { role: 'DISTRIBUTOR' })).id];
+    products = (await seedStatistics(t.app, distributors, 11)).products;
+  });
+
+  it('follow updates and deletes of licenses, TANs, users and last-seen records', async () => {
+    const db = t.app.ctx.db;
+    await expectCountersMatchRows(t.app, cookie, products);
+    const pairs = await db.selectFrom('licenses').select(['machine_id', 'product_id']).where('kind', '=', 'TEMPORARY').where('machine_id', 'is not', null).execute();
+    const tried = new Set(pairs.map((pair) => `${pair.machine_id}|${pair.product_id}`));
+
+    // TAN licenses go (those whose machine tried the product or contacted the server stay: a
+    // conversion and a contact are history, kept when the license goes).
+    const contacted = new Set((await db.selectFrom('license_last_seen').select('license_id').execute()).map((row) => row.license_id));
+    const tanLicenses = await db.selectFrom('licenses').select(['id', 'machine_id', 'product_id', 'tan_id']).where('kind', '=', 'TAN').orderBy('id').execute();
+    const removable = tanLicenses.filter((license) => !tried.has(`${license.machine_id}|${license.product_id}`) && !contacted.has(license.id)).slice(0, 5);
+    expect(removable.length).toBeGreaterThan(0);
+    for (const license of removable) {
+      await db.deleteFrom('licenses').where('id', '=', license.id).execute();
+      await db.updateTable('tans').set((eb) => ({ activated_count: eb('activated_count', '-', 1) })).where('id', '=', license.tan_id!).execute();
+    }
+
+    // TANs: another distributor, other free-updates days and products, more activations, a deleted one.
+    const tans = await db.selectFrom('tans').select(['id', 'distributor_id', 'activated_count']).orderBy('id').execute();
+    await db.updateTable('tans').set({ distributor_id: distributors[1] }).where('id', '=', tans.find((tan) => tan.activated_count > 0 && tan.distributor_id !== distributors[1])!.id).execute();
+    await db.updateTable('tans').set({ distributor_id: null }).where('id', '=', tans.find((tan) => tan.activated_count > 0 && tan.distributor_id !== null)!.id).execute();
+    await db.updateTable('tans').set({ free_updates_until: '2024-07-15' }).where('id', '=', tans[3].id).execute();
+    await db.updateTable('tans').set({ free_updates_until: null }).where('id', '=', tans[4].id).execute();
+    await db.updateTable('tans').set({ product_id: products[2] }).where('id', '=', tans[5].id).execute();
+    await db.updateTable('tans').set((eb) => ({ activated_count: eb('activated_count', '+', 2) })).where('id', '=', tans[6].id).execute();
+    const unused = tans.find((tan) => tan.activated_count === 0);
+    if (unused) await db.deleteFrom('tans').where('id', '=', unused.id).execute();
+
+    // Users: logins on another day, on the same day, and an account without licenses deleted.
+    const users = await db.selectFrom('users').select(['id', 'last_login_at']).where('email', 'like', 'stat-11-%').orderBy('id').execute();
+    await db.updateTable('users').set({ last_login_at: '2025-02-03T10:00:00.000Z' }).where('id', '=', users[0].id).execute();
+    await db.updateTable('users').set({ last_login_at: null }).where('id', '=', users[1].id).execute();
+    const loggedInBefore = users.find((user) => user.last_login_at !== null && user.id !== users[0].id && user.id !== users[1].id)!;
+    await db.updateTable('users').set({ last_login_at: `${loggedInBefore.last_login_at!.slice(0, 10)}T23:59:59.000Z` }).where('id', '=', loggedInBefore.id).execute();
+    const owners = new Set((await db.selectFrom('licenses').select('owner_id').execute()).map((row) => row.owner_id));
+    const withoutLicenses = users.find((user) => !owners.has(user.id));
+    if (withoutLicenses) await db.deleteFrom('users').where('id', '=', withoutLicenses.id).execute();
+
+    // Desktop contacts: later ones (one within the same day) and a new machine.
+    const seen = await db.selectFrom('license_last_seen').selectAll().orderBy('license_id').execute();
+    await db.updateTable('license_last_seen').set({ last_seen_at: '2025-11-30T08:00:00.000Z' }).where('license_id', '=', seen[0].license_id).where('machine_id', '=', seen[0].machine_id).execute();
+    const sameDay = `${seen[1].last_seen_at.slice(0, 10)}T23:59:59.999Z`;
+    await db.updateTable('license_last_seen').set({ last_seen_at: sameDay }).where('license_id', '=', seen[1].license_id).where('machine_id', '=', seen[1].machine_id).execute();
+    const unseen = await db.selectFrom('licenses').select(['id']).where('machine_id', 'is not', null).where('id', 'not in', seen.map((row) => row.license_id)).executeTakeFirstOrThrow();
+    await db.insertInto('license_last_seen').values({ license_id: unseen.id, machine_id: 'BRAND-NEW-MACHINE', last_seen_at: '2025-06-06T06:06:06.000Z' }).execute();
+
+    // Trials: an unbound one gets its machine, and a TAN license converts a trial.
+    const unbound = await db.selectFrom('licenses').select('id').where('kind', '=', 'TEMPORARY').where('machine_id', 'is', null).executeTakeFirst();
+    if (unbound) await db.updateTable('licenses').set({ machine_id: 'BOUND-LATER' }).where('id', '=', unbound.id).execute();
+    const trial = await db.selectFrom('licenses').selectAll().where('kind', '=', 'TEMPORARY').where('machine_id', 'is not', null).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    const tan = await db.selectFrom('tans').select('id').where('product_id', '=', trial.product_id).executeTakeFirstOrThrow();
+    const bought = new Date(Date.parse(trial.created_at) + 86400000).toISOString();
+    await db
+      .insertInto('licenses')
+      .values({ ...trial, id: undefined, kind: 'TAN', tan_id: tan.id, valid_until: null, permanent: true, created_at: bought, updated_at: bought } as never)
+      .execute();
+
+    await expectCountersMatchRows(t.app, cookie, products);
+  });
+
+  it('keep a distributor to the activations of its own TANs after a TAN changes hands', async () => {
+    const distributor = await loggedIn(t.app, 'DISTRIBUTOR');
+    const tan = await t.app.ctx.db.selectFrom('tans').select('id').where('activated_count', '>', 0).orderBy('id').executeTakeFirstOrThrow();
+    const own = async () => (await client(t.app, distributor.cookie).get('/api/statistics/tan-activations', { query: RANGES[0] })).json().totals.activations as number;
+    expect(await own()).toBe(0);
+    await t.app.ctx.db.updateTable('tans').set({ distributor_id: distributor.id }).where('id', '=', tan.id).execute();
+    const licenses = await t.app.ctx.db.selectFrom('licenses').select('created_at').where('tan_id', '=', tan.id).where('kind', '=', 'TAN').execute();
+    expect(await own()).toBe(licenses.filter((license) => license.created_at >= '2024' && license.created_at < '2026').length);
+  });
+
+  it('keep a trial, its conversion and a machine contact when the licenses go', async () => {
+    const db = t.app.ctx.db;
+    const owner = await createUser(t.app);
+    const now = new Date().toISOString();
+    const policy = await db.selectFrom('license_policies').select('id').executeTakeFirstOrThrow();
+    const tan = await db.selectFrom('tans').select(['id', 'product_id']).orderBy('id').executeTakeFirstOrThrow();
+    const base = { owner_id: owner.id, product_id: tan.product_id, license_policy_id: policy.id, machine_id: 'HISTORY-MACHINE', permanent: false, revoked: false, updated_at: now };
+    const trial = await db.insertInto('licenses').values({ ...base, kind: 'TEMPORARY', valid_until: '2099-01-01', created_at: now }).returning('id').executeTakeFirstOrThrow();
+    const bought = await db.insertInto('licenses').values({ ...base, kind: 'TAN', tan_id: tan.id, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    await db.insertInto('license_last_seen').values({ license_id: bought.id, machine_id: 'HISTORY-MACHINE', last_seen_at: now }).execute();
+    const caller = client(t.app, cookie);
+    const totals = async (category: string) => (await caller.get(`/api/statistics/${category}`, { query: { productId: String(tan.product_id) } })).json().totals;
+    const trialsBefore = await totals('trial-licenses');
+    const machinesBefore = await totals('active-machines');
+    await db.deleteFrom('licenses').where('id', 'in', [trial.id, bought.id]).execute();
+    const trialsAfter = await totals('trial-licenses');
+    expect(trialsAfter).toMatchObject({ trials: trialsBefore.trials - 1, machines: trialsBefore.machines, converted: trialsBefore.converted });
+    expect(await totals('active-machines')).toEqual(machinesBefore);
+    expect((await totals('tan-activations')).activations).toBeGreaterThanOrEqual(0);
+  });
+
+  describe('an installation upgraded to the statistics counters', () => {
+    it('counts the rows it had before the migration', async () => {
+      const fresh = await freshDatabase(t.kind);
+      try {
+        const folder = path.join(import.meta.dirname, '../migrations');
+        const migrations: Record<string, Migration> = {};
+        for (const file of fs.readdirSync(folder).filter((name) => /^\d{4}_.*\.ts$/.test(name)).sort()) {
+          migrations[file.replace(/\.ts$/, '')] = await import(pathToFileURL(path.join(folder, file)).href);
+        }
+        const before = Object.keys(migrations).filter((name) => name < '0006').at(-1)!;
+        const schema = isPostgres(fresh.database.db) ? (fresh.config as { schema?: string }).schema : undefined;
+        const migrator = new Migrator({ db: fresh.database.db, provider: { getMigrations: async () => migrations }, migrationTableSchema: schema });
+        expect((await migrator.migrateTo(before)).error).toBeUndefined();
+        await sql`create table if not exists license_last_seen (license_id integer not null references licenses(id) on delete cascade, machine_id text not null, last_seen_at text not null, primary key (license_id, machine_id))`.execute(
+          fresh.database.db,
+        );
+        // The rows exist before migration 0006: its backfill, not the triggers, must count them.
+        const old = await fresh.database.db.selectFrom('users').select('id').execute();
+        expect(old).toEqual([]);
+        const distributor = await fresh.database.db
+          .insertInto('users')
+          .values({ email: 'old-distributor@example.com', password_hash: null, first_name: 'Old', last_name: 'Distributor', access_role: 'DISTRIBUTOR', opt_in_email: false, confirmed: true, created_at: '2024-02-02T00:00:00.000Z', updated_at: '2024-02-02T00:00:00.000Z' })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const seeded = await seedStatistics({ ctx: { db: fresh.database.db } } as unknown as App, [distributor.id], 23);
+        const app = await buildApp(testConfig(fresh.config), { database: fresh.database, logger: false });
+        try {
+          const admin = await loggedIn(app, 'ADMIN');
+          await expectCountersMatchRows(app, admin.cookie, seeded.products.slice(0, 1));
+        } finally {
+          await app.close();
+        }
+      } finally {
+        await fresh.dispose();
+      }
+    });
+  });
+});
