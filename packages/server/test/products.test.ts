@@ -117,7 +117,7 @@ describeBothDatabases('products', (t) => {
     });
 
     it('refuses malformed query parameters with 400', async () => {
-      for (const query of [{ active: 'maybe' }, { resolveFeatures: 'x' }, { featureNames: 'bad name' }, { sort: 'password' }, { limit: '0' }, { ids: '1,x' }]) {
+      for (const query of [{ active: 'maybe' }, { resolveFeatures: 'x' }, { featureNames: 'bad name' }, { sort: 'password' }, { limit: '0' }, { ids: '1,x' }] as Record<string, string>[]) {
         expectError(await admin.get('/api/products', { query }), 400, 'ERR_VALIDATION');
       }
     });
@@ -240,7 +240,7 @@ describeBothDatabases('products', (t) => {
       const now = new Date().toISOString();
       await t.app.ctx.db
         .insertInto('tans')
-        .values({ code: uniqueName('tan').slice(0, 12), product_id: product.id, license_count: 1, created_at: now, updated_at: now })
+        .values({ code: uniqueName('tan').slice(0, 12), product_id: product.id, license_count: 1, activated_count: 0, revoked: false, created_at: now, updated_at: now })
         .execute();
       expectError(await admin.delete(`/api/products/${product.id}`), 409, 'ERR_IN_USE');
 
