@@ -47,7 +47,7 @@ export default function LicensePolicyListPage() {
       label: t('catalogue.policy.type'),
       sortField: 'type',
       render: (policy) => (
-        <Badge color={TYPE_COLORS[policy.type]} variant="light">
+        <Badge color={TYPE_COLORS[policy.type]} variant="light" style={{ minWidth: 'max-content' }}>
           {t(`catalogue.policy.types.${policy.type}`)}
         </Badge>
       ),
