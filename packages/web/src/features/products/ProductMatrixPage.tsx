@@ -66,7 +66,7 @@ export default function ProductMatrixPage() {
           <Alert color="gray">{t('catalogue.matrix.empty')}</Alert>
         ) : (
           <Table.ScrollContainer minWidth={300 + columns.length * 48} maxHeight="70vh">
-            <Table striped highlightOnHover withColumnBorders stickyHeader data-testid="product-matrix">
+            <Table striped highlightOnHover withColumnBorders stickyHeader w="auto" data-testid="product-matrix">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th className={classes.stickyColumn}>{t('catalogue.matrix.product')}</Table.Th>
