@@ -1,13 +1,13 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { Alert, Group, MultiSelect, Paper, Switch, Table, Text } from '@mantine/core';
+import { Alert, Group, Paper, Pill, Stack, Switch, Table, Text } from '@mantine/core';
 import { IconCheck, IconMinus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { DOWNLOAD_LINK_TYPES, type Product } from '@lm/contract/product';
 import { PageTitle } from '../../components/PageTitle.tsx';
+import { ProductSelect } from '../../components/ProductSelect.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { policyLabel, useAllLicensePolicies } from '../../lib/license-policies.ts';
-import { useAllProducts } from '../../lib/products.ts';
 import { useProductList } from './api/list-products.ts';
 import classes from './products.module.css';
 
@@ -29,9 +29,9 @@ export default function ProductComparePage() {
   const ids = useMemo(() => idsParam.split(',').filter((id) => /^\d+$/.test(id)), [idsParam]);
   const [resolve, setResolve] = useState(false);
   const [onlyDifferences, setOnlyDifferences] = useState(false);
-  const options = useAllProducts();
   const policies = useAllLicensePolicies();
-  const compared = useProductList({ ids: ids.join(','), resolveFeatures: resolve || undefined, limit: 100 }, ids.length >= 2);
+  const choose = (next: string[]) => setParams(next.length ? { ids: next.join(',') } : {}, { replace: true });
+  const compared = useProductList({ ids: ids.join(','), resolveFeatures: resolve || undefined, limit: 100 }, ids.length >= 1);
   const products = useMemo(
     () => ids.map((id) => compared.data?.items.find((product) => product.id === Number(id))).filter((product): product is Product => Boolean(product)),
     [ids, compared.data],
@@ -75,17 +75,24 @@ export default function ProductComparePage() {
       <PageTitle title={t('pages.productCompare')} />
       <Paper withBorder p="md" mb="md">
         <Group align="flex-end" gap="lg">
-          <MultiSelect
-            label={t('catalogue.compare.products')}
-            placeholder={t('catalogue.compare.choose')}
-            searchable
-            clearable
-            miw={320}
-            style={{ flex: 1 }}
-            data={(options.data ?? []).map((product) => ({ value: String(product.id), label: product.formattedName }))}
-            value={ids}
-            onChange={(value) => setParams(value.length ? { ids: value.join(',') } : {}, { replace: true })}
-          />
+          <Stack gap={6} style={{ flex: 1 }} miw={320}>
+            <ProductSelect
+              // A fresh, empty select after each choice.
+              key={idsParam}
+              label={t('catalogue.compare.add')}
+              placeholder={t('catalogue.compare.choose')}
+              value={null}
+              exclude={ids.map(Number)}
+              onChange={(id) => id !== null && choose([...ids, String(id)])}
+            />
+            <Group gap={6} aria-label={t('catalogue.compare.products')} data-testid="compare-chosen">
+              {ids.map((id) => (
+                <Pill key={id} withRemoveButton onRemove={() => choose(ids.filter((other) => other !== id))} removeButtonProps={{ 'aria-label': t('common.delete') }}>
+                  {compared.data?.items.find((product) => product.id === Number(id))?.formattedName ?? `#${id}`}
+                </Pill>
+              ))}
+            </Group>
+          </Stack>
           <Switch label={t('catalogue.matrix.resolveFeatures')} checked={resolve} onChange={(event) => setResolve(event.currentTarget.checked)} />
           <Switch label={t('catalogue.compare.onlyDifferences')} checked={onlyDifferences} onChange={(event) => setOnlyDifferences(event.currentTarget.checked)} />
         </Group>

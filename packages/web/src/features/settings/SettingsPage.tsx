@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { LOCALES, SECRET_MASK, type SettingKey, type SettingsMap } from '@lm/contract';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { LOCALE_LABELS } from '../../lib/i18n.ts';
-import { useAllProducts } from '../../lib/products.ts';
 import { useAppSettings } from '../../lib/settings.ts';
 import { SettingsSection, type SettingField } from './SettingsSection.tsx';
 import { ThemeFileInput } from './ThemeFileInput.tsx';
@@ -15,7 +14,6 @@ const urlOf = (settings: SettingsMap, key: string) => (typeof settings[key] === 
 export default function SettingsPage() {
   const { t } = useTranslation();
   const { data: settings } = useAppSettings();
-  const products = useAllProducts();
 
   if (!settings || !('SERVER_CUSTOMER_ID' in settings)) {
     return (
@@ -101,12 +99,7 @@ export default function SettingsPage() {
           fields={[
             { key: 'order.autoCreateAccount', label: t('settings.orders.autoCreateAccount'), kind: 'boolean' },
             { key: 'order.autoTemporaryLicense', label: t('settings.orders.autoTemporaryLicense'), kind: 'boolean' },
-            {
-              key: 'order.temporaryLicenseProductId',
-              label: t('settings.orders.product'),
-              kind: 'select',
-              options: (products.data ?? []).map((product) => ({ value: String(product.id), label: product.formattedName })),
-            },
+            { key: 'order.temporaryLicenseProductId', label: t('settings.orders.product'), kind: 'product' },
             { key: 'order.temporaryLicenseDays', label: t('settings.orders.daysValid'), kind: 'number', placeholder: '30' },
           ]}
         />

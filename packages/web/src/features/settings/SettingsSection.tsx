@@ -1,11 +1,12 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, NumberInput, Paper, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { settingValueSchema, type SettingKey, type SettingsMap } from '@lm/contract';
+import { ProductSelect } from '../../components/ProductSelect.tsx';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { useChangeSettings } from './api/change-setting.ts';
 
-export type SettingKind = 'text' | 'url' | 'number' | 'boolean' | 'select';
+export type SettingKind = 'text' | 'url' | 'number' | 'boolean' | 'product';
 
 export interface SettingField {
   key: SettingKey;
@@ -13,8 +14,6 @@ export interface SettingField {
   kind: SettingKind;
   description?: string;
   placeholder?: string;
-  /** Options of a select (numbers as strings). */
-  options?: { value: string; label: string }[];
   disabled?: boolean;
 }
 
@@ -23,7 +22,7 @@ type Draft = Record<string, string | number | boolean>;
 function draftOf(field: SettingField, value: unknown): string | number | boolean {
   if (field.kind === 'boolean') return value === true;
   if (field.kind === 'number') return typeof value === 'number' ? value : '';
-  if (field.kind === 'select') return value === null || value === undefined ? '' : String(value);
+  if (field.kind === 'product') return typeof value === 'number' ? value : '';
   return typeof value === 'string' ? value : '';
 }
 
@@ -31,8 +30,7 @@ function draftOf(field: SettingField, value: unknown): string | number | boolean
 function valueOf(field: SettingField, draft: string | number | boolean): unknown {
   if (field.kind === 'boolean') return draft;
   if (draft === '') return null;
-  if (field.kind === 'select' && /^\d+$/.test(String(draft))) return Number(draft);
-  return field.kind === 'number' ? Number(draft) : String(draft).trim();
+  return field.kind === 'number' || field.kind === 'product' ? Number(draft) : String(draft).trim();
 }
 
 interface SettingsSectionProps {
@@ -79,8 +77,8 @@ export function SettingsSection({ title, description, fields, settings, columns 
         return <Switch key={field.key} {...common} checked={draft[field.key] === true} onChange={(event) => set(event.currentTarget.checked)} />;
       case 'number':
         return <NumberInput key={field.key} {...common} min={1} allowDecimal={false} placeholder={field.placeholder} value={draft[field.key] as number | string} onChange={set} />;
-      case 'select':
-        return <Select key={field.key} {...common} searchable clearable data={field.options ?? []} value={String(draft[field.key]) || null} onChange={(value) => set(value ?? '')} />;
+      case 'product':
+        return <ProductSelect key={field.key} {...common} value={typeof draft[field.key] === 'number' ? (draft[field.key] as number) : null} onChange={(id) => set(id ?? '')} />;
       default:
         return (
           <TextInput
