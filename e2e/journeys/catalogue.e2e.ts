@@ -126,6 +126,49 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
     await screenshot(page, 'catalogue-compare');
     await context.close();
   });
+
+  it('a feature cycle is refused with a clear error; a used feature cannot be deleted, an unused one can after a confirmation', async () => {
+    const context = await newContext(browser, server);
+    const page = await context.newPage();
+    await login(page, ADMIN.email, ADMIN.password);
+
+    await page.goto('/features/create');
+    await heading(page, 'Create feature');
+    await page.getByRole('textbox', { name: /^Name/ }).fill('suite');
+    const expandTo = page.getByRole('combobox', { name: /^Expands to features/ });
+    await expandTo.fill('export:pdf');
+    await expandTo.press('Enter');
+    await expandTo.press('Escape');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await heading(page, 'Features');
+
+    // export:pdf → suite → export:pdf would be a cycle.
+    await page.getByRole('button', { name: 'Edit export:pdf' }).click();
+    const dialog = page.getByRole('dialog');
+    const dialogExpandTo = dialog.getByRole('combobox', { name: /^Expands to features/ });
+    await dialogExpandTo.fill('suite');
+    await dialogExpandTo.press('Enter');
+    await dialogExpandTo.press('Escape');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await eventually(() => dialog.getByText('These features would expand into each other: export:pdf → suite → export:pdf').isVisible()).toBe(true);
+    await screenshot(page, 'catalogue-feature-cycle');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // export:pdf is used by the products and by suite: refused.
+    await page.getByRole('button', { name: 'Delete export:pdf' }).click();
+    await page.getByTestId('confirm-delete').click();
+    await eventually(() => page.getByText(/An error occured: export:pdf is still in use/).isVisible()).toBe(true);
+    await eventually(() => page.getByRole('cell', { name: 'export:pdf', exact: true }).first().isVisible()).toBe(true);
+
+    // suite is used by nothing: cancelling keeps it, confirming deletes it.
+    await page.getByRole('button', { name: 'Delete suite' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await eventually(() => page.getByRole('cell', { name: 'suite', exact: true }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Delete suite' }).click();
+    await page.getByTestId('confirm-delete').click();
+    await eventually(() => page.getByRole('cell', { name: 'suite', exact: true }).count()).toBe(0);
+    await context.close();
+  });
 });
 
 describeJourney('the settings: logo and localized links', () => {

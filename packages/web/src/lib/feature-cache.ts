@@ -17,7 +17,7 @@ function clearLocally(queryClient: QueryClient): void {
 }
 
 /** One channel per tab: a message from another tab clears this tab's cache too. */
-function listen(queryClient: QueryClient): void {
+export function listenForFeatureChanges(queryClient: QueryClient): void {
   if (listeningClient === queryClient || typeof BroadcastChannel === 'undefined') return;
   channel ??= new BroadcastChannel(CHANNEL_NAME);
   channel.onmessage = () => clearLocally(queryClient);
@@ -30,7 +30,7 @@ function listen(queryClient: QueryClient): void {
  */
 export function useFeatureCache() {
   const queryClient = useQueryClient();
-  useEffect(() => listen(queryClient), [queryClient]);
+  useEffect(() => listenForFeatureChanges(queryClient), [queryClient]);
   return useQuery({
     queryKey: FEATURE_CACHE_KEY,
     queryFn: () => api<ListResult<Feature>>('/features', { query: { limit: FEATURE_CACHE_LIMIT, sort: 'name' } }).then((list) => list.items),
@@ -41,7 +41,7 @@ export function useFeatureCache() {
 
 /** After a feature was created, changed or deleted: clears the cache here and in the other tabs. */
 export function featuresChanged(queryClient: QueryClient): void {
-  listen(queryClient);
+  listenForFeatureChanges(queryClient);
   clearLocally(queryClient);
   channel?.postMessage('changed');
 }
