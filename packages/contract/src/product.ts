@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { featureName, featureNameList } from './feature.ts';
-import { isoDate, isoDateTime, listQuery, listResponse } from './list.ts';
+import { isoDate, isoDateTime, listQuery, listResponse, recordId } from './list.ts';
 
 export const DOWNLOAD_LINK_TYPES = ['mac', 'win', 'offline'] as const;
 export type DownloadLinkType = (typeof DOWNLOAD_LINK_TYPES)[number];
@@ -30,7 +30,7 @@ export const productFields = z.object({
   ignoreTrialsBefore: isoDate.nullable().default(null),
   releaseDate: isoDate.nullable().default(null),
   features: featureNameList.default([]),
-  defaultLicensePolicyId: z.number().int().positive(),
+  defaultLicensePolicyId: recordId,
   downloadLinks: z.array(downloadLink).max(50).default([]),
   notes: z.string().max(10000).nullish().transform((value) => value || null),
 });
@@ -77,7 +77,7 @@ export const productListQuery = listQuery(PRODUCT_SORT_FIELDS).extend({
     .string()
     .regex(/^\d+(,\d+)*$/)
     .transform((value) => value.split(',').map(Number))
-    .pipe(z.array(z.number().int().positive()).max(100))
+    .pipe(z.array(recordId).max(100))
     .optional(),
 });
 export type ProductListQuery = z.output<typeof productListQuery>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOCALES } from './constants.ts';
+import { recordId } from './list.ts';
 
 const LINK_KEYS = ['theme.link.dataPrivacy', 'theme.link.imprint'] as const;
 
@@ -59,7 +60,7 @@ export function settingValueSchema(key: SettingKey): z.ZodType {
     case 'order.temporaryLicenseDays':
       return positiveInt(3650);
     case 'order.temporaryLicenseProductId':
-      return z.number().int().positive();
+      return recordId;
     case 'order.autoCreateAccount':
     case 'order.autoTemporaryLicense':
       return z.boolean();

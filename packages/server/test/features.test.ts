@@ -133,6 +133,10 @@ describeBothDatabases('features', (t) => {
       expect((await distributor.get(`/api/features/${feature.id}`)).json()).toMatchObject({ id: feature.id, name: feature.name });
       expectError(await admin.get('/api/features/999999'), 404, 'ERR_NOT_FOUND');
       expectError(await admin.get('/api/features/abc'), 400, 'ERR_VALIDATION');
+      // Beyond a 32-bit integer column: still an ordinary answer, on both databases.
+      expectError(await admin.get('/api/features/3000000000'), 400, 'ERR_VALIDATION');
+      expectError(await admin.put('/api/features/3000000000', { body: { name: 'big-id' } }), 400, 'ERR_VALIDATION');
+      expectError(await admin.delete('/api/features/3000000000'), 400, 'ERR_VALIDATION');
       expectError(await user.get(`/api/features/${feature.id}`), 403, 'ERR_FORBIDDEN');
       expectError(await anonymous().get(`/api/features/${feature.id}`), 401, 'ERR_UNAUTHENTICATED');
     });

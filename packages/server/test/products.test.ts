@@ -160,6 +160,10 @@ describeBothDatabases('products', (t) => {
       const product = await createProduct(t.app, adminCookie);
       expect((await distributor.get(`/api/products/${product.id}`)).json()).toEqual(product);
       expectError(await admin.get('/api/products/999999'), 404, 'ERR_NOT_FOUND');
+      expectError(await admin.get('/api/products/3000000000'), 400, 'ERR_VALIDATION');
+      expectError(await admin.post('/api/products', { body: await productInput(t.app, { defaultLicensePolicyId: 3000000000 }) }), 400, 'ERR_VALIDATION');
+      expectError(await admin.get('/api/products', { query: { ids: '3000000000' } }), 400, 'ERR_VALIDATION');
+      expectError(await admin.put('/api/settings/order.temporaryLicenseProductId', { body: { value: 3000000000 } }), 400, 'ERR_VALIDATION');
       expectError(await user.get(`/api/products/${product.id}`), 403, 'ERR_FORBIDDEN');
       expectError(await anonymous().get(`/api/products/${product.id}`), 401, 'ERR_UNAUTHENTICATED');
     });
