@@ -3,7 +3,7 @@ import type { ListQuery, ListResult } from '@lm/contract';
 import { recordChange } from '../../platform/changelog.ts';
 import type { Actor, AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
-import { isUniqueViolation } from '../../platform/db/search.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/search.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import {
   deleteFeatureRow,
@@ -107,6 +107,8 @@ async function uniqueGuard<T>(name: string, work: () => Promise<T>): Promise<T> 
     return await work();
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateName(name);
+    // An expansion target deleted at the same moment.
+    if (isForeignKeyViolation(error)) throw new AppError(409, 'ERR_CONFLICT', 'A feature was changed at the same time; please try again');
     throw error;
   }
 }

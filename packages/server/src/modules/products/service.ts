@@ -4,7 +4,7 @@ import type { ListResult } from '@lm/contract';
 import { recordChange } from '../../platform/changelog.ts';
 import type { Actor, AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
-import { isUniqueViolation } from '../../platform/db/search.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/search.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { featureExpansionGraph, featureIdsFor, requireFeatureIds } from '../features/service.ts';
 import { licensePolicyExists } from '../license-policies/service.ts';
@@ -102,17 +102,21 @@ async function checkReferences(db: Executor, fields: ProductFields, selfId?: num
   return requireFeatureIds(db, fields.features, 'features');
 }
 
-async function uniqueGuard<T>(fields: ProductFields, work: () => Promise<T>): Promise<T> {
+const changedMeanwhile = () => new AppError(409, 'ERR_CONFLICT', 'A feature or license policy was changed at the same time; please try again');
+
+/** Maps the constraint errors of races that the service's own checks lost to ordinary answers. */
+async function constraintGuard<T>(fields: ProductFields, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicate(fields);
+    if (isForeignKeyViolation(error)) throw changedMeanwhile();
     throw error;
   }
 }
 
 export function createProduct(ctx: AppContext, actor: Actor, fields: ProductFields): Promise<Product> {
-  return uniqueGuard(fields, () =>
+  return constraintGuard(fields, () =>
     ctx.db.transaction().execute(async (trx) => {
       const featureIds = await checkReferences(trx, fields);
       const row = await insertProductRow(trx, fields);
@@ -126,7 +130,7 @@ export function createProduct(ctx: AppContext, actor: Actor, fields: ProductFiel
 }
 
 export function updateProduct(ctx: AppContext, actor: Actor, id: number, fields: ProductFields): Promise<Product> {
-  return uniqueGuard(fields, () =>
+  return constraintGuard(fields, () =>
     ctx.db.transaction().execute(async (trx) => {
       const before = await loadProduct(trx, id);
       const featureIds = await checkReferences(trx, fields, id);
@@ -142,6 +146,20 @@ export function updateProduct(ctx: AppContext, actor: Actor, id: number, fields:
 
 /** Deletes a product that no TAN, license or order automation refers to (409 ERR_IN_USE otherwise). */
 export async function deleteProduct(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  await inUseGuard(() => deleteProductChecked(ctx, actor, id));
+}
+
+/** A TAN or license created at the same moment still refers to the product: the database refuses. */
+async function inUseGuard(work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw new AppError(409, 'ERR_IN_USE', 'The product is still in use');
+    throw error;
+  }
+}
+
+async function deleteProductChecked(ctx: AppContext, actor: Actor, id: number): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const before = await loadProduct(trx, id);
     const usage = await productUsage(trx, id);

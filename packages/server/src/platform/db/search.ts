@@ -26,3 +26,10 @@ export function isUniqueViolation(error: unknown): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown };
   return code === '23505' || (typeof message === 'string' && message.includes('UNIQUE constraint failed'));
 }
+
+/** Whether a database error is a foreign-key violation (a referenced record went away, or is still referred to). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === '23503' || (typeof message === 'string' && message.includes('FOREIGN KEY constraint failed'));
+}
