@@ -147,15 +147,15 @@ export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: Licen
           <Fieldset legend={t('catalogue.policy.publicName')}>
             <Stack gap="xs">
               {form.values.publicNames.map((entry, index) => (
-                <Group key={index} align="flex-start" wrap="nowrap">
+                <Group key={index} align="flex-start" gap="xs" wrap="nowrap">
                   <Select
                     aria-label={t('catalogue.policy.locale')}
                     placeholder={t('catalogue.policy.locale')}
-                    w={150}
+                    w={{ base: 115, sm: 150 }}
                     data={LOCALES.map((locale) => ({ value: locale, label: LOCALE_LABELS[locale], disabled: locale !== entry.locale && usedLocales.includes(locale) }))}
                     {...form.getInputProps(`publicNames.${index}.locale`)}
                   />
-                  <TextInput style={{ flex: 1 }} aria-label={t('catalogue.policy.publicNameText')} placeholder={t('catalogue.policy.publicNameText')} {...form.getInputProps(`publicNames.${index}.description`)} />
+                  <TextInput style={{ flex: 1, minWidth: 0 }} aria-label={t('catalogue.policy.publicNameText')} placeholder={t('catalogue.policy.publicNameText')} {...form.getInputProps(`publicNames.${index}.description`)} />
                   <ActionIcon variant="subtle" color="red" mt={6} onClick={() => form.removeListItem('publicNames', index)} aria-label={t('common.delete')}>
                     <IconTrash size={16} />
                   </ActionIcon>
