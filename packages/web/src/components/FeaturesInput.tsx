@@ -43,6 +43,8 @@ export function FeaturesInput({ value = [], onChange = () => {}, exclude = [], e
       searchValue={search}
       onSearchChange={(typed) => setSearch(typed.replace(DISALLOWED, ''))}
       splitChars={SEPARATORS}
+      // Feature names are case-sensitive: PDF and pdf are two features.
+      isDuplicate={(name, current) => current.includes(name)}
       error={error || ownError}
       description={props.description ?? t('catalogue.featuresInput.hint')}
       renderOption={({ option }) => {
