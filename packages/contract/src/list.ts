@@ -50,4 +50,5 @@ export interface ListResult<T> {
 export const isoDateTime = z.iso.datetime({ offset: true });
 /** A calendar date, `YYYY-MM-DD`. */
 export const isoDate = z.iso.date();
-export const idParam = z.object({ id: z.coerce.number().int().positive() });
+/** A record id; at most the largest PostgreSQL integer, so that a huge number is a 400, never a database error. */
+export const idParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });

@@ -29,6 +29,8 @@ export const userFields = z.object({
   optInEmail: z.boolean(),
 });
 export type UserFields = z.output<typeof userFields>;
+export type UserFieldName = keyof UserFields;
+export const USER_FIELD_NAMES = Object.keys(userFields.shape) as UserFieldName[];
 
 export const user = userFields.extend({
   id: z.number().int(),
@@ -42,11 +44,16 @@ export type User = z.output<typeof user>;
 export const userListQuery = listQuery(['id', 'email', 'firstName', 'lastName', 'company', 'accessRole', 'createdAt']).extend({
   accessRole: accessRole.optional(),
 });
+export type UserListQuery = z.output<typeof userListQuery>;
 export const userList = listResponse(user);
 
-export function formatUserName(user: { firstName: string; lastName: string; company?: string | null }): string {
-  const name = `${user.firstName} ${user.lastName}`.trim();
-  return user.company ? `${name} (${user.company})` : name;
+/**
+ * The display name: first and last name, with the company in brackets. An account that registered
+ * by e-mail alone has no name yet; it is shown by its address (when given) until it fills one in.
+ */
+export function formatUserName(user: { firstName: string; lastName: string; company?: string | null; email?: string }): string {
+  const name = `${user.firstName} ${user.lastName}`.trim() || user.company?.trim() || user.email || '';
+  return user.company && name !== user.company ? `${name} (${user.company})` : name;
 }
 
 /** Registration (spec section 3 and 5): the confirmation must equal the password. */
@@ -59,3 +66,61 @@ export const registration = z
   })
   .refine((value) => value.password === value.password_confirm, { path: ['password_confirm'], message: 'validation.passwordMismatch' });
 export type Registration = z.input<typeof registration>;
+
+/**
+ * `POST /users/confirm`: the id and token from the confirmation mail; an administrator confirms a
+ * registration by id alone (spec section 4: "An administrator can confirm a registration manually").
+ */
+export const registrationConfirmation = z.object({
+  id: z.coerce.number().int().positive().max(2_147_483_647),
+  token: z.string().min(1).max(200).optional(),
+});
+export type RegistrationConfirmation = z.input<typeof registrationConfirmation>;
+
+/** `POST /users/confirm/resend` and `POST /users/forgot-password`. */
+export const emailRequest = z.object({ email });
+export type EmailRequest = z.input<typeof emailRequest>;
+
+/** `POST /users/reset-password`: the address and token from the mail, and the new password. */
+export const passwordReset = z.object({
+  email,
+  password,
+  token: z.string().min(1).max(200),
+});
+export type PasswordReset = z.input<typeof passwordReset>;
+
+/** The reset form in the browser also asks for the confirmation (not sent). */
+export const passwordResetForm = z
+  .object({ password, password_confirm: z.string() })
+  .refine((value) => value.password === value.password_confirm, { path: ['password_confirm'], message: 'validation.passwordMismatch' });
+export type PasswordResetForm = z.input<typeof passwordResetForm>;
+
+/** `POST /users/change-email`: the new address; called again with the token from the mail to confirm. */
+export const emailChange = z.object({
+  email,
+  token: z.string().min(1).max(200).optional(),
+});
+export type EmailChange = z.input<typeof emailChange>;
+
+/** What `POST /users/change-email` answers: pending until the token is confirmed, then complete. */
+export const emailChangeResult = z.object({
+  status: z.enum(['pending', 'complete']),
+  email: z.string(),
+});
+export type EmailChangeResult = z.output<typeof emailChangeResult>;
+
+/** `POST /users` (an administrator creates an account: confirmed, random password, no mail). */
+export const userCreate = userFields.extend({
+  accessRole: accessRole.default('USER'),
+  optInEmail: z.boolean().default(false),
+});
+export type UserCreate = z.input<typeof userCreate>;
+
+/** `PUT /users/{id}`: the fields given are changed; each changed field needs the update right on it. */
+export const userUpdate = userFields.partial();
+export type UserUpdate = z.input<typeof userUpdate>;
+
+/** `GET /users/export/email-consent`: comma for most spreadsheets, semicolon where comma is the decimal mark. */
+export const consentExportQuery = z.object({
+  separator: z.enum(['comma', 'semicolon']).default('comma'),
+});

@@ -4,6 +4,8 @@ import { clientErrorRoutes } from './client-errors/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { sessionRoutes } from './session/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
+import { accountRoutes } from './users/account-routes.ts';
+import { usersRoutes } from './users/routes.ts';
 
 /** Every module's routes, mounted under /api. */
 export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
@@ -12,5 +14,7 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     sessionRoutes(ctx),
     settingsRoutes(ctx),
     clientErrorRoutes(),
+    accountRoutes(ctx),
+    usersRoutes(ctx),
   ];
 }

@@ -23,7 +23,7 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           id: user.id,
           email: user.email,
           accessRole: user.access_role,
-          formattedName: formatUserName({ firstName: user.first_name, lastName: user.last_name, company: user.company }),
+          formattedName: formatUserName({ firstName: user.first_name, lastName: user.last_name, company: user.company, email: user.email }),
         });
       },
     );
