@@ -5,7 +5,11 @@ import { isoDateTime, listQuery, listResponse } from './list.ts';
 
 export const accessRole = z.enum(ROLES);
 
-const text255 = z.string().trim().max(255);
+/** One line of text: no control characters (a NUL cannot even be stored in PostgreSQL). */
+const SINGLE_LINE = /^[^\u0000-\u001f\u007f]*$/;
+/** Multi-line text: line breaks and tabs, no other control characters. */
+const MULTI_LINE = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
+const text255 = z.string().trim().max(255).regex(SINGLE_LINE);
 const optionalText = text255.nullish().transform((value) => (value ? value : null));
 
 export const email = z.string().trim().toLowerCase().min(4).max(255).pipe(z.email());
@@ -14,8 +18,8 @@ export const password = z.string().min(PASSWORD_MIN_LENGTH).max(1024);
 /** The editable fields of a user (spec section 3 and 5). */
 export const userFields = z.object({
   email,
-  firstName: z.string().trim().min(1).max(255),
-  lastName: z.string().trim().min(1).max(255),
+  firstName: text255.min(1),
+  lastName: text255.min(1),
   company: optionalText,
   address: optionalText,
   address2: optionalText,
@@ -24,7 +28,7 @@ export const userFields = z.object({
   country: z.string().trim().length(2).toUpperCase().nullish().transform((value) => value ?? null),
   phone: optionalText,
   fax: optionalText,
-  notes: z.string().max(10000).nullish().transform((value) => value ?? null),
+  notes: z.string().max(10000).regex(MULTI_LINE).nullish().transform((value) => value ?? null),
   accessRole,
   optInEmail: z.boolean(),
 });
@@ -32,10 +36,25 @@ export type UserFields = z.output<typeof userFields>;
 export type UserFieldName = keyof UserFields;
 export const USER_FIELD_NAMES = Object.keys(userFields.shape) as UserFieldName[];
 
-export const user = userFields.extend({
+/** A user as the API answers it: plain values without transforms, so that responses serialize. */
+export const user = z.object({
   id: z.number().int(),
+  email: z.string(),
   username: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
   formattedName: z.string(),
+  company: z.string().nullable(),
+  address: z.string().nullable(),
+  address2: z.string().nullable(),
+  zip: z.string().nullable(),
+  city: z.string().nullable(),
+  country: z.string().nullable(),
+  phone: z.string().nullable(),
+  fax: z.string().nullable(),
+  notes: z.string().nullable(),
+  accessRole,
+  optInEmail: z.boolean(),
   confirmed: z.boolean(),
   createdAt: isoDateTime,
 });

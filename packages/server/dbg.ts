@@ -1,0 +1,11 @@
+import { buildApp } from './src/app.ts';
+import { loadConfig } from './src/platform/config.ts';
+import { createUserFromCli } from './src/modules/users/cli.ts';
+const config = { ...loadConfig({ DATA_DIR: '/tmp/dbg-data', LOG_LEVEL: 'error' }), database: { kind: 'sqlite' as const, file: ':memory:' } };
+const app = await buildApp(config);
+const { id } = await createUserFromCli(app.ctx, { email: 'a@b.cd', role: 'USER', password: 'secret' });
+const r = await app.inject({ method: 'POST', url: '/api/session', payload: { username: 'a@b.cd', password: 'secret' } });
+const cookie = r.headers['set-cookie'] as string;
+const g = await app.inject({ url: `/api/users/${id}`, headers: { cookie: cookie.split(';')[0] } });
+console.log(g.statusCode, g.body);
+await app.close();
