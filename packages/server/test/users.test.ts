@@ -87,7 +87,8 @@ describeBothDatabases(
       it('refuses bad list parameters with 400', async () => {
         const admin = await loggedIn(t.app, 'ADMIN');
         const as = client(t.app, admin.cookie);
-        for (const query of <Record<string, string>[]>[{ limit: '0' }, { limit: '5000' }, { offset: '-1' }, { sort: 'password' }, { accessRole: 'ROOT' }, { filter: 'x'.repeat(201) }]) {
+        const queries: Record<string, string>[] = [{ limit: '0' }, { limit: '5000' }, { offset: '-1' }, { sort: 'password' }, { accessRole: 'ROOT' }, { filter: 'x'.repeat(201) }];
+        for (const query of queries) {
           expectError(await as.get('/api/users', { query }), 400, 'ERR_VALIDATION');
         }
       });
