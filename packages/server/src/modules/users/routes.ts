@@ -8,8 +8,7 @@ import { actorOf, authorize, clearSessionCookie, requireUser } from '../../platf
 import { errorResponses } from '../../platform/http/openapi.ts';
 import { closeAccount } from './close.ts';
 import { consentCsv } from './export.ts';
-import { toUser } from './repo.ts';
-import { createUser, setEmailConsent, updateUserFields, userPage, visibleUser, type Caller } from './service.ts';
+import { createUser, getUser, setEmailConsent, updateUserFields, userPage, type Caller } from './service.ts';
 
 const tags = ['users'];
 const userResponse = { 200: user, ...errorResponses };
@@ -57,8 +56,7 @@ export function usersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     app.get('/users/:id', { schema: { tags, summary: 'One account (your own, or any for administrators)', params: idParam, response: userResponse } }, async (request) => {
-      const caller = callerOf(request);
-      return toUser(await visibleUser(ctx, caller.ability, request.params.id));
+      return getUser(ctx, callerOf(request).ability, request.params.id);
     });
 
     app.put(

@@ -41,6 +41,10 @@ export async function visibleUser(ctx: AppContext, ability: AppAbility, id: numb
   return row;
 }
 
+export async function getUser(ctx: AppContext, ability: AppAbility, id: number): Promise<User> {
+  return toUser(await visibleUser(ctx, ability, id));
+}
+
 function refuseFields(fields: string[]): AppError {
   return new AppError(403, 'ERR_FORBIDDEN', `You are not allowed to change ${fields.join(', ')}`, {
     details: fields.map((path) => ({ path, message: 'may not be changed by you' })),
