@@ -1,19 +1,14 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import type { User } from '@lm/contract';
-import { auth } from '../../lib/auth.ts';
-import { showError, showSuccess } from '../../lib/notify.ts';
-import { accountsApi } from './api.ts';
+import { showError } from '../../lib/notify.ts';
+import { accountsApi, ACCOUNT_CLOSED_FLAG } from './api.ts';
 
 /** Close account (spec section 2): two warnings, then the user repeats their e-mail address. */
 export function CloseAccount({ user }: { user: User }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [step, setStep] = useState<0 | 1 | 2>(0);
   const [repeated, setRepeated] = useState('');
   const [busy, setBusy] = useState(false);
@@ -28,10 +23,11 @@ export function CloseAccount({ user }: { user: User }) {
     setBusy(true);
     try {
       await accountsApi.close(user.id);
-      auth.lost();
-      queryClient.clear();
-      showSuccess(t('accounts.close.done'));
-      navigate('/', { replace: true });
+      // A fresh start at home, signed out and with nothing of the account cached; the home page's
+      // registration form says that the account was closed (an in-app navigation would meet this
+      // page's login guard first).
+      sessionStorage.setItem(ACCOUNT_CLOSED_FLAG, '1');
+      window.location.replace('/');
     } catch (error) {
       showError(error, 'accounts.close.failed');
       setBusy(false);

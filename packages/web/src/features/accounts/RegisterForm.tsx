@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Checkbox, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { formValidator } from '../../lib/forms.ts';
@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PASSWORD_MIN_LENGTH, registration, type Registration } from '@lm/contract';
 import { ApiError } from '../../lib/api.ts';
-import { errorText } from '../../lib/notify.ts';
-import { accountsApi } from './api.ts';
+import { errorText, showSuccess } from '../../lib/notify.ts';
+import { ACCOUNT_CLOSED_FLAG, accountsApi } from './api.ts';
 
 /** The new-account form (spec section 3 "Registration"), with the opt-in checkbox for e-mails. */
 export function RegisterForm() {
@@ -19,6 +19,14 @@ export function RegisterForm() {
     initialValues: { email: '', password: '', password_confirm: '', optInEmail: false },
     validate: formValidator(registration),
   });
+
+  useEffect(() => {
+    // Shown once on the home page after closing an account (see CloseAccount).
+    if (sessionStorage.getItem(ACCOUNT_CLOSED_FLAG)) {
+      sessionStorage.removeItem(ACCOUNT_CLOSED_FLAG);
+      showSuccess(t('accounts.close.done'));
+    }
+  }, [t]);
 
   const submit = form.onSubmit(async (values) => {
     setFailure(null);

@@ -17,3 +17,6 @@ export const accountsApi = {
 };
 
 export const myAccountKey = (id: number) => ['users', 'one', id] as const;
+
+/** Set when an account was closed, for the signed-out home page to say so after the reload. */
+export const ACCOUNT_CLOSED_FLAG = 'lm.accountClosed';
