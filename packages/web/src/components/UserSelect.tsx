@@ -5,17 +5,15 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-qu
 import { useTranslation } from 'react-i18next';
 import { SELECT_PAGE_SIZE, SELECT_SEARCH_DEBOUNCE_MS, type ListResult, type Role, type User } from '@lm/contract';
 import { api } from '../lib/api.ts';
+import { nextPageOffset, searchTerm, selectOptions, userOptionLabel } from './user-select-logic.ts';
+
+export { userOptionLabel };
 
 export interface UserSelectProps extends Omit<SelectProps<number>, 'data' | 'value' | 'onChange' | 'searchValue' | 'onSearchChange' | 'filter'> {
   value: number | null;
   onChange: (userId: number | null, user: User | null) => void;
   /** Only accounts of this role (spec section 6: "The user select can filter by accessRole"). */
   accessRole?: Role;
-}
-
-/** How an account reads in the select: its name, and its address when the name is not the address. */
-export function userOptionLabel(user: Pick<User, 'formattedName' | 'email'>): string {
-  return user.formattedName && user.formattedName !== user.email ? `${user.formattedName} · ${user.email}` : user.email;
 }
 
 /**
@@ -25,6 +23,8 @@ export function userOptionLabel(user: Pick<User, 'formattedName' | 'email'>): st
 export function UserSelect({ value, onChange, accessRole, ...props }: UserSelectProps) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
+  // The list loads when the dropdown first opens, not for every select on a page.
+  const [opened, setOpened] = useState(false);
 
   const selected = useQuery({
     queryKey: ['users', 'one', value],
@@ -33,27 +33,20 @@ export function UserSelect({ value, onChange, accessRole, ...props }: UserSelect
     staleTime: 60_000,
   });
   const selectedLabel = selected.data ? userOptionLabel(selected.data) : '';
-  // The input shows the chosen account's label; only what the user types is a search.
-  const typed = search === selectedLabel ? '' : search.trim();
-  const [query] = useDebouncedValue(typed, SELECT_SEARCH_DEBOUNCE_MS);
+  const [query] = useDebouncedValue(searchTerm(search, selectedLabel), SELECT_SEARCH_DEBOUNCE_MS);
 
   const pages = useInfiniteQuery({
     queryKey: ['users', 'select', accessRole ?? null, query],
     queryFn: ({ pageParam, signal }) =>
       api<ListResult<User>>('/users', { query: { offset: pageParam, limit: SELECT_PAGE_SIZE, filter: query, accessRole, sort: 'email' }, signal }),
     initialPageParam: 0,
-    getNextPageParam: (last, all) => {
-      const loaded = all.reduce((count, page) => count + page.items.length, 0);
-      return loaded < last.totalCount ? loaded : undefined;
-    },
+    getNextPageParam: nextPageOffset,
+    enabled: opened,
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });
 
-  const users = new Map<number, User>();
-  if (selected.data) users.set(selected.data.id, selected.data);
-  for (const page of pages.data?.pages ?? []) for (const user of page.items) users.set(user.id, user);
-  const data = [...users.values()].map((user) => ({ value: user.id, label: userOptionLabel(user) }));
+  const { options, byId } = selectOptions(selected.data, pages.data?.pages ?? []);
 
   return (
     <Select<number>
@@ -62,11 +55,15 @@ export function UserSelect({ value, onChange, accessRole, ...props }: UserSelect
       placeholder={t('users.select.placeholder')}
       nothingFoundMessage={pages.isFetching ? t('common.loading') : t('users.select.nothingFound')}
       {...props}
-      data={data}
+      data={options}
       value={value}
-      onChange={(id) => onChange(id, id === null ? null : (users.get(id) ?? null))}
+      onChange={(id) => onChange(id, id === null ? null : (byId.get(id) ?? null))}
       searchValue={search}
       onSearchChange={setSearch}
+      onDropdownOpen={() => {
+        setOpened(true);
+        props.onDropdownOpen?.();
+      }}
       filter={({ options }) => options}
       rightSection={pages.isFetching ? <Loader size="xs" /> : undefined}
       scrollAreaProps={{ onBottomReached: () => void (pages.hasNextPage && !pages.isFetchingNextPage && pages.fetchNextPage()) }}
