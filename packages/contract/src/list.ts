@@ -50,5 +50,8 @@ export interface ListResult<T> {
 export const isoDateTime = z.iso.datetime({ offset: true });
 /** A calendar date, `YYYY-MM-DD`. */
 export const isoDate = z.iso.date();
-/** A record id; at most the largest PostgreSQL integer, so that a huge number is a 400, never a database error. */
-export const idParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+/** Record ids are 32-bit integer columns on PostgreSQL: a larger number is refused, not a database error. */
+export const MAX_RECORD_ID = 2_147_483_647;
+/** A reference to a record by its id. */
+export const recordId = z.number().int().positive().max(MAX_RECORD_ID);
+export const idParam = z.object({ id: z.coerce.number().int().positive().max(MAX_RECORD_ID) });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from './ability.ts';
 import { PASSWORD_MIN_LENGTH } from './constants.ts';
-import { isoDateTime, listQuery, listResponse } from './list.ts';
+import { isoDateTime, listQuery, listResponse, MAX_RECORD_ID } from './list.ts';
 
 export const accessRole = z.enum(ROLES);
 
@@ -91,7 +91,7 @@ export type Registration = z.input<typeof registration>;
  * registration by id alone (spec section 4: "An administrator can confirm a registration manually").
  */
 export const registrationConfirmation = z.object({
-  id: z.coerce.number().int().positive().max(2_147_483_647),
+  id: z.coerce.number().int().positive().max(MAX_RECORD_ID),
   token: z.string().min(1).max(200).optional(),
 });
 export type RegistrationConfirmation = z.input<typeof registrationConfirmation>;

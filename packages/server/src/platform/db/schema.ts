@@ -180,6 +180,7 @@ export interface DB {
   license_machines: LicenseMachinesTable;
   user_tokens: UserTokensTable;
   mail_outbox: MailOutboxTable;
+  setting_files: SettingFilesTable;
 }
 
 export type UserTokenPurpose = 'confirm-registration' | 'reset-password' | 'change-email';
@@ -211,4 +212,15 @@ export interface MailOutboxTable {
   last_error: string | null;
   /** Set when the mail was given up; its bodies are then removed. */
   failed_at: string | null;
+}
+
+/** An uploaded theme file (logo, favicon); the setting of the same key holds its public URL. */
+export interface SettingFilesTable {
+  key: string;
+  content_type: string;
+  data: Uint8Array;
+  size: number;
+  /** A hash of the bytes: the URL's cache-busting version. */
+  version: string;
+  updated_at: string;
 }
