@@ -2,14 +2,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import type { App } from '../src/app.ts';
 import { client, DEFAULT_PASSWORD, uniqueEmail } from './harness.ts';
 import { linkTo, onlyMailTo } from './mail-helpers.ts';
 
-/** A data directory of its own, so that the mail files a suite reads are its own. */
+/** A data directory of its own, so that the mail files a suite reads are its own; removed after the file. */
 export function privateDataDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'lm-accounts-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-accounts-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 export async function registerAccount(app: App, options: { email?: string; password?: string; optInEmail?: boolean; locale?: string } = {}) {
