@@ -1,7 +1,7 @@
 import type { EmailChangeResult, Locale } from '@lm/contract';
 import { recordChange } from '../../platform/changelog.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { isUniqueViolation } from '../../platform/db/errors.ts';
+import { isUniqueViolation } from '../../platform/db/search.ts';
 import { notFound, validationError } from '../../platform/http/errors.ts';
 import { accountLink, queueAccountMail } from './mails.ts';
 import { duplicateEmail } from './registration.ts';

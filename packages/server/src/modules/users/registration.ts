@@ -3,7 +3,7 @@ import { hashPassword } from '../../platform/auth/secrets.ts';
 import { recordChange } from '../../platform/changelog.ts';
 import type { Actor, AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
-import { isUniqueViolation } from '../../platform/db/errors.ts';
+import { isUniqueViolation } from '../../platform/db/search.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { accountLink, queueAccountMail } from './mails.ts';
 import { findOpenUserById, findUserByEmail, insertUser, toUser, updateUser, type UserRow } from './repo.ts';

@@ -13,7 +13,7 @@ import {
 import { hashPassword, randomToken } from '../../platform/auth/secrets.ts';
 import { recordChange } from '../../platform/changelog.ts';
 import type { Actor, AppContext } from '../../platform/context.ts';
-import { isUniqueViolation } from '../../platform/db/errors.ts';
+import { isUniqueViolation } from '../../platform/db/search.ts';
 import { AppError, forbidden, notFound } from '../../platform/http/errors.ts';
 import { duplicateEmail } from './registration.ts';
 import { countUsersWithRole, findOpenUserById, findUserByEmail, insertUser, listUsers, toUser, updateUser, type UserRow } from './repo.ts';
