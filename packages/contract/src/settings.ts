@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { LOCALES } from './constants.ts';
+import { recordId } from './list.ts';
 
 const LINK_KEYS = ['theme.link.dataPrivacy', 'theme.link.imprint'] as const;
 
 /** Setting keys (spec section 3). Localized links take a `.<locale>` suffix; the bare key is the fallback. */
 export const SETTING_KEYS = [
   'SERVER_CUSTOMER_ID',
+  'theme.productName',
   'theme.logo',
   'theme.favicon',
   ...LINK_KEYS.flatMap((key) => [key, ...LOCALES.map((locale) => `${key}.${locale}` as const)]),
@@ -36,6 +38,13 @@ export const SECRET_MASK = '********';
 /** Keys whose value is an uploaded file; the value is the URL the file is served at. */
 export const FILE_SETTING_KEYS: readonly string[] = ['theme.logo', 'theme.favicon'];
 
+/** Uploaded theme files: at most 2 MB, and only these image types (checked by content on the server). */
+export const THEME_FILE_MAX_BYTES = 2 * 1024 * 1024;
+export const THEME_FILE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml', 'image/x-icon'] as const;
+export type ThemeFileType = (typeof THEME_FILE_TYPES)[number];
+/** The answer to an upload: the setting's new value, the file's URL with a cache-busting version. */
+export const settingUploadResult = z.object({ value: z.string() });
+
 const link = z.union([z.url({ protocol: /^https?$/ }), z.string().regex(/^\/[^/]/, 'must be a URL or a path starting with /')]);
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
 
@@ -45,6 +54,8 @@ export function settingValueSchema(key: SettingKey): z.ZodType {
   switch (key) {
     case 'SERVER_CUSTOMER_ID':
       return z.string().trim().min(1).max(255);
+    case 'theme.productName':
+      return z.string().trim().min(1).max(100);
     case 'tan.maxLicenseCount':
       return positiveInt(1_000_000);
     case 'license.temporaryMaxDays':
@@ -52,7 +63,7 @@ export function settingValueSchema(key: SettingKey): z.ZodType {
     case 'order.temporaryLicenseDays':
       return positiveInt(3650);
     case 'order.temporaryLicenseProductId':
-      return z.number().int().positive();
+      return recordId;
     case 'order.autoCreateAccount':
     case 'order.autoTemporaryLicense':
       return z.boolean();
@@ -65,6 +76,8 @@ export function settingValueSchema(key: SettingKey): z.ZodType {
 
 /** Values used while a setting is unset. */
 export const SETTING_DEFAULTS: Partial<Record<SettingKey, unknown>> = {
+  /** The product's name in mails (and wherever the theme names the product). */
+  'theme.productName': 'License Manager',
   'tan.maxLicenseCount': 1000,
   'license.temporaryMaxDays': 30,
   'anylic.maxDays': 365,

@@ -2,11 +2,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../platform/context.ts';
 import { changeLogRoutes } from './changes/routes.ts';
 import { clientErrorRoutes } from './client-errors/routes.ts';
+import { featureRoutes } from './features/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { licensePolicyRoutes } from './license-policies/routes.ts';
 import { orderWebhookRoutes } from './orders/routes.ts';
+import { productRoutes } from './products/routes.ts';
 import { sessionRoutes } from './session/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { statisticsRoutes } from './statistics/routes.ts';
+import { accountRoutes } from './users/account-routes.ts';
+import { usersRoutes } from './users/routes.ts';
 
 /** Every module's routes, mounted under /api. */
 export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
@@ -14,7 +19,12 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     healthRoutes(ctx),
     sessionRoutes(ctx),
     settingsRoutes(ctx),
+    featureRoutes(ctx),
+    licensePolicyRoutes(ctx),
+    productRoutes(ctx),
     clientErrorRoutes(),
+    accountRoutes(ctx),
+    usersRoutes(ctx),
     changeLogRoutes(ctx),
     statisticsRoutes(ctx),
     orderWebhookRoutes(ctx),
