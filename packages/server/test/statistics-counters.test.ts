@@ -12,7 +12,7 @@ import { STATISTICS_CATEGORIES } from '@lm/contract';
 import type { StatisticsResult } from '@lm/contract/statistics';
 import { buildApp } from '../src/app.ts';
 import { isPostgres } from '../src/platform/db/migrate.ts';
-import { client, createUser, describeBothDatabases, freshDatabase, loggedIn, testConfig } from './harness.ts';
+import { client, createUser, describeBothDatabases, freshDatabase, loggedIn, testConfig, withSchemaLock } from './harness.ts';
 import { expectedStatistics, seedStatistics } from './statistics-fixtures.ts';
 
 const RANGES = [
@@ -156,7 +156,9 @@ describeBothDatabases('statistics counters', (t) => {
         const before = Object.keys(migrations).filter((name) => name < '0006').at(-1)!;
         const schema = isPostgres(fresh.database.db) ? (fresh.config as { schema?: string }).schema : undefined;
         const migrator = new Migrator({ db: fresh.database.db, provider: { getMigrations: async () => migrations }, migrationTableSchema: schema });
-        expect((await migrator.migrateTo(before)).error).toBeUndefined();
+        // Migrations scan every schema: on PostgreSQL they take turns with the other test files' DDL.
+        const locked = <T,>(work: () => Promise<T>) => (t.kind === 'postgres' ? withSchemaLock(work) : work());
+        expect((await locked(() => migrator.migrateTo(before))).error).toBeUndefined();
         await sql`create table if not exists license_last_seen (license_id integer not null references licenses(id) on delete cascade, machine_id text not null, last_seen_at text not null, primary key (license_id, machine_id))`.execute(
           fresh.database.db,
         );
@@ -169,7 +171,7 @@ describeBothDatabases('statistics counters', (t) => {
           .returning('id')
           .executeTakeFirstOrThrow();
         const seeded = await seedStatistics({ ctx: { db: fresh.database.db } } as unknown as App, [distributor.id], 23);
-        const app = await buildApp(testConfig(fresh.config), { database: fresh.database, logger: false });
+        const app = await locked(() => buildApp(testConfig(fresh.config), { database: fresh.database, logger: false }));
         try {
           const admin = await loggedIn(app, 'ADMIN');
           await expectCountersMatchRows(app, admin.cookie, seeded.products.slice(0, 1));

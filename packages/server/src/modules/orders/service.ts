@@ -19,6 +19,7 @@ import {
   type OrderLicenseRow,
   type OrderUserRow,
 } from './repo.ts';
+import { queueSetPasswordMail } from './mail.ts';
 import { isFresh, signatureMatches } from './signature.ts';
 
 const invalidSignature = () => new AppError(401, 'ERR_INVALID_SIGNATURE', 'The signature of the order is missing or wrong');
@@ -69,17 +70,21 @@ function addDays(date: Date, days: number): string {
   return result.toISOString().slice(0, 10);
 }
 
-/** The order's account: the existing one, a new confirmed one when automatic creation is on, or none. */
-async function orderAccount(trx: Executor, order: OrderWebhook, passwordHash: string, now: string): Promise<{ row: OrderUserRow | undefined; created: boolean }> {
+/**
+ * The order's account: the existing one, or, when automatic creation is on, a new confirmed one whose
+ * customer gets a mail to choose a password. A closed account gets nothing.
+ */
+async function orderAccount(ctx: AppContext, trx: Executor, order: OrderWebhook, passwordHash: string, now: Date): Promise<{ row: OrderUserRow | undefined; created: boolean }> {
   const existing = await findUserByEmail(trx, order.email);
-  if (existing) return { row: existing, created: false };
+  if (existing) return { row: existing.closed_at ? undefined : existing, created: false };
   if (!(await settingValue<boolean>(trx, 'order.autoCreateAccount'))) return { row: undefined, created: false };
   const row = await insertCustomer(
     trx,
     { email: order.email, passwordHash, firstName: order.firstName, lastName: order.lastName, company: order.company, locale: order.locale },
-    now,
+    now.toISOString(),
   );
   await recordChange(trx, SYSTEM, { model: 'User', recordId: row.id, operation: 'insert', newValues: userValues(row) });
+  await queueSetPasswordMail(ctx, trx, { id: row.id, email: row.email, firstName: row.first_name }, order.locale, now);
   return { row, created: true };
 }
 
@@ -134,6 +139,7 @@ export async function handleOrder(ctx: AppContext, order: OrderWebhook, now = ne
     outcome = await runOrder(ctx, order, passwordHash, now);
   }
   if (outcome) {
+    if (outcome.account === 'created') ctx.mail.wake();
     ctx.log.info({ orderId: order.orderId, account: outcome.account, temporaryLicense: outcome.temporaryLicense }, 'order handled');
     return outcome;
   }
@@ -147,7 +153,7 @@ function runOrder(ctx: AppContext, order: OrderWebhook, passwordHash: string, no
   const nowText = now.toISOString();
   return ctx.db.transaction().execute(async (trx) => {
     if (!(await claimOrder(trx, { orderId: order.orderId, email: order.email, receivedAt: nowText }))) return undefined;
-    const account = await orderAccount(trx, order, passwordHash, nowText);
+    const account = await orderAccount(ctx, trx, order, passwordHash, now);
     const license = await orderTemporaryLicense(trx, order, account.row, now);
     const result: OrderWebhookResult = {
       orderId: order.orderId,

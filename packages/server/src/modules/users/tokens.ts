@@ -13,8 +13,18 @@ export const TOKEN_LIFETIME_HOURS: Record<UserTokenPurpose, number> = {
   'reset-password': 2,
 };
 
-/** A new single-use token for a mail link; only its hash is stored. Answers the token itself. */
-export async function issueToken(db: Executor, userId: number, purpose: UserTokenPurpose, newEmail: string | null = null, now = new Date()): Promise<string> {
+/**
+ * A new single-use token for a mail link; only its hash is stored. Answers the token itself. A link
+ * nobody asked for (the set-password mail of an account created from a shop order) may live longer.
+ */
+export async function issueToken(
+  db: Executor,
+  userId: number,
+  purpose: UserTokenPurpose,
+  newEmail: string | null = null,
+  now = new Date(),
+  lifetimeHours = TOKEN_LIFETIME_HOURS[purpose],
+): Promise<string> {
   const token = randomToken();
   await insertToken(db, {
     userId,
@@ -22,7 +32,7 @@ export async function issueToken(db: Executor, userId: number, purpose: UserToke
     tokenHash: hashToken(token),
     newEmail,
     createdAt: now,
-    expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_HOURS[purpose] * HOUR_MS),
+    expiresAt: new Date(now.getTime() + lifetimeHours * HOUR_MS),
   });
   return token;
 }
