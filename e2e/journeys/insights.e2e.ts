@@ -3,6 +3,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ADMIN, createAccount, describeJourney, launchBrowser, login, newContext, screenshot, startServer, type TestServer } from '../harness.ts';
 
+/** Pages load lazily and the machine may be busy: wait longer than expect.poll's default second. */
+const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
 const CATEGORIES = ['TAN activations', 'Expired free updates', 'Trial licenses', 'New users', 'Active users', 'Active machines'];
 
 describeJourney('statistics and change log', () => {
@@ -88,6 +91,47 @@ describeJourney('statistics and change log', () => {
     await expect.poll(() => entries.count()).toBe(1);
     expect(new URL(page.url()).searchParams.get('recordId')).toMatch(/^\d+$/);
     await screenshot(page, 'change-log-user');
+    await context.close();
+  });
+
+  it('an administrator edits a product, opens its change log from the edit dialog and sees the change highlighted', async () => {
+    const context = await newContext(browser, server);
+    const page = await context.newPage();
+    await login(page, ADMIN.email, ADMIN.password);
+    const policies = (await (await page.request.get('/api/license-policies')).json()) as { items: { id: number }[] };
+    const created = await page.request.post('/api/products', { data: { name: 'Darkroom', version: '3.0', defaultLicensePolicyId: policies.items[0].id } });
+    expect(created.status()).toBe(201);
+    const product = (await created.json()) as { id: number };
+
+    await page.goto('/products');
+    await eventually(() => page.getByRole('row').filter({ hasText: 'Darkroom' }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Edit Darkroom 3.0' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: /^Name/ }).fill('Darkroom Pro');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await eventually(() => page.getByRole('row').filter({ hasText: 'Darkroom Pro' }).count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Edit Darkroom Pro 3.0' }).click();
+    await page.getByRole('dialog').getByRole('link', { name: 'Change log' }).click();
+    await eventually(() => page.getByRole('heading', { name: 'Change log: Products' }).isVisible()).toBe(true);
+    expect(new URL(page.url()).searchParams.get('recordId')).toBe(String(product.id));
+
+    const entries = page.getByTestId('change-entry');
+    await eventually(() => entries.count()).toBe(2);
+    const update = entries.first();
+    expect(await update.getAttribute('data-operation')).toBe('update');
+    await eventually(() => update.getByTestId('change-actor').textContent()).not.toBe('System');
+    const changed = update.locator('tr[data-changed]');
+    await eventually(() => changed.count()).toBeGreaterThanOrEqual(1);
+    const nameRow = changed.filter({ hasText: /^name/ });
+    await eventually(() => nameRow.textContent()).toContain('Darkroom Pro');
+    expect(await nameRow.textContent()).toContain('Darkroom');
+    expect(await entries.nth(1).getAttribute('data-operation')).toBe('insert');
+    await screenshot(page, 'change-log-product-edit');
+
+    // Only the changed fields, on request.
+    await page.getByRole('switch', { name: 'Only changed fields' }).check({ force: true });
+    await eventually(() => update.locator('tbody tr').count()).toBe(await changed.count());
     await context.close();
   });
 });

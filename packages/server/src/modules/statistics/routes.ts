@@ -4,10 +4,13 @@ import { STATISTICS_METRICS, statisticsField, statisticsParams, statisticsQuery,
 import type { AppContext } from '../../platform/context.ts';
 import { authorize, requireUser } from '../../platform/http/auth.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
-import { statistics } from './service.ts';
+import { foldCountersPeriodically, statistics } from './service.ts';
 
 export function statisticsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    const stopFolding = foldCountersPeriodically(ctx);
+    app.addHook('onClose', async () => stopFolding());
+
     app.get(
       '/statistics/:category',
       {

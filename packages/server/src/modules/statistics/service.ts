@@ -105,3 +105,23 @@ export async function statistics(ctx: AppContext, category: StatisticsCategory, 
   const result = await compute(ctx.db, category, { from, to: lastDay }, monthsBetween(from, to), query.productId, scope);
   return { category, from, to, productId: query.productId ?? null, ...result };
 }
+
+/** How often the pending deltas are folded while nobody reads the statistics. */
+const FOLD_INTERVAL_MS = 60_000;
+
+/**
+ * Folds the counter deltas once a minute in the background, so that the first read after a busy
+ * while has little to fold; answers the function that stops it.
+ */
+export function foldCountersPeriodically(ctx: AppContext): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    foldCounterDeltas(ctx.db)
+      .catch((error: unknown) => ctx.log.warn({ err: error }, 'folding the statistics counters failed'))
+      .finally(() => (running = false));
+  }, FOLD_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -5,6 +5,7 @@ import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { featureLabel, type Feature } from '@lm/contract/feature';
+import { ChangeLogLink } from '../../components/ChangeLogLink.tsx';
 import { ListTable, type ListColumn } from '../../components/ListTable.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useAbility } from '../../lib/auth.ts';
@@ -109,7 +110,12 @@ export default function FeatureListPage() {
         <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} state={state} rowKey={(feature) => feature.id} />
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('catalogue.feature.editTitle', { name: editing?.name })} size="xl">
-        {editing && <FeatureForm feature={editing} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />}
+        {editing && (
+          <>
+            <ChangeLogLink model="Feature" recordId={editing.id} />
+            <FeatureForm feature={editing} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
+          </>
+        )}
       </Modal>
     </>
   );

@@ -4,6 +4,7 @@ import { IconPencil, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { POLICY_TYPES, type LicensePolicy, type PolicyType } from '@lm/contract/license-policy';
+import { ChangeLogLink } from '../../components/ChangeLogLink.tsx';
 import { ListTable, type ListColumn } from '../../components/ListTable.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useAbility } from '../../lib/auth.ts';
@@ -119,7 +120,12 @@ export default function LicensePolicyListPage() {
         <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} state={state} rowKey={(policy) => policy.id} minWidth={1000} />
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing ? t('catalogue.policy.editTitle', { name: policyLabel(editing, t) }) : ''} size="xl">
-        {editing && <LicensePolicyForm policy={editing} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />}
+        {editing && (
+          <>
+            <ChangeLogLink model="LicensePolicy" recordId={editing.id} />
+            <LicensePolicyForm policy={editing} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
+          </>
+        )}
       </Modal>
     </>
   );

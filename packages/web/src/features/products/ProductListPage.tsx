@@ -5,6 +5,7 @@ import { IconCopy, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/i
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Product } from '@lm/contract/product';
+import { ChangeLogLink } from '../../components/ChangeLogLink.tsx';
 import { ListTable, type ListColumn } from '../../components/ListTable.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useAbility } from '../../lib/auth.ts';
@@ -149,6 +150,7 @@ export default function ProductListPage() {
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('catalogue.product.editTitle', { name: editing?.formattedName })} size="xl">
         {editing && (
           <>
+            <ChangeLogLink model="Product" recordId={editing.id} />
             <ProductVersions productId={editing.id} />
             <ProductForm product={editing} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
           </>

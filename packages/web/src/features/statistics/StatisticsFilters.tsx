@@ -1,15 +1,14 @@
 import { useState } from 'react';
-import { Group, Select } from '@mantine/core';
+import { Group } from '@mantine/core';
 import { DatePickerInput, DatesProvider, type DatesRangeValue } from '@mantine/dates';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import { SELECT_SEARCH_DEBOUNCE_MS } from '@lm/contract';
 import 'dayjs/locale/de';
 import 'dayjs/locale/es';
 import 'dayjs/locale/fr';
 import 'dayjs/locale/it';
+import { ProductSelect } from '../../components/ProductSelect.tsx';
 import { currentLocale } from '../../lib/i18n.ts';
-import { useProductOptions, type StatisticsFilter } from './api.ts';
+import type { StatisticsFilter } from './api.ts';
 
 interface Props {
   filter: StatisticsFilter;
@@ -22,13 +21,6 @@ interface Props {
 export function StatisticsFilters({ filter, shownRange, onChange }: Props) {
   const { t } = useTranslation();
   const [range, setRange] = useState<DatesRangeValue<string>>([filter.from ?? null, filter.to ?? null]);
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search, SELECT_SEARCH_DEBOUNCE_MS);
-  const products = useProductOptions(debouncedSearch);
-  const options = (products.data?.items ?? []).map((product) => ({ value: String(product.id), label: product.formattedName }));
-  if (filter.productId && !options.some((option) => option.value === String(filter.productId))) {
-    options.unshift({ value: String(filter.productId), label: t('statistics.productNumber', { id: filter.productId }) });
-  }
   const shown: DatesRangeValue<string> = range[0] || range[1] ? range : [shownRange?.from ?? null, shownRange?.to ?? null];
 
   return (
@@ -50,19 +42,13 @@ export function StatisticsFilters({ filter, shownRange, onChange }: Props) {
           miw={260}
           data-testid="statistics-range"
         />
-        <Select
+        <ProductSelect
           label={t('statistics.product')}
           placeholder={t('statistics.allProducts')}
-          data={options}
-          value={filter.productId ? String(filter.productId) : null}
-          onChange={(value) => onChange({ ...filter, productId: value ? Number(value) : undefined })}
-          searchable
-          searchValue={search}
-          onSearchChange={setSearch}
-          clearable
-          nothingFoundMessage={products.isError ? t('statistics.productsUnavailable') : t('statistics.noProducts')}
-          filter={({ options: all }) => all}
+          value={filter.productId ?? null}
+          onChange={(productId) => onChange({ ...filter, productId: productId ?? undefined })}
           miw={240}
+          data-testid="statistics-product"
         />
       </Group>
     </DatesProvider>

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { ListResult, StatisticsCategory } from '@lm/contract';
+import type { StatisticsCategory } from '@lm/contract';
 import type { StatisticsResult } from '@lm/contract/statistics';
 import { api } from '../../lib/api.ts';
 
@@ -18,20 +18,5 @@ export function useStatistics(category: StatisticsCategory, filter: StatisticsFi
     queryKey: ['statistics', category, filter],
     queryFn: ({ signal }) => fetchStatistics(category, filter, signal),
     placeholderData: keepPreviousData,
-  });
-}
-
-export interface ProductOption {
-  id: number;
-  formattedName: string;
-}
-
-/** Products for the filter: the first page matching the typed text. */
-export function useProductOptions(search: string) {
-  return useQuery({
-    queryKey: ['statistics', 'products', search],
-    queryFn: ({ signal }) => api<ListResult<ProductOption>>('/products', { query: { filter: search, limit: 50, sort: 'name,version' }, signal }),
-    placeholderData: keepPreviousData,
-    staleTime: 60_000,
   });
 }

@@ -3,6 +3,7 @@ import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { userFields, type User } from '@lm/contract/user';
+import { ChangeLogLink } from '../../components/ChangeLogLink.tsx';
 import { useFieldAccess } from '../../components/FieldAccess.tsx';
 import { USER_FORM_FIELDS, UserFormFields, userFormValues, userPayload, type UserFormValues } from '../../components/UserFormFields.tsx';
 import { ApiError } from '../../lib/api.ts';
@@ -34,6 +35,7 @@ export function UserEditModal({ user, onClose }: { user: User; onClose: () => vo
     <Modal opened onClose={onClose} title={t('users.editTitle', { name: user.formattedName })} size="lg">
       <form onSubmit={submit} noValidate data-testid="user-edit-form">
         <Stack>
+          <ChangeLogLink model="User" recordId={user.id} />
           <UserFormFields form={form} access={access} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
