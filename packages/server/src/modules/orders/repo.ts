@@ -1,8 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../platform/db/database.ts';
-import type { LicensesTable, UsersTable } from '../../platform/db/schema.ts';
+import type { LicensesTable } from '../../platform/db/schema.ts';
 
-export type OrderUserRow = Selectable<UsersTable>;
 export type OrderLicenseRow = Selectable<LicensesTable>;
 
 /** Claims an order id; false when it was claimed before (the order was handled already). */
@@ -23,40 +22,6 @@ export async function storeOrderResult(trx: Executor, orderId: string, result: {
 export async function findOrderResult(db: Executor, orderId: string): Promise<string | undefined> {
   const row = await db.selectFrom('webhook_orders').select('result').where('order_id', '=', orderId).executeTakeFirst();
   return row?.result;
-}
-
-export function findUserByEmail(db: Executor, email: string): Promise<OrderUserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
-}
-
-export interface NewOrderCustomer {
-  email: string;
-  passwordHash: string;
-  firstName: string;
-  lastName: string;
-  company: string | null;
-  locale: string | null;
-}
-
-/** A confirmed customer account for an order. */
-export function insertCustomer(trx: Executor, customer: NewOrderCustomer, now: string): Promise<OrderUserRow> {
-  return trx
-    .insertInto('users')
-    .values({
-      email: customer.email,
-      password_hash: customer.passwordHash,
-      first_name: customer.firstName,
-      last_name: customer.lastName,
-      company: customer.company,
-      access_role: 'USER',
-      opt_in_email: false,
-      confirmed: true,
-      locale: customer.locale,
-      created_at: now,
-      updated_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
 }
 
 /** The product of the order automation with the policy its licenses get. */

@@ -1,4 +1,3 @@
-import { formatUserName } from '@lm/contract';
 import { orderTimeMs, orderWebhookResult, type OrderWebhook, type OrderWebhookResult } from '@lm/contract/order';
 import { hashPassword, randomToken } from '../../platform/auth/secrets.ts';
 import { recordChange } from '../../platform/changelog.ts';
@@ -6,18 +5,16 @@ import { SYSTEM, type AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { settingValue } from '../settings/service.ts';
+import { findUserByEmail, insertUser, toUser, type UserRow } from '../users/repo.ts';
 import {
   claimOrder,
   fallbackPolicyId,
   findOrderResult,
   findProductWithPolicy,
-  findUserByEmail,
-  insertCustomer,
   insertTemporaryLicense,
   machineHoldsLicense,
   storeOrderResult,
   type OrderLicenseRow,
-  type OrderUserRow,
 } from './repo.ts';
 import { queueSetPasswordMail } from './mail.ts';
 import { isFresh, signatureMatches } from './signature.ts';
@@ -32,22 +29,6 @@ export async function verifyOrderSignature(ctx: AppContext, rawBody: string, sig
   const secret = await settingValue<string | null>(ctx.db, 'webhook.secret');
   if (!secret) throw new AppError(401, 'ERR_INVALID_SIGNATURE', 'The order webhook has no secret configured');
   if (!signatureMatches(secret, rawBody, signature)) throw invalidSignature();
-}
-
-function userValues(row: OrderUserRow) {
-  return {
-    id: row.id,
-    email: row.email,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    formattedName: formatUserName({ firstName: row.first_name, lastName: row.last_name, company: row.company }),
-    company: row.company,
-    accessRole: row.access_role,
-    confirmed: Boolean(row.confirmed),
-    optInEmail: Boolean(row.opt_in_email),
-    locale: row.locale,
-    createdAt: row.created_at,
-  };
 }
 
 function licenseValues(row: OrderLicenseRow) {
@@ -74,22 +55,36 @@ function addDays(date: Date, days: number): string {
  * The order's account: the existing one, or, when automatic creation is on, a new confirmed one whose
  * customer gets a mail to choose a password. A closed account gets nothing.
  */
-async function orderAccount(ctx: AppContext, trx: Executor, order: OrderWebhook, passwordHash: string, now: Date): Promise<{ row: OrderUserRow | undefined; created: boolean }> {
+async function orderAccount(ctx: AppContext, trx: Executor, order: OrderWebhook, passwordHash: string, now: Date): Promise<{ row: UserRow | undefined; created: boolean }> {
   const existing = await findUserByEmail(trx, order.email);
   if (existing) return { row: existing.closed_at ? undefined : existing, created: false };
   if (!(await settingValue<boolean>(trx, 'order.autoCreateAccount'))) return { row: undefined, created: false };
-  const row = await insertCustomer(
-    trx,
-    { email: order.email, passwordHash, firstName: order.firstName, lastName: order.lastName, company: order.company, locale: order.locale },
-    now.toISOString(),
-  );
-  await recordChange(trx, SYSTEM, { model: 'User', recordId: row.id, operation: 'insert', newValues: userValues(row) });
+  const row = await insertUser(trx, {
+    email: order.email,
+    passwordHash,
+    firstName: order.firstName,
+    lastName: order.lastName,
+    company: order.company,
+    address: null,
+    address2: null,
+    zip: null,
+    city: null,
+    country: null,
+    phone: null,
+    fax: null,
+    notes: null,
+    accessRole: 'USER',
+    optInEmail: false,
+    confirmed: true,
+    locale: order.locale,
+  });
+  await recordChange(trx, SYSTEM, { model: 'User', recordId: row.id, operation: 'insert', newValues: toUser(row) });
   await queueSetPasswordMail(ctx, trx, { id: row.id, email: row.email, firstName: row.first_name }, order.locale, now);
   return { row, created: true };
 }
 
 /** The temporary license of the order, for the configured product and days, bound to the order's machine if it names one. */
-async function orderTemporaryLicense(trx: Executor, order: OrderWebhook, owner: OrderUserRow | undefined, now: Date): Promise<{ outcome: OrderWebhookResult['temporaryLicense']; row?: OrderLicenseRow }> {
+async function orderTemporaryLicense(trx: Executor, order: OrderWebhook, owner: UserRow | undefined, now: Date): Promise<{ outcome: OrderWebhookResult['temporaryLicense']; row?: OrderLicenseRow }> {
   if (!(await settingValue<boolean>(trx, 'order.autoTemporaryLicense'))) return { outcome: 'off' };
   if (!owner) return { outcome: 'no-account' };
   const productId = await settingValue<number | null>(trx, 'order.temporaryLicenseProductId');
