@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../platform/context.ts';
+import { anyLicRoutes } from './anylic/routes.ts';
 import { clientErrorRoutes } from './client-errors/routes.ts';
+import { clientProtocolRoutes } from './client-protocol/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { licenseFileRoutes } from './license-files/routes.ts';
 import { sessionRoutes } from './session/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 
@@ -12,5 +15,8 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     sessionRoutes(ctx),
     settingsRoutes(ctx),
     clientErrorRoutes(),
+    licenseFileRoutes(ctx),
+    clientProtocolRoutes(ctx),
+    anyLicRoutes(ctx),
   ];
 }
