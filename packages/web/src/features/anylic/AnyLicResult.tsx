@@ -5,10 +5,10 @@ import { COPIED_LABEL_MS } from '@lm/contract';
 import type { AnyLicLink } from '@lm/contract/anylic';
 
 /** The created link, with a copy button whose label reads 'copied' for 700 ms. */
-export function AnyLicResult({ link }: { link: AnyLicLink }) {
+export function AnyLicResult({ link, validUntil }: { link: AnyLicLink; validUntil: string }) {
   const { t, i18n } = useTranslation();
-  const expiresAt = new Date(link.expiresAt);
-  const expires = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long', timeStyle: 'short' }).format(expiresAt);
+  // The link ends with its valid-until day in UTC (expiresAt is the next midnight, UTC).
+  const lastDay = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${validUntil}T12:00:00Z`));
   return (
     <Alert color="green" title={t('anylic.resultTitle')} role="status">
       <Stack gap="sm">
@@ -22,7 +22,7 @@ export function AnyLicResult({ link }: { link: AnyLicLink }) {
             )}
           </CopyButton>
         </Group>
-        <Text size="sm">{t('anylic.resultHint', { date: expires })}</Text>
+        <Text size="sm">{t('anylic.resultHint', { date: lastDay })}</Text>
         <Anchor href={link.url} size="sm">
           <Group gap={4} component="span">
             <IconDownload size={14} />

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { Button, Paper, SegmentedControl, Input, Stack, Text } from '@mantine/core';
 import { DatePickerInput, DatesProvider } from '@mantine/dates';
+import dayjs from 'dayjs';
+import localizedFormat from 'dayjs/plugin/localizedFormat';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -26,6 +28,9 @@ interface FormValues {
   validUntil: string | null;
 }
 
+// 'LL' shows the chosen date in the interface language.
+dayjs.extend(localizedFormat);
+
 const formSchema = z.object({
   format: z.enum(LICENSE_FILE_FORMATS),
   productId: z.string({ error: 'validation.required' }).min(1, 'validation.required'),
@@ -39,7 +44,7 @@ export default function CreateAnyLicPage() {
   const { t, i18n } = useTranslation();
   const settings = useAppSettings();
   const create = useCreateAnyLicLink();
-  const [link, setLink] = useState<AnyLicLink | null>(null);
+  const [created, setCreated] = useState<{ link: AnyLicLink; validUntil: string } | null>(null);
   const maxDays = Number(settings.data?.['anylic.maxDays'] ?? SETTING_DEFAULTS['anylic.maxDays']);
   const today = new Date();
   const latest = new Date(today.getTime() + maxDays * 86_400_000);
@@ -50,9 +55,10 @@ export default function CreateAnyLicPage() {
   });
 
   const submit = form.onSubmit(async (values) => {
-    setLink(null);
+    setCreated(null);
     try {
-      setLink(await create.mutateAsync({ format: values.format, productId: Number(values.productId), validUntil: values.validUntil! }));
+      const validUntil = values.validUntil!;
+      setCreated({ link: await create.mutateAsync({ format: values.format, productId: Number(values.productId), validUntil }), validUntil });
     } catch (error) {
       for (const detail of error instanceof ApiError ? (error.body?.details ?? []) : []) {
         if (detail.path === 'validUntil') form.setFieldError('validUntil', t('anylic.validUntilHint', { days: maxDays }));
@@ -100,7 +106,7 @@ export default function CreateAnyLicPage() {
             </Stack>
           </form>
         </Paper>
-        {link && <AnyLicResult link={link} />}
+        {created && <AnyLicResult link={created.link} validUntil={created.validUntil} />}
       </Stack>
     </DatesProvider>
   );
