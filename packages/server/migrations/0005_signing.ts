@@ -48,7 +48,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_seen_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('license_last_seen_pk', ['license_id', 'machine_id'])
     .execute();
-  await db.schema.createIndex('license_last_seen_time').on('license_last_seen').column('last_seen_at').execute();
+  // No index on last_seen_at: every desktop call writes this table, and each index makes that dearer.
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

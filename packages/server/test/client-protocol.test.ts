@@ -259,6 +259,27 @@ describeBothDatabases('desktop protocol /api/client/v1', (t) => {
       await flushLastSeen(t.app);
       expect((await t.app.ctx.db.selectFrom('license_last_seen').select('machine_id').where('machine_id', 'like', 'ghost-%').execute()).length).toBe(0);
     });
+
+    it('records the others when a license is deleted before the batch is written, and never moves a time back', async () => {
+      const product = await insertProduct(t.app);
+      const policy = await policyId(t.app, 'SINGLE_HOST_INDEFINITE');
+      const kept = { machineId: unique('kept-machine'), id: 0 };
+      const doomed = { machineId: unique('doomed-machine'), id: 0 };
+      for (const machine of [kept, doomed]) {
+        machine.id = await insertLicense(t.app, { ownerId, productId: product.id, policyId: policy, machineId: machine.machineId, permanent: true, kind: 'TAN' });
+        expect((await fetchLicense({ machineId: machine.machineId, product: product.name })).statusCode).toBe(200);
+      }
+      await t.app.ctx.db.deleteFrom('licenses').where('id', '=', doomed.id).execute();
+      await flushLastSeen(t.app);
+      const seen = await t.app.ctx.db.selectFrom('license_last_seen').select(['license_id', 'last_seen_at']).where('license_id', 'in', [kept.id, doomed.id]).execute();
+      expect(seen.map((row) => row.license_id)).toEqual([kept.id]);
+
+      const { lastSeenRecorder } = await import('../src/modules/license-files/last-seen.ts');
+      lastSeenRecorder(t.app.ctx).record(kept.id, kept.machineId, '2000-01-01T00:00:00.000Z');
+      await flushLastSeen(t.app);
+      const after = await t.app.ctx.db.selectFrom('license_last_seen').select('last_seen_at').where('license_id', '=', kept.id).executeTakeFirstOrThrow();
+      expect(after.last_seen_at).toBe(seen[0].last_seen_at);
+    });
   });
 });
 

@@ -4,9 +4,8 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { lastSeenRecorder } from '../license-files/last-seen.ts';
 import { releaseSeat } from '../license-files/seats.ts';
-import { issueLicenseFile } from '../license-files/service.ts';
+import { issueLicenseFile, machineLicensesFor } from '../license-files/service.ts';
 import { chooseLicense } from './choose.ts';
-import { findLicensesForMachine } from './repo.ts';
 
 /** The same answer for an unknown machine, an unknown product and a machine without that product: it tells nothing. */
 const noLicense = () => new AppError(404, 'ERR_NO_LICENSE', 'No license for this machine and product');
@@ -14,7 +13,7 @@ const noLicense = () => new AppError(404, 'ERR_NO_LICENSE', 'No license for this
 /** `POST /api/client/v1/license`: a fresh signed file for the machine (DESIGN.md section 6). */
 export async function fetchClientLicense(ctx: AppContext, request: ClientLicenseRequest): Promise<LicenseFileJson> {
   const now = new Date();
-  const candidates = await findLicensesForMachine(ctx.db, request.machineId, request.product, request.version);
+  const candidates = await machineLicensesFor(ctx, request.machineId, request.product, request.version);
   const license = chooseLicense(candidates, now);
   if (!license) throw noLicense();
   const { file } = await issueLicenseFile(ctx, license, { machineId: request.machineId, now, refusalStatus: 403 });
@@ -24,7 +23,7 @@ export async function fetchClientLicense(ctx: AppContext, request: ClientLicense
 /** `DELETE /api/client/v1/license`: frees the floating seats the machine holds for the product. */
 export async function releaseClientLicense(ctx: AppContext, request: ClientReleaseRequest): Promise<void> {
   const now = new Date();
-  const candidates = await findLicensesForMachine(ctx.db, request.machineId, request.product, request.version);
+  const candidates = await machineLicensesFor(ctx, request.machineId, request.product, request.version);
   if (!candidates.length) throw noLicense();
   for (const license of candidates) {
     lastSeenRecorder(ctx).record(license.id, request.machineId, now.toISOString());

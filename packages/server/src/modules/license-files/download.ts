@@ -17,9 +17,10 @@ export async function downloadLicenseFile(
   licenseId: number,
   format: LicenseFileFormat,
 ): Promise<{ file: LicenseFileJson; fileName: string; format: LicenseFileFormat }> {
-  const license = await findLicenseForFile(ctx.db, licenseId);
-  if (!license) throw notFound('License');
-  const record: Record<string, unknown> = { id: license.id, ownerId: license.ownerId, kind: license.kind, distributorId: license.tan?.distributorId ?? null };
+  const found = await findLicenseForFile(ctx.db, licenseId);
+  if (!found) throw notFound('License');
+  const { license, distributorId } = found;
+  const record: Record<string, unknown> = { id: license.id, ownerId: license.ownerId, kind: license.kind, distributorId };
   const subject = asSubject('License', record);
   if (!request.ability.can('view', subject)) throw notFound('License');
   if (!request.ability.can('download', subject)) throw forbidden();

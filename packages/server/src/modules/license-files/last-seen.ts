@@ -2,8 +2,12 @@ import type { AppContext } from '../../platform/context.ts';
 import { upsertLastSeen, type LastSeen } from './repo.ts';
 
 const FLUSH_INTERVAL_MS = 5_000;
-const FLUSH_SIZE = 2_000;
+const FLUSH_SIZE = 5_000;
+/** Rows per transaction: large enough to share page writes, small enough not to stall other requests. */
 const CHUNK = 500;
+
+const byKey = (a: LastSeen, b: LastSeen) => a.licenseId - b.licenseId || (a.machineId < b.machineId ? -1 : a.machineId > b.machineId ? 1 : 0);
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Records when each machine last asked for its license (for the active-machines statistics) without
@@ -15,6 +19,7 @@ export class LastSeenRecorder {
   private pending = new Map<string, LastSeen>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  private flushQueued = false;
 
   constructor(ctx: AppContext) {
     this.ctx = ctx;
@@ -33,28 +38,37 @@ export class LastSeenRecorder {
 
   record(licenseId: number, machineId: string, at: string): void {
     this.pending.set(`${licenseId}\u0000${machineId}`, { licenseId, machineId, at });
-    if (this.pending.size >= FLUSH_SIZE) void this.flush();
+    if (this.pending.size >= FLUSH_SIZE && !this.flushQueued) void this.flush();
   }
 
   /** Writes what has gathered; flushes run one after another. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write());
+    this.flushQueued = true;
+    this.flushing = this.flushing.then(() => {
+      this.flushQueued = false;
+      return this.write();
+    });
     return this.flushing;
   }
 
   private async write(): Promise<void> {
     if (!this.pending.size) return;
-    const rows = [...this.pending.values()];
+    // Sorted by key, so that neighbouring rows share the index pages they dirty.
+    const rows = [...this.pending.values()].sort(byKey);
     this.pending = new Map();
-    try {
-      await this.ctx.db.transaction().execute(async (trx) => {
-        for (let start = 0; start < rows.length; start += CHUNK) await upsertLastSeen(trx, rows.slice(start, start + CHUNK));
-      });
-    } catch {
-      // A license deleted since its call fails the whole batch: write the others one by one.
-      for (const row of rows) {
-        await upsertLastSeen(this.ctx.db, [row]).catch((error: unknown) => this.ctx.log.debug({ err: error, licenseId: row.licenseId }, 'last-seen not recorded'));
+    for (let start = 0; start < rows.length; start += CHUNK) {
+      const chunk = rows.slice(start, start + CHUNK);
+      try {
+        await this.ctx.db.transaction().execute((trx) => upsertLastSeen(trx, this.ctx.dialect, chunk));
+      } catch {
+        // A license deleted since its call fails the whole chunk: write the others one by one.
+        for (const row of chunk) {
+          await upsertLastSeen(this.ctx.db, this.ctx.dialect, [row]).catch((error: unknown) =>
+            this.ctx.log.debug({ err: error, licenseId: row.licenseId }, 'last-seen not recorded'),
+          );
+        }
       }
+      await nextTurn();
     }
   }
 }

@@ -1,13 +1,31 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../platform/db/database.ts';
-import type { Dialect } from '../../platform/db/database.ts';
+import type { Dialect, Executor } from '../../platform/db/database.ts';
+import { PreparedQuery } from './prepared-query.ts';
 
-/** A license with everything its file needs: product, policy, owner and TAN. */
-export interface LicenseForFile {
+export interface ProductRow {
+  id: number;
+  name: string;
+  version: string;
+  releaseDate: string | null;
+}
+
+export interface PolicyRow {
+  id: number;
+  type: 'INDEFINITE' | 'PERPETUAL' | 'FLOATING';
+  licenseMaxValidDays: number;
+  refetchIntervalSeconds: number;
+  refetchBeforeExpirySeconds: number;
+  maxDifferentMachinesCount: number;
+  maxDifferentMachinesIntervalHours: number;
+}
+
+/** A stored license and its owner's name. */
+export interface LicenseRow {
   id: number;
   kind: 'TAN' | 'TEMPORARY';
   ownerId: number;
   productId: number;
+  policyId: number;
   tanId: number | null;
   machineId: string | null;
   validUntil: string | null;
@@ -15,66 +33,43 @@ export interface LicenseForFile {
   revoked: boolean;
   freeUpdatesUntil: string | null;
   upgradedToId: number | null;
-  createdAt: string;
-  product: { name: string; version: string; releaseDate: string | null };
-  policy: {
-    type: 'INDEFINITE' | 'PERPETUAL' | 'FLOATING';
-    licenseMaxValidDays: number;
-    refetchIntervalSeconds: number;
-    refetchBeforeExpirySeconds: number;
-    maxDifferentMachinesCount: number;
-    maxDifferentMachinesIntervalHours: number;
-  };
   owner: { firstName: string; lastName: string; company: string | null };
-  tan: { licenseCount: number; distributorId: number | null } | null;
 }
 
-/** The joined select of a license and what its file needs; client-protocol narrows it by machine. */
-export function selectLicensesForFile(db: Executor) {
-  return db
-    .selectFrom('licenses as l')
-    .innerJoin('products as p', 'p.id', 'l.product_id')
-    .innerJoin('license_policies as pol', 'pol.id', 'l.license_policy_id')
-    .innerJoin('users as u', 'u.id', 'l.owner_id')
-    .leftJoin('tans as t', 't.id', 'l.tan_id')
-    .select([
-      'l.id',
-      'l.kind',
-      'l.owner_id',
-      'l.product_id',
-      'l.tan_id',
-      'l.machine_id',
-      'l.valid_until',
-      'l.permanent',
-      'l.revoked',
-      'l.free_updates_until',
-      'l.upgraded_to_id',
-      'l.created_at',
-      'p.name as product_name',
-      'p.version as product_version',
-      'p.release_date as product_release_date',
-      'pol.type as policy_type',
-      'pol.license_max_valid_days',
-      'pol.refetch_interval_seconds',
-      'pol.refetch_before_expiry_seconds',
-      'pol.max_different_machines_count',
-      'pol.max_different_machines_interval_hours',
-      'u.first_name',
-      'u.last_name',
-      'u.company',
-      't.license_count as tan_license_count',
-      't.distributor_id as tan_distributor_id',
-    ]);
+/** A license with everything its file needs. */
+export interface LicenseForFile extends LicenseRow {
+  product: ProductRow;
+  policy: PolicyRow;
 }
 
-type JoinedRow = Awaited<ReturnType<ReturnType<typeof selectLicensesForFile>['executeTakeFirstOrThrow']>>;
+const LICENSE_COLUMNS = [
+  'l.id',
+  'l.kind',
+  'l.owner_id',
+  'l.product_id',
+  'l.license_policy_id',
+  'l.tan_id',
+  'l.machine_id',
+  'l.valid_until',
+  'l.permanent',
+  'l.revoked',
+  'l.free_updates_until',
+  'l.upgraded_to_id',
+  'u.first_name',
+  'u.last_name',
+  'u.company',
+] as const;
 
-export function toLicenseForFile(row: JoinedRow): LicenseForFile {
+const selectLicenseRows = (db: Executor) => db.selectFrom('licenses as l').innerJoin('users as u', 'u.id', 'l.owner_id').select(LICENSE_COLUMNS);
+type RawLicenseRow = Awaited<ReturnType<ReturnType<typeof selectLicenseRows>['executeTakeFirstOrThrow']>>;
+
+function toLicenseRow(row: RawLicenseRow): LicenseRow {
   return {
     id: row.id,
     kind: row.kind,
     ownerId: row.owner_id,
     productId: row.product_id,
+    policyId: row.license_policy_id,
     tanId: row.tan_id,
     machineId: row.machine_id,
     validUntil: row.valid_until,
@@ -82,24 +77,88 @@ export function toLicenseForFile(row: JoinedRow): LicenseForFile {
     revoked: Boolean(row.revoked),
     freeUpdatesUntil: row.free_updates_until,
     upgradedToId: row.upgraded_to_id,
-    createdAt: row.created_at,
-    product: { name: row.product_name, version: row.product_version, releaseDate: row.product_release_date },
-    policy: {
-      type: row.policy_type,
-      licenseMaxValidDays: row.license_max_valid_days,
-      refetchIntervalSeconds: row.refetch_interval_seconds,
-      refetchBeforeExpirySeconds: row.refetch_before_expiry_seconds,
-      maxDifferentMachinesCount: row.max_different_machines_count,
-      maxDifferentMachinesIntervalHours: row.max_different_machines_interval_hours,
-    },
     owner: { firstName: row.first_name, lastName: row.last_name, company: row.company },
-    tan: row.tan_id === null || row.tan_license_count === null ? null : { licenseCount: row.tan_license_count, distributorId: row.tan_distributor_id },
   };
 }
 
-export async function findLicenseForFile(db: Executor, id: number): Promise<LicenseForFile | undefined> {
-  const row = await selectLicensesForFile(db).where('l.id', '=', id).executeTakeFirst();
-  return row && toLicenseForFile(row);
+const toProductRow = (row: { id: number; name: string; version: string; release_date: string | null }): ProductRow => ({
+  id: row.id,
+  name: row.name,
+  version: row.version,
+  releaseDate: row.release_date,
+});
+
+const POLICY_COLUMNS = [
+  'id',
+  'type',
+  'license_max_valid_days',
+  'refetch_interval_seconds',
+  'refetch_before_expiry_seconds',
+  'max_different_machines_count',
+  'max_different_machines_interval_hours',
+] as const;
+
+const toPolicyRow = (row: {
+  id: number;
+  type: PolicyRow['type'];
+  license_max_valid_days: number;
+  refetch_interval_seconds: number;
+  refetch_before_expiry_seconds: number;
+  max_different_machines_count: number;
+  max_different_machines_interval_hours: number;
+}): PolicyRow => ({
+  id: row.id,
+  type: row.type,
+  licenseMaxValidDays: row.license_max_valid_days,
+  refetchIntervalSeconds: row.refetch_interval_seconds,
+  refetchBeforeExpirySeconds: row.refetch_before_expiry_seconds,
+  maxDifferentMachinesCount: row.max_different_machines_count,
+  maxDifferentMachinesIntervalHours: row.max_different_machines_interval_hours,
+});
+
+/** One license with its product, policy and the distributor of its TAN (for the download's permission check). */
+export async function findLicenseForFile(db: Executor, id: number): Promise<{ license: LicenseForFile; distributorId: number | null } | undefined> {
+  const row = await selectLicenseRows(db)
+    .innerJoin('products as p', 'p.id', 'l.product_id')
+    .innerJoin('license_policies as pol', 'pol.id', 'l.license_policy_id')
+    .leftJoin('tans as t', 't.id', 'l.tan_id')
+    .select(['p.name', 'p.version', 'p.release_date', 't.distributor_id'])
+    .select(POLICY_COLUMNS.map((column) => `pol.${column}` as const))
+    .where('l.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    license: {
+      ...toLicenseRow(row),
+      product: toProductRow({ id: row.product_id, name: row.name, version: row.version, release_date: row.release_date }),
+      policy: toPolicyRow({ ...row, id: row.license_policy_id }),
+    },
+    distributorId: row.distributor_id,
+  };
+}
+
+const machineLicenses = new PreparedQuery<RawLicenseRow, { machineId: string }>(['machineId'], (db, { machineId }) =>
+  selectLicenseRows(db).where('l.machine_id', '=', machineId).limit(100),
+);
+
+/** Every license bound to a machine, whatever the product: one indexed lookup, compiled once. */
+export async function findLicensesOfMachine(db: Executor, machineId: string): Promise<LicenseRow[]> {
+  return (await machineLicenses.execute(db, { machineId })).map(toLicenseRow);
+}
+
+/** The whole (small) catalogue of products and policies, for the protocol's cache. */
+export async function listProducts(db: Executor): Promise<ProductRow[]> {
+  return (await db.selectFrom('products').select(['id', 'name', 'version', 'release_date']).execute()).map(toProductRow);
+}
+
+export async function listPolicies(db: Executor): Promise<PolicyRow[]> {
+  return (await db.selectFrom('license_policies').select(POLICY_COLUMNS).execute()).map(toPolicyRow);
+}
+
+/** How many seats a floating TAN has (read inside the seat transaction: always current). */
+export async function findTanLicenseCount(db: Executor, tanId: number): Promise<number> {
+  const row = await db.selectFrom('tans').select('license_count').where('id', '=', tanId).executeTakeFirst();
+  return row?.license_count ?? 0;
 }
 
 export async function findProduct(db: Executor, id: number): Promise<{ id: number; name: string; version: string } | undefined> {
@@ -207,19 +266,33 @@ export interface LastSeen {
   at: string;
 }
 
-/** Upserts many last-seen times in one statement; never moves a time backwards. */
-export async function upsertLastSeen(db: Executor, rows: LastSeen[]): Promise<void> {
-  if (!rows.length) return;
-  await db
+const lastSeenUpsert = (db: Executor, row: { license_id: number; machine_id: string; last_seen_at: string }[]) =>
+  db
     .insertInto('license_last_seen')
-    .values(rows.map((row) => ({ license_id: row.licenseId, machine_id: row.machineId, last_seen_at: row.at })))
+    .values(row)
     .onConflict((conflict) =>
       conflict
         .columns(['license_id', 'machine_id'])
         .doUpdateSet({ last_seen_at: (eb) => eb.ref('excluded.last_seen_at') })
         .whereRef('license_last_seen.last_seen_at', '<', 'excluded.last_seen_at'),
-    )
-    .execute();
+    );
+
+const singleLastSeen = new PreparedQuery<never, LastSeen>(['licenseId', 'machineId', 'at'], (db, row) =>
+  lastSeenUpsert(db, [{ license_id: row.licenseId, machine_id: row.machineId, last_seen_at: row.at }]),
+);
+
+/**
+ * Upserts last-seen times; a time never moves backwards. SQLite runs one compiled statement per row
+ * (cheaper than compiling a statement of many rows); PostgreSQL gets one statement for all (one
+ * round trip).
+ */
+export async function upsertLastSeen(db: Executor, dialect: Dialect, rows: LastSeen[]): Promise<void> {
+  if (!rows.length) return;
+  if (dialect === 'sqlite') {
+    for (const row of rows) await singleLastSeen.execute(db, row);
+    return;
+  }
+  await lastSeenUpsert(db, rows.map((row) => ({ license_id: row.licenseId, machine_id: row.machineId, last_seen_at: row.at }))).execute();
 }
 
 export async function findLastSeen(db: Executor, licenseId: number): Promise<{ machine_id: string; last_seen_at: string }[]> {

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { countLeasedSeats, countMachinesSince, endSeatLeases, findSeat, lockSeatPool, upsertSeat } from './repo.ts';
+import type { Executor } from '../../platform/db/database.ts';
+import { countLeasedSeats, countMachinesSince, endSeatLeases, findSeat, findTanLicenseCount, lockSeatPool, upsertSeat } from './repo.ts';
 import type { LicenseForFile } from './repo.ts';
 
 /**
@@ -12,8 +13,9 @@ export function seatPool(license: Pick<LicenseForFile, 'id' | 'tanId'>): string 
   return license.tanId !== null ? `tan:${license.tanId}` : `license:${license.id}`;
 }
 
-export function seatCapacity(license: Pick<LicenseForFile, 'tan'>): number {
-  return license.tan ? license.tan.licenseCount : 1;
+/** A floating TAN has its license count of seats; a floating license without TAN has one. */
+async function seatCapacity(trx: Executor, license: Pick<LicenseForFile, 'tanId'>): Promise<number> {
+  return license.tanId !== null ? findTanLicenseCount(trx, license.tanId) : 1;
 }
 
 export async function leaseSeat(ctx: AppContext, license: LicenseForFile, machineId: string, now: Date, leasedUntil: Date): Promise<void> {
@@ -24,7 +26,7 @@ export async function leaseSeat(ctx: AppContext, license: LicenseForFile, machin
     const seat = await findSeat(trx, pool, machineId);
     const holdsSeat = seat !== undefined && seat.leased_until > nowIso;
     if (!holdsSeat) {
-      if ((await countLeasedSeats(trx, pool, nowIso, machineId)) >= seatCapacity(license)) {
+      if ((await countLeasedSeats(trx, pool, nowIso, machineId)) >= (await seatCapacity(trx, license))) {
         throw new AppError(409, 'ERR_NO_SEAT', 'All seats of this floating license are taken');
       }
       const { maxDifferentMachinesCount: count, maxDifferentMachinesIntervalHours: hours } = license.policy;

@@ -4,7 +4,7 @@ import { AppError } from '../../platform/http/errors.ts';
 import { signingKeys } from '../../platform/signing/keys.ts';
 import { catalogueCache } from './catalogue-cache.ts';
 import { lastSeenRecorder } from './last-seen.ts';
-import type { LicenseForFile } from './repo.ts';
+import { findLicensesOfMachine, type LicenseForFile } from './repo.ts';
 import { leaseSeat, releaseSeatsOfLicense } from './seats.ts';
 
 const DAY_MS = 86_400_000;
@@ -104,5 +104,24 @@ export async function issueLicenseFile(ctx: AppContext, license: LicenseForFile,
     refetchIntervalSeconds: license.policy.refetchIntervalSeconds,
     refetchBeforeExpirySeconds: license.policy.refetchBeforeExpirySeconds,
     serverCustomerId,
+  });
+}
+
+/**
+ * The licenses of a machine for a product (by name, and version when given): one indexed query,
+ * product and policy from the catalogue cache.
+ */
+export async function machineLicensesFor(ctx: AppContext, machineId: string, productName: string, version?: string): Promise<LicenseForFile[]> {
+  const rows = await findLicensesOfMachine(ctx.db, machineId);
+  if (!rows.length) return [];
+  const cache = catalogueCache(ctx);
+  let catalogue = await cache.current();
+  // Only real licenses trigger a reload, never a product name a caller made up.
+  if (rows.some((row) => !catalogue.product(row.productId) || !catalogue.policy(row.policyId))) catalogue = await cache.current({ reload: true });
+  const wanted = new Set(catalogue.productsNamed(productName, version).map((product) => product.id));
+  return rows.flatMap((row) => {
+    const product = catalogue.product(row.productId);
+    const policy = catalogue.policy(row.policyId);
+    return wanted.has(row.productId) && product && policy ? [{ ...row, product, policy }] : [];
   });
 }
