@@ -3,8 +3,11 @@ import type { AppContext } from '../platform/context.ts';
 import { anyLicRoutes } from './anylic/routes.ts';
 import { clientErrorRoutes } from './client-errors/routes.ts';
 import { clientProtocolRoutes } from './client-protocol/routes.ts';
+import { featureRoutes } from './features/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { licenseFileRoutes } from './license-files/routes.ts';
+import { licensePolicyRoutes } from './license-policies/routes.ts';
+import { productRoutes } from './products/routes.ts';
 import { sessionRoutes } from './session/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 
@@ -14,6 +17,9 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     healthRoutes(ctx),
     sessionRoutes(ctx),
     settingsRoutes(ctx),
+    featureRoutes(ctx),
+    licensePolicyRoutes(ctx),
+    productRoutes(ctx),
     clientErrorRoutes(),
     licenseFileRoutes(ctx),
     clientProtocolRoutes(ctx),

@@ -211,8 +211,20 @@ export interface DB {
   tan_tags: TanTagsTable;
   licenses: LicensesTable;
   license_machines: LicenseMachinesTable;
+  setting_files: SettingFilesTable;
   signing_keys: SigningKeysTable;
   anylic_links: AnyLicLinksTable;
   floating_seats: FloatingSeatsTable;
   license_last_seen: LicenseLastSeenTable;
+}
+
+/** An uploaded theme file (logo, favicon); the setting of the same key holds its public URL. */
+export interface SettingFilesTable {
+  key: string;
+  content_type: string;
+  data: Uint8Array;
+  size: number;
+  /** A hash of the bytes: the URL's cache-busting version. */
+  version: string;
+  updated_at: string;
 }
