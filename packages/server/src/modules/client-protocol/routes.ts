@@ -5,6 +5,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
 import { signingKeys } from '../../platform/signing/keys.ts';
+import { sendJsonLicenseFile } from '../license-files/http.ts';
 import { startLicenseFiles } from '../license-files/lifecycle.ts';
 import { fetchClientLicense, releaseClientLicense } from './service.ts';
 
@@ -27,7 +28,7 @@ export function clientProtocolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
         config: PER_ADDRESS,
       },
-      async (request) => fetchClientLicense(ctx, request.body),
+      async (request, reply) => sendJsonLicenseFile(reply, await fetchClientLicense(ctx, request.body)),
     );
 
     app.delete(

@@ -77,7 +77,8 @@ export interface IssueOptions {
  */
 export async function issueLicenseFile(ctx: AppContext, license: LicenseForFile, options: IssueOptions): Promise<IssuedFile> {
   const now = options.now ?? new Date();
-  lastSeenRecorder(ctx).record(license.id, options.machineId, now.toISOString());
+  const issuedAt = now.toISOString();
+  lastSeenRecorder(ctx).record(license.id, options.machineId, issuedAt);
   const refusal = refusalOf(license, now, options.refusalStatus);
   if (refusal) {
     if (license.revoked && license.policy.type === 'FLOATING') await releaseSeatsOfLicense(ctx, license.id, now);
@@ -96,7 +97,7 @@ export async function issueLicenseFile(ctx: AppContext, license: LicenseForFile,
     features,
     machineId: options.machineId,
     owner: { name: `${license.owner.firstName} ${license.owner.lastName}`.trim(), company: license.owner.company },
-    issuedAt: now.toISOString(),
+    issuedAt,
     expiresAt: expiresAt?.toISOString() ?? null,
     licenseValidUntil: license.permanent ? null : license.validUntil,
     permanent: license.permanent,
