@@ -235,6 +235,20 @@ describeBothDatabases('desktop protocol /api/client/v1', (t) => {
       expectError(await fetchLicense(body), 400, 'ERR_VALIDATION');
     });
 
+    it('answers callers from any origin (no session, so no CSRF), with CORS for browser-based clients', async () => {
+      for (const origin of ['null', 'https://desktop.example', 'app://studio']) {
+        const response = await desktop().post('/api/client/v1/license', { body: { machineId: unique('m'), product: 'P' }, headers: { origin } });
+        expectError(response, 404, 'ERR_NO_LICENSE');
+        expect(response.headers['access-control-allow-origin']).toBe('*');
+      }
+      const preflight = await t.app.inject({ method: 'OPTIONS', url: '/api/client/v1/license', headers: { origin: 'null', 'access-control-request-method': 'POST' } });
+      expect(preflight.statusCode).toBe(204);
+      expect(preflight.headers['access-control-allow-methods']).toContain('POST');
+      expect(preflight.headers['access-control-allow-headers']).toBe('content-type');
+      // The rest of the API stays same-origin.
+      expectError(await client(t.app).post('/api/anylic', { body: {}, headers: { origin: 'https://evil.example' } }), 403, 'ERR_CSRF');
+    });
+
     it('refuses a body that is not JSON', async () => {
       const response = await t.app.inject({ method: 'POST', url: '/api/client/v1/license', payload: 'machineId=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
       expect(response.statusCode).toBe(415);

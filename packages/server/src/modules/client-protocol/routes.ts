@@ -17,6 +17,22 @@ export function clientProtocolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     await startLicenseFiles(ctx, app);
 
+    // No cookies, no session: any origin may call the protocol, e.g. the SDK in an Electron renderer.
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.header('access-control-allow-origin', '*');
+    });
+    app.options(
+      '/client/v1/*',
+      { schema: { hide: true } },
+      async (_request, reply) =>
+        reply
+          .header('access-control-allow-methods', 'GET, POST, DELETE')
+          .header('access-control-allow-headers', 'content-type')
+          .header('access-control-max-age', '86400')
+          .status(204)
+          .send(),
+    );
+
     app.post(
       '/client/v1/license',
       {
