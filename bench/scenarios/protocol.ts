@@ -54,11 +54,25 @@ interface Load {
   p50: number;
   non2xx: number;
   errors: number;
+  /** CPU time of the server process (all its threads) per answered request, in µs; NaN off Linux. */
+  cpuPerRequest: number;
 }
 
-async function load(options: autocannon.Options): Promise<Load> {
+/** The CPU time a process has used so far, in µs (Linux /proc; clock ticks of 10 ms). */
+function processCpuMicros(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function load(server: ChildProcess | undefined, options: autocannon.Options): Promise<Load> {
+  const cpuBefore = processCpuMicros(server?.pid);
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
-  return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, non2xx: result.non2xx, errors: result.errors };
+  const cpuPerRequest = (processCpuMicros(server?.pid) - cpuBefore) / Math.max(result.requests.total, 1);
+  return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, non2xx: result.non2xx, errors: result.errors, cpuPerRequest };
 }
 
 const randomAddress = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
@@ -91,18 +105,20 @@ const scenario: Scenario = {
       server = await startServer(dataDir);
       const base = `http://127.0.0.1:${PORT}`;
       // Warm both paths (JIT, SQLite page cache) before measuring.
-      await load({ url: `${base}/bench/bare`, duration: 3 });
-      await load({ url: base, duration: 3, requests: [protocolRequest(seed)] });
+      await load(server, { url: `${base}/bench/bare`, duration: 3 });
+      await load(server, { url: base, duration: 3, requests: [protocolRequest(seed)] });
 
-      const bare = await load({ url: `${base}/bench/bare` });
-      const protocol = await load({ url: base, requests: [protocolRequest(seed)] });
+      const bare = await load(server, { url: `${base}/bench/bare` });
+      const protocol = await load(server, { url: base, requests: [protocolRequest(seed)] });
       if (protocol.non2xx || protocol.errors) console.log(`  protocol: ${protocol.non2xx} non-2xx answers, ${protocol.errors} errors`);
       return [
         { name: 'bare route: requests per second', value: bare.rps, unit: 'req/s' },
         { name: 'bare route: p99 latency', value: bare.p99, unit: 'ms' },
+        { name: 'bare route: server CPU per request', value: bare.cpuPerRequest, unit: 'µs' },
         { name: 'protocol: requests per second', value: protocol.rps, unit: 'req/s' },
         { name: 'protocol: p50 latency', value: protocol.p50, unit: 'ms' },
         { name: 'protocol: p99 latency', value: protocol.p99, unit: 'ms', target: { max: 10 } },
+        { name: 'protocol: server CPU per request (signing included)', value: protocol.cpuPerRequest, unit: 'µs' },
         { name: 'protocol throughput / bare route throughput', value: protocol.rps / bare.rps, unit: 'ratio', target: { min: 0.5 } },
         { name: 'protocol: answers other than 200', value: protocol.non2xx + protocol.errors, unit: 'count', target: { max: 0 } },
       ];
