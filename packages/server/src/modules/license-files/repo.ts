@@ -156,8 +156,12 @@ export async function listPolicies(db: Executor): Promise<PolicyRow[]> {
 }
 
 /** How many seats a floating TAN has (read inside the seat transaction: always current). */
+const tanLicenseCount = new PreparedQuery<{ license_count: number }, { tanId: number }>(['tanId'], (db, { tanId }) =>
+  db.selectFrom('tans').select('license_count').where('id', '=', tanId),
+);
+
 export async function findTanLicenseCount(db: Executor, tanId: number): Promise<number> {
-  const row = await db.selectFrom('tans').select('license_count').where('id', '=', tanId).executeTakeFirst();
+  const [row] = await tanLicenseCount.execute(db, { tanId });
   return row?.license_count ?? 0;
 }
 
@@ -212,40 +216,49 @@ export async function lockSeatPool(trx: Executor, dialect: Dialect, pool: string
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${`seat:${pool}`}))`.execute(trx);
 }
 
-export async function findSeat(db: Executor, pool: string, machineId: string): Promise<SeatRow | undefined> {
-  return db.selectFrom('floating_seats').select(['machine_id', 'license_id', 'leased_until', 'renewed_at']).where('pool', '=', pool).where('machine_id', '=', machineId).executeTakeFirst();
+export interface SeatState {
+  /** The machine's own row, if it ever held a seat of the pool. */
+  own: { leasedUntil: string; renewedAt: string } | null;
+  /** Other machines whose lease lies ahead. */
+  leasedByOthers: number;
+  /** Other machines that held a seat since the start of the different-machines window. */
+  recentOthers: number;
 }
 
-export async function countLeasedSeats(db: Executor, pool: string, now: string, exceptMachineId: string): Promise<number> {
-  const row = await db
-    .selectFrom('floating_seats')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('pool', '=', pool)
-    .where('leased_until', '>', now)
-    .where('machine_id', '<>', exceptMachineId)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+const seatStateQuery = new PreparedQuery<
+  { own_leased_until: string | null; own_renewed_at: string | null; leased_by_others: number; recent_others: number },
+  { pool: string; machineId: string; now: string; since: string }
+>(['pool', 'machineId', 'now', 'since'], (db, { pool, machineId, now, since }) => {
+  const seats = () => db.selectFrom('floating_seats').where('pool', '=', pool);
+  return db.selectNoFrom((eb) => [
+    seats().select('leased_until').where('machine_id', '=', machineId).as('own_leased_until'),
+    seats().select('renewed_at').where('machine_id', '=', machineId).as('own_renewed_at'),
+    seats().select(eb.fn.countAll<number>().as('n')).where('leased_until', '>', now).where('machine_id', '<>', machineId).as('leased_by_others'),
+    seats().select(eb.fn.countAll<number>().as('n')).where('renewed_at', '>=', since).where('machine_id', '<>', machineId).as('recent_others'),
+  ]);
+});
+
+/** What a seat decision needs, in one statement. */
+export async function findSeatState(db: Executor, values: { pool: string; machineId: string; now: string; since: string }): Promise<SeatState> {
+  const [row] = await seatStateQuery.execute(db, values);
+  return {
+    own: row.own_leased_until !== null && row.own_renewed_at !== null ? { leasedUntil: row.own_leased_until, renewedAt: row.own_renewed_at } : null,
+    leasedByOthers: Number(row.leased_by_others),
+    recentOthers: Number(row.recent_others),
+  };
 }
 
-export async function countMachinesSince(db: Executor, pool: string, since: string, exceptMachineId: string): Promise<number> {
-  const row = await db
-    .selectFrom('floating_seats')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('pool', '=', pool)
-    .where('renewed_at', '>=', since)
-    .where('machine_id', '<>', exceptMachineId)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
-export async function upsertSeat(db: Executor, pool: string, seat: SeatRow): Promise<void> {
-  await db
+const seatUpsert = new PreparedQuery<never, SeatRow & { pool: string }>(['pool', 'machine_id', 'license_id', 'leased_until', 'renewed_at'], (db, seat) =>
+  db
     .insertInto('floating_seats')
-    .values({ pool, ...seat })
+    .values(seat)
     .onConflict((conflict) =>
       conflict.columns(['pool', 'machine_id']).doUpdateSet({ license_id: seat.license_id, leased_until: seat.leased_until, renewed_at: seat.renewed_at }),
-    )
-    .execute();
+    ),
+);
+
+export async function upsertSeat(db: Executor, pool: string, seat: SeatRow): Promise<void> {
+  await seatUpsert.execute(db, { pool, ...seat });
 }
 
 /** Ends the lease of a machine now (released, or its license revoked). */

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { Executor } from '../../platform/db/database.ts';
-import { countLeasedSeats, countMachinesSince, endSeatLeases, findSeat, findTanLicenseCount, lockSeatPool, upsertSeat } from './repo.ts';
+import { endSeatLeases, findSeatState, findTanLicenseCount, lockSeatPool, upsertSeat } from './repo.ts';
 import type { LicenseForFile } from './repo.ts';
 
 /**
@@ -23,16 +23,16 @@ export async function leaseSeat(ctx: AppContext, license: LicenseForFile, machin
   const nowIso = now.toISOString();
   await ctx.db.transaction().execute(async (trx) => {
     await lockSeatPool(trx, ctx.dialect, pool);
-    const seat = await findSeat(trx, pool, machineId);
-    const holdsSeat = seat !== undefined && seat.leased_until > nowIso;
+    const { maxDifferentMachinesCount: count, maxDifferentMachinesIntervalHours: hours } = license.policy;
+    const windowStart = new Date(now.getTime() - hours * 3600_000).toISOString();
+    const state = await findSeatState(trx, { pool, machineId, now: nowIso, since: windowStart });
+    const holdsSeat = state.own !== null && state.own.leasedUntil > nowIso;
     if (!holdsSeat) {
-      if ((await countLeasedSeats(trx, pool, nowIso, machineId)) >= (await seatCapacity(trx, license))) {
+      if (state.leasedByOthers >= (await seatCapacity(trx, license))) {
         throw new AppError(409, 'ERR_NO_SEAT', 'All seats of this floating license are taken');
       }
-      const { maxDifferentMachinesCount: count, maxDifferentMachinesIntervalHours: hours } = license.policy;
       const days = Math.round((hours / 24) * 10) / 10;
-      const windowStart = new Date(now.getTime() - hours * 3600_000).toISOString();
-      if (!(seat && seat.renewed_at >= windowStart) && (await countMachinesSince(trx, pool, windowStart, machineId)) >= count) {
+      if (!(state.own && state.own.renewedAt >= windowStart) && state.recentOthers >= count) {
         throw new AppError(422, 'ERR_TOO_MANY_MACHINES', `You have already used this license on ${count} different machines within the last ${days} days or ${hours} hours`, {
           params: { count, days, hours },
         });
