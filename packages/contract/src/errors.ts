@@ -37,6 +37,7 @@ export const ERROR_CODES = [
   'ERR_IN_USE',
   'ERR_INVALID_SIGNATURE',
   'ERR_STALE_REQUEST',
+  'ERR_LAST_ADMIN',
   'ERR_NO_MACHINE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

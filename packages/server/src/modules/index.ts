@@ -10,6 +10,8 @@ import { licensePolicyRoutes } from './license-policies/routes.ts';
 import { productRoutes } from './products/routes.ts';
 import { sessionRoutes } from './session/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
+import { accountRoutes } from './users/account-routes.ts';
+import { usersRoutes } from './users/routes.ts';
 
 /** Every module's routes, mounted under /api. */
 export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
@@ -21,6 +23,8 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     licensePolicyRoutes(ctx),
     productRoutes(ctx),
     clientErrorRoutes(),
+    accountRoutes(ctx),
+    usersRoutes(ctx),
     licenseFileRoutes(ctx),
     clientProtocolRoutes(ctx),
     anyLicRoutes(ctx),
