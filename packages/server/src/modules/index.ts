@@ -1,8 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../platform/context.ts';
+import { anyLicRoutes } from './anylic/routes.ts';
 import { clientErrorRoutes } from './client-errors/routes.ts';
+import { clientProtocolRoutes } from './client-protocol/routes.ts';
 import { featureRoutes } from './features/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { licenseFileRoutes } from './license-files/routes.ts';
 import { licensePolicyRoutes } from './license-policies/routes.ts';
 import { productRoutes } from './products/routes.ts';
 import { sessionRoutes } from './session/routes.ts';
@@ -22,5 +25,8 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     clientErrorRoutes(),
     accountRoutes(ctx),
     usersRoutes(ctx),
+    licenseFileRoutes(ctx),
+    clientProtocolRoutes(ctx),
+    anyLicRoutes(ctx),
   ];
 }
