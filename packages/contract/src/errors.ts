@@ -38,6 +38,7 @@ export const ERROR_CODES = [
   'ERR_INVALID_SIGNATURE',
   'ERR_STALE_REQUEST',
   'ERR_LAST_ADMIN',
+  'ERR_NO_MACHINE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -16,17 +16,6 @@ import { SQLITE_TRIGGERS } from './insights-statistics-sqlite.ts';
  * Orders: one row per order id the webhook handled, so that a repeated delivery changes nothing.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  // The desktop protocol's last-seen records (issue 6 creates this table in migration 0005; the
-  // statistics read it, so it exists here too where 0005 is not yet present).
-  await db.schema
-    .createTable('license_last_seen')
-    .ifNotExists()
-    .addColumn('license_id', 'integer', (c) => c.notNull().references('licenses.id').onDelete('cascade'))
-    .addColumn('machine_id', 'text', (c) => c.notNull())
-    .addColumn('last_seen_at', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('license_last_seen_pk', ['license_id', 'machine_id'])
-    .execute();
-
   await withId(db, db.schema.createTable('statistics_deltas'))
     .addColumn('metric', 'text', (c) => c.notNull())
     .addColumn('day', 'text', (c) => c.notNull())

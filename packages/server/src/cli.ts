@@ -4,6 +4,7 @@ import { loadConfig } from './platform/config.ts';
 import { openDatabase } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
 import { createUserFromCli } from './modules/users/cli.ts';
+import { rotateSigningKey } from './platform/signing/keys.ts';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -11,6 +12,8 @@ Commands:
   user:create --email <address> --role <ADMIN|DISTRIBUTOR|USER> [--password <password>]
               [--first-name <name>] [--last-name <name>]
       Creates a confirmed account. Without --password a random one is printed.
+  keys:rotate
+      Creates a new license signing key; the old public keys stay published.
 `;
 
 async function main(): Promise<number> {
@@ -42,6 +45,11 @@ async function main(): Promise<number> {
           lastName: values['last-name'],
         });
         console.log(`Created ${role} ${email} (id ${result.id})${result.generatedPassword ? ` with the password ${result.generatedPassword}` : ''}`);
+        return 0;
+      }
+      case 'keys:rotate': {
+        const kid = await rotateSigningKey(database, config);
+        console.log(`New signing key ${kid}; running servers sign with it within a minute, older keys stay published.`);
         return 0;
       }
       default:

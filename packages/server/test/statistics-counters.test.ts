@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sql } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STATISTICS_CATEGORIES } from '@lm/contract';
@@ -159,9 +158,6 @@ describeBothDatabases('statistics counters', (t) => {
         // Migrations scan every schema: on PostgreSQL they take turns with the other test files' DDL.
         const locked = <T,>(work: () => Promise<T>) => (t.kind === 'postgres' ? withSchemaLock(work) : work());
         expect((await locked(() => migrator.migrateTo(before))).error).toBeUndefined();
-        await sql`create table if not exists license_last_seen (license_id integer not null references licenses(id) on delete cascade, machine_id text not null, last_seen_at text not null, primary key (license_id, machine_id))`.execute(
-          fresh.database.db,
-        );
         // The rows exist before migration 0006: its backfill, not the triggers, must count them.
         const old = await fresh.database.db.selectFrom('users').select('id').execute();
         expect(old).toEqual([]);

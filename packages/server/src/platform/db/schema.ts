@@ -163,7 +163,35 @@ export interface LicenseMachinesTable {
   bound_at: string;
 }
 
-/** The desktop protocol's last contact per license and machine (migration 0005; also ensured by 0006). */
+/** Ed25519 key pairs; the active one signs, all stay published (migration 0005). */
+export interface SigningKeysTable {
+  kid: string;
+  algorithm: string;
+  public_key_pem: string;
+  private_key: string;
+  active: Bool;
+  created_at: string;
+}
+
+export interface AnyLicLinksTable {
+  id: Generated<number>;
+  token_hash: string;
+  product_id: number;
+  format: 'lic' | 'json';
+  valid_until: string;
+  expires_at: string;
+  created_by: number | null;
+  created_at: string;
+}
+
+export interface FloatingSeatsTable {
+  pool: string;
+  machine_id: string;
+  license_id: number;
+  leased_until: string;
+  renewed_at: string;
+}
+
 export interface LicenseLastSeenTable {
   license_id: number;
   machine_id: string;
@@ -238,6 +266,9 @@ export interface DB {
   user_tokens: UserTokensTable;
   mail_outbox: MailOutboxTable;
   setting_files: SettingFilesTable;
+  signing_keys: SigningKeysTable;
+  anylic_links: AnyLicLinksTable;
+  floating_seats: FloatingSeatsTable;
   license_last_seen: LicenseLastSeenTable;
   webhook_orders: WebhookOrdersTable;
   statistics_deltas: StatisticsDeltasTable;
