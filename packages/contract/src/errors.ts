@@ -37,6 +37,9 @@ export const ERROR_CODES = [
   'ERR_IN_USE',
   'ERR_INVALID_SIGNATURE',
   'ERR_STALE_REQUEST',
+  'ERR_NOT_TEMPORARY',
+  'ERR_UNKNOWN_ACCOUNT',
+  'ERR_NO_FREE_UPGRADE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

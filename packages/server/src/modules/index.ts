@@ -2,8 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../platform/context.ts';
 import { clientErrorRoutes } from './client-errors/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { licenseRoutes } from './licenses/routes.ts';
 import { sessionRoutes } from './session/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
+import { tanRoutes } from './tans/routes.ts';
 
 /** Every module's routes, mounted under /api. */
 export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
@@ -12,5 +14,7 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     sessionRoutes(ctx),
     settingsRoutes(ctx),
     clientErrorRoutes(),
+    tanRoutes(ctx),
+    licenseRoutes(ctx),
   ];
 }

@@ -161,6 +161,16 @@ export interface LicenseMachinesTable {
   bound_at: string;
 }
 
+/** Every temporary license ever added, kept when the license is deleted (repeat-trial rule). */
+export interface LicenseTrialsTable {
+  id: Generated<number>;
+  product_id: number;
+  machine_id: string;
+  owner_id: number | null;
+  license_id: number | null;
+  started_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -176,4 +186,5 @@ export interface DB {
   tan_tags: TanTagsTable;
   licenses: LicensesTable;
   license_machines: LicenseMachinesTable;
+  license_trials: LicenseTrialsTable;
 }
