@@ -99,6 +99,8 @@ export const license = z.object({
   licensePolicyId: z.number().int(),
   licensePolicyName: z.string(),
   licensePolicyType: z.enum(POLICY_TYPES),
+  /** The policy's name for customers, per locale (empty for INDEFINITE policies). */
+  licensePolicyPublicName: z.record(z.string(), z.string()),
   tanId: z.number().int().nullable(),
   tanCode: z.string().nullable(),
   distributorId: z.number().int().nullable(),

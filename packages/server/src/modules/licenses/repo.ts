@@ -34,6 +34,7 @@ export function licenseView(db: Executor) {
       'products.release_date as product_release_date',
       'license_policies.name as policy_name',
       'license_policies.type as policy_type',
+      'license_policies.public_name as policy_public_name',
       'license_policies.max_different_machines_count',
       'license_policies.max_different_machines_interval_hours',
       'tans.code as tan_code',

@@ -27,6 +27,16 @@ export function licenseValues(row: LicenseRow): Record<string, unknown> {
   };
 }
 
+function publicName(json: string): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (!parsed || typeof parsed !== 'object') return {};
+    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  } catch {
+    return {};
+  }
+}
+
 function currentVersion(row: LicenseViewRow): ProductVersion {
   return { id: row.product_id, name: row.product_name, version: row.product_version, active: Boolean(row.product_active), releaseDate: row.product_release_date };
 }
@@ -50,6 +60,7 @@ export function toLicense(row: LicenseViewRow, upgrade: ProductVersion | null, t
     licensePolicyId: row.license_policy_id,
     licensePolicyName: row.policy_name,
     licensePolicyType: row.policy_type,
+    licensePolicyPublicName: publicName(row.policy_public_name),
     tanId: row.tan_id,
     tanCode: row.tan_code,
     distributorId: row.distributor_id,
