@@ -17,7 +17,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['packages/contract/**/*.test.ts', 'packages/sdk/**/*.test.ts', 'packages/server/src/**/*.unit.test.ts'],
+          include: ['packages/contract/**/*.test.ts', 'packages/sdk/**/*.test.ts', 'packages/server/src/**/*.unit.test.ts', 'packages/web/src/**/*.test.ts'],
           exclude: ['**/node_modules/**'],
           environment: 'node',
         },

@@ -3,13 +3,16 @@ import { createRoot } from 'react-dom/client';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/dates/styles.css';
-import './lib/i18n.ts';
+import { i18nReady } from './lib/i18n.ts';
 import { reportClientErrors } from './lib/client-errors.ts';
 import { App } from './app/App.tsx';
 
 reportClientErrors();
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// The first paint waits for the messages of the user's language (one small chunk).
+void i18nReady.finally(() => {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});

@@ -1,10 +1,14 @@
-import { Paper, SimpleGrid } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { Paper, SimpleGrid, Skeleton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../lib/auth.ts';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { LoginForm } from '../features/auth/LoginForm.tsx';
-import { RegisterForm } from '../features/accounts/RegisterForm.tsx';
-import MyLicensesPage from '../features/licenses/MyLicensesPage.tsx';
+
+/** Loaded only for signed-in visitors, so that the first visit stays small. */
+const MyLicensesPage = lazy(() => import('../features/licenses/MyLicensesPage.tsx'));
+/** The login form comes first; the new-account form follows a moment later in its own chunk. */
+const RegisterForm = lazy(() => import('../features/accounts/RegisterForm.tsx').then((module) => ({ default: module.RegisterForm })));
 
 /** `/`: logged out, the login and new-account forms side by side; logged in, my licenses. */
 export default function HomePage() {
@@ -19,7 +23,9 @@ export default function HomePage() {
           <LoginForm />
         </Paper>
         <Paper withBorder shadow="sm" p="xl" radius="md">
-          <RegisterForm />
+          <Suspense fallback={<Skeleton height={380} />}>
+            <RegisterForm />
+          </Suspense>
         </Paper>
       </SimpleGrid>
     </>

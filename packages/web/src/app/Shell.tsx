@@ -141,7 +141,7 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs">
-        <MobileMenu entries={entries} onNavigate={close} />
+        {opened && <MobileMenu entries={entries} onNavigate={close} />}
       </AppShell.Navbar>
       <AppShell.Main className={classes.main}>
         <Container size="xl" px={0} className={classes.content}>

@@ -1,5 +1,11 @@
 import { API_RETRIES, type ErrorBody } from '@lm/contract';
-import i18n from './i18n.ts';
+
+let requestLocale = 'en';
+
+/** The locale sent as accept-language with every call; i18n keeps it current. */
+export function setRequestLocale(locale: string): void {
+  requestLocale = locale;
+}
 
 /** A failed call: `status` is undefined when no answer arrived (network down). */
 export class ApiError extends Error {
@@ -65,7 +71,7 @@ async function once<T>(path: string, options: RequestOptions): Promise<T> {
       signal: options.signal,
       headers: {
         accept: 'application/json',
-        'accept-language': i18n.language,
+        'accept-language': requestLocale,
         ...(options.body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
       },
       body: options.body === undefined ? undefined : isForm ? (options.body as FormData) : JSON.stringify(options.body),
@@ -112,7 +118,7 @@ export function upload<T>(path: string, form: FormData, onProgress: (fraction: n
     const request = new XMLHttpRequest();
     request.open('PUT', buildUrl(path));
     request.withCredentials = true;
-    request.setRequestHeader('accept-language', i18n.language);
+    request.setRequestHeader('accept-language', requestLocale);
     request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
     request.onload = () => {
       const data = request.responseText ? safeParse(request.responseText) : undefined;

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { formatUserName, loginRequest, sessionUser } from '@lm/contract';
+import { loginRequest, sessionUser } from '@lm/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { clearSessionCookie, requireUser, setSessionCookie } from '../../platform/http/auth.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
-import { findUserById } from '../users/repo.ts';
 import { login, logout, sessionUserOf } from './service.ts';
 
 export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -16,15 +15,9 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       },
       async (request, reply) => {
-        const { token, userId } = await login(ctx, request.body);
+        const { token, user } = await login(ctx, request.body);
         setSessionCookie(request, reply, token);
-        const user = (await findUserById(ctx.db, userId))!;
-        return sessionUserOf({
-          id: user.id,
-          email: user.email,
-          accessRole: user.access_role,
-          formattedName: formatUserName({ firstName: user.first_name, lastName: user.last_name, company: user.company }),
-        });
+        return user;
       },
     );
 

@@ -1,4 +1,5 @@
 import {
+  formatUserName,
   packAbilityRules,
   rulesFor,
   SESSION_LIFETIME_DAYS,
@@ -25,7 +26,7 @@ export function sessionUserOf(user: { id: number; email: string; formattedName: 
   };
 }
 
-export async function login(ctx: AppContext, credentials: LoginRequest): Promise<{ token: string; userId: number }> {
+export async function login(ctx: AppContext, credentials: LoginRequest): Promise<{ token: string; user: SessionUser }> {
   const key = credentials.username.toLowerCase();
   const wait = loginFailures.retryAfter(key);
   if (wait > 0) {
@@ -42,7 +43,8 @@ export async function login(ctx: AppContext, credentials: LoginRequest): Promise
   const token = randomToken();
   await insertSession(ctx.db, hashToken(token), user.id, new Date(Date.now() + SESSION_LIFETIME_DAYS * 86400_000));
   await setLastLogin(ctx.db, user.id);
-  return { token, userId: user.id };
+  const formattedName = formatUserName({ firstName: user.first_name, lastName: user.last_name, company: user.company });
+  return { token, user: sessionUserOf({ id: user.id, email: user.email, accessRole: user.access_role, formattedName }) };
 }
 
 export async function logout(ctx: AppContext, tokenHash: string | null): Promise<void> {

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { ADMIN, createAccount, describeJourney, launchBrowser, login, newContext, screenshot, startServer, type TestServer } from '../harness.ts';
+
+describeJourney('the shell: login, menus by role, guards and locale', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('the first administrator logs in, sees the admin menu and logs out', async () => {
+    const context = await newContext(browser, server);
+    const page = await context.newPage();
+    await page.goto('/');
+    await expect.poll(() => page.getByRole('heading', { name: 'Log in to your account' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: 'Create a new account' }).isVisible()).toBe(true);
+    await screenshot(page, 'shell-home-logged-out');
+
+    await login(page, ADMIN.email, ADMIN.password);
+    const nav = page.getByRole('navigation', { name: 'Main menu' });
+    for (const item of ['My licenses', 'Users', 'Products', 'TANs', 'Statistics', 'Tools']) {
+      await expect.poll(() => nav.getByText(item, { exact: true }).isVisible()).toBe(true);
+    }
+    await nav.getByText('Tools', { exact: true }).click();
+    await expect.poll(() => page.getByRole('menuitem', { name: 'Settings' }).isVisible()).toBe(true);
+    await screenshot(page, 'shell-admin-menu');
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('account-menu').click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Log in to your account' }).isVisible()).toBe(true);
+    expect((await context.cookies()).some((cookie) => cookie.name === 'lm_session')).toBe(false);
+    await context.close();
+  });
+
+  it('a customer sees only its own menu and is sent home from admin pages', async () => {
+    const customer = createAccount(server, 'customer@e2e.test', 'USER');
+    const context = await newContext(browser, server);
+    const page = await context.newPage();
+    await login(page, customer.email, customer.password);
+    const nav = page.getByRole('navigation', { name: 'Main menu' });
+    await expect.poll(() => nav.getByText('My licenses', { exact: true }).isVisible()).toBe(true);
+    for (const item of ['Users', 'Products', 'TANs', 'Statistics', 'Tools']) {
+      expect(await nav.getByText(item, { exact: true }).count()).toBe(0);
+    }
+    await page.goto('/users');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+    await page.goto('/settings');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+    await context.close();
+  });
+
+  it('a protected URL while logged out goes to /login with a returnUrl and back there after login', async () => {
+    const context = await newContext(browser, server);
+    const page = await context.newPage();
+    await page.goto('/users/create');
+    await expect.poll(() => page.url()).toContain('/login?returnUrl=%2Fusers%2Fcreate');
+    await page.getByLabel(/e-mail/i).first().fill(ADMIN.email);
+    await page.getByLabel(/password/i).first().fill('wrong-password');
+    await page.getByRole('button', { name: 'Log in' }).last().click();
+    await expect.poll(() => page.getByTestId('login-error').textContent()).toBe('Login Failed');
+    await page.getByLabel(/password/i).first().fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Log in' }).last().click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/users/create');
+    await context.close();
+  });
+
+  it('switching the locale changes the texts and survives a reload', async () => {
+    const context = await newContext(browser, server);
+    const page = await context.newPage();
+    await page.goto('/login');
+    await expect.poll(() => page.getByRole('heading', { name: 'Log in to your account' }).isVisible()).toBe(true);
+    await page.getByTestId('locale-switcher').click();
+    await page.getByRole('menuitem', { name: 'Deutsch' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Bei Ihrem Konto anmelden' }).isVisible()).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.getByRole('heading', { name: 'Bei Ihrem Konto anmelden' }).isVisible()).toBe(true);
+    expect((await context.cookies()).find((cookie) => cookie.name === 'i18next')?.value).toBe('de');
+    await page.getByTestId('locale-switcher').click();
+    await page.getByRole('menuitem', { name: 'Italiano' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Accedi al tuo account' }).isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it('the browser language picks the locale on a first visit, and a phone-width page has a menu button', async () => {
+    const context = await newContext(browser, server, { locale: 'fr-FR', viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto('/');
+    await expect.poll(() => page.getByRole('heading', { name: 'Connectez-vous à votre compte' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Menu' }).isVisible()).toBe(true);
+    await screenshot(page, 'shell-phone');
+    await context.close();
+  });
+});

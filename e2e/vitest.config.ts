@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+/** Browser journeys: each file starts its own server and Chromium, so they run one file at a time. */
+export default defineConfig({
+  test: {
+    include: ['e2e/journeys/**/*.e2e.ts'],
+    root: new URL('..', import.meta.url).pathname,
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 90_000,
+    pool: 'forks',
+  },
+});

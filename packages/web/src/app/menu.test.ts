@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { abilityFor, type Role } from '@lm/contract';
+import { visibleMenu, type MenuEntry } from './menu.ts';
+
+const labels = (entries: MenuEntry[]) => entries.flatMap((entry) => ('links' in entry ? [entry.labelKey, ...entry.links.map((link) => link.to)] : [entry.to]));
+const menuOf = (role: Role | null) => labels(visibleMenu(abilityFor(role ? { id: 7, accessRole: role } : null), role !== null));
+
+describe('the navbar by role', () => {
+  it('shows nothing but what needs no login to visitors', () => {
+    expect(menuOf(null)).toEqual([]);
+  });
+
+  it('shows customers only their licenses', () => {
+    expect(menuOf('USER')).toEqual(['/account/licenses']);
+  });
+
+  it('shows distributors their TANs, the catalogue lists and their statistics, but no users or tools beyond lists', () => {
+    const menu = menuOf('DISTRIBUTOR');
+    expect(menu).toEqual(expect.arrayContaining(['/account/licenses', '/tans', '/tans/create', '/products', '/statistics', '/features', '/license-policies']));
+    expect(menu).not.toContain('/users');
+    expect(menu).not.toContain('/products/create');
+    expect(menu).not.toContain('/settings');
+    expect(menu).not.toContain('/tools/create-anylic');
+    expect(menu.some((path) => path.startsWith('/changes/'))).toBe(false);
+  });
+
+  it('shows administrators every item, with the change logs of all six models', () => {
+    const menu = menuOf('ADMIN');
+    expect(menu).toEqual(expect.arrayContaining(['/users', '/products/create', '/products/matrix', '/products/compare', '/settings', '/export', '/tools/create-anylic']));
+    expect(menu.filter((path) => path.startsWith('/changes/'))).toHaveLength(6);
+  });
+});
