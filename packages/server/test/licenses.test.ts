@@ -174,6 +174,11 @@ describeBothDatabases('licenses: activation, temporary licenses, lists', (t) => 
       expectError(await api.post('/api/licenses/temporary', { body: { productId, machineId: 'HAS-FULL', validUntil: isoDaysFromToday(3) } }), 409, 'ERR_MACHINE_ID_USED');
       const inactive = (await insertProduct(t.app, { active: false })).id;
       expectError(await api.post('/api/licenses/temporary', { body: { productId: inactive, machineId: machine(), validUntil: isoDaysFromToday(3) } }), 422, 'ERR_TRIAL_NOT_ALLOWED');
+      const noTrials = (await insertProduct(t.app, { trialDays: null })).id;
+      expectError(await api.post('/api/licenses/temporary', { body: { productId: noTrials, machineId: machine(), validUntil: isoDaysFromToday(3) } }), 422, 'ERR_TRIAL_NOT_ALLOWED');
+      const offered = (await api.get('/api/licenses/temporary-options')).json().products.map((product: { id: number }) => product.id);
+      expect(offered).not.toContain(noTrials);
+      expect(offered).not.toContain(inactive);
       expectError(await api.post('/api/licenses/temporary', { body: { productId: 999999, machineId: machine(), validUntil: isoDaysFromToday(3) } }), 400, 'ERR_VALIDATION');
       for (const body of [{}, { productId, machineId: 'm' }, { productId, machineId: 'm', validUntil: 'tomorrow' }, { productId, validUntil: isoDaysFromToday(3) }]) {
         expectError(await api.post('/api/licenses/temporary', { body }), 400, 'ERR_VALIDATION');

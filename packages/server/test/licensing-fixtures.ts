@@ -28,7 +28,7 @@ export async function insertProduct(app: App, fixture: ProductFixture = {}): Pro
       name: fixture.name ?? uniqueName('Product'),
       version: fixture.version ?? '1.0',
       active: fixture.active ?? true,
-      trial_days: fixture.trialDays ?? 14,
+      trial_days: fixture.trialDays === undefined ? 14 : fixture.trialDays,
       repeat_trial_after_months: fixture.repeatTrialAfterMonths ?? null,
       ignore_trials_before: fixture.ignoreTrialsBefore ?? null,
       release_date: fixture.releaseDate ?? '2025-01-01',

@@ -145,6 +145,8 @@ export async function addTemporaryLicense(ctx: AppContext, request: FastifyReque
     const product = await findProductForLicensing(trx, input.productId);
     if (!product) throw new AppError(400, 'ERR_VALIDATION', 'productId: does not exist', { details: [{ path: 'productId', message: 'does not exist' }] });
     if (!product.active) throw new AppError(422, 'ERR_TRIAL_NOT_ALLOWED', 'This product is not available');
+    // A product's trial days of "none" means it offers no temporary licenses.
+    if (product.trial_days === null) throw new AppError(422, 'ERR_TRIAL_NOT_ALLOWED', 'This product offers no temporary licenses');
 
     const maxDays = await settingValue<number>(trx, 'license.temporaryMaxDays');
     const validity = temporaryValidityRefusal(input.validUntil, today, maxDays);

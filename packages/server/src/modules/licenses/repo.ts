@@ -251,5 +251,13 @@ export async function productVersions(db: Executor, names: readonly string[]) {
 }
 
 export function activeProducts(db: Executor) {
-  return db.selectFrom('products').select(['id', 'name', 'version', 'trial_days']).where('active', '=', true).orderBy('name').orderBy('version').limit(1000).execute();
+  return db
+    .selectFrom('products')
+    .select(['id', 'name', 'version', 'trial_days'])
+    .where('active', '=', true)
+    .where('trial_days', 'is not', null)
+    .orderBy('name')
+    .orderBy('version')
+    .limit(1000)
+    .execute();
 }

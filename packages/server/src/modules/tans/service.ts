@@ -21,7 +21,7 @@ import {
   policyExists,
   productExists,
   replaceTags,
-  toTan,
+  tagsOf,
   updateTan,
   type TanRow,
 } from './repo.ts';
@@ -195,7 +195,7 @@ export async function updateTanFor(ctx: AppContext, request: FastifyRequest, id:
     if (fields.licenseCount < old.activated_count) {
       throw invalid('licenseCount', `must be at least the ${old.activated_count} activations made`, { min: old.activated_count });
     }
-    const oldTags = (await trx.selectFrom('tan_tags').select('tag').where('tan_id', '=', id).orderBy('tag').execute()).map((row) => row.tag);
+    const oldTags = (await tagsOf(trx, [id])).get(id) ?? [];
     const now = nowIso();
     const updated = await updateTan(
       trx,
