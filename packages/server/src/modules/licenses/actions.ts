@@ -100,6 +100,7 @@ export async function upgradeLicense(ctx: AppContext, request: FastifyRequest, i
         product_id: target.id,
         license_policy_id: old.license_policy_id,
         tan_id: old.tan_id,
+        tan_code: old.tan_code,
         machine_id: old.machine_id,
         valid_until: old.valid_until,
         permanent: Boolean(old.permanent),

@@ -74,11 +74,14 @@ const SORT_COLUMNS = {
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
 export async function listLicenses(db: Executor, filter: LicenseListFilter, page: { offset: number; limit: number; sort: SortField[] }) {
-  let query = db.selectFrom('licenses').leftJoin('tans', 'tans.id', 'licenses.tan_id');
+  let query = db.selectFrom('licenses');
   if (filter.ownerId !== undefined) query = query.where('licenses.owner_id', '=', filter.ownerId);
   if (filter.tanId !== undefined) query = query.where('licenses.tan_id', '=', filter.tanId);
   if (filter.distributorIds) {
-    query = filter.distributorIds.length ? query.where('tans.distributor_id', 'in', filter.distributorIds) : query.where(sql<boolean>`1 = 0`);
+    const distributorIds = filter.distributorIds;
+    query = distributorIds.length
+      ? query.where('licenses.tan_id', 'in', (eb) => eb.selectFrom('tans').select('tans.id').where('tans.distributor_id', 'in', distributorIds))
+      : query.where(sql<boolean>`1 = 0`);
   }
   if (filter.text) {
     const machinePattern = `%${escapeLike(filter.text)}%`;
@@ -86,7 +89,7 @@ export async function listLicenses(db: Executor, filter: LicenseListFilter, page
     query = query.where((eb) =>
       eb.or([
         eb(sql`lower(licenses.machine_id)`, 'like', sql`${machinePattern} escape '\\'`),
-        eb('tans.code', 'like', sql<string>`${codePattern} escape '\\'`),
+        eb('licenses.tan_code', 'like', sql<string>`${codePattern} escape '\\'`),
       ]),
     );
   }

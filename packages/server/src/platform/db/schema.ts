@@ -143,6 +143,8 @@ export interface LicensesTable {
   product_id: number;
   license_policy_id: number;
   tan_id: number | null;
+  /** The TAN's code, copied at activation (migration 0004): the license search reads no TAN rows. */
+  tan_code: string | null;
   machine_id: string | null;
   valid_until: string | null;
   permanent: Bool;
