@@ -161,9 +161,12 @@ const scenario: Scenario = {
   name: 'licensing',
   description: 'TAN and license lists at 1,000,000 rows (p95 < 50 ms) and 10,000 TANs per call (< 3 s), SQLite and PostgreSQL',
   async run() {
+    // Other work on the machine shows in the percentiles: the load is logged beside them.
+    log(`load average before: ${os.loadavg().map((value) => value.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs`);
     const figures = await benchDatabase('sqlite');
     if (await postgresReady()) figures.push(...(await benchDatabase('postgres')));
     else log(`PostgreSQL at ${new URL(POSTGRES_URL).host} is unreachable: its figures are missing`);
+    log(`load average after: ${os.loadavg().map((value) => value.toFixed(1)).join(' ')}`);
     return figures;
   },
 };

@@ -1,7 +1,7 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { SortField } from '@lm/contract';
 import type { Executor } from '../../platform/db/database.ts';
-import type { LicensesTable } from '../../platform/db/schema.ts';
+import type { DB, LicensesTable } from '../../platform/db/schema.ts';
 
 export type LicenseRow = Selectable<LicensesTable>;
 
@@ -73,44 +73,47 @@ const SORT_COLUMNS = {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
-export async function listLicenses(db: Executor, filter: LicenseListFilter, page: { offset: number; limit: number; sort: SortField[] }) {
-  let query = db.selectFrom('licenses');
-  if (filter.ownerId !== undefined) query = query.where('licenses.owner_id', '=', filter.ownerId);
-  if (filter.tanId !== undefined) query = query.where('licenses.tan_id', '=', filter.tanId);
-  if (filter.distributorIds) {
-    const distributorIds = filter.distributorIds;
-    query = distributorIds.length
-      ? query.where('licenses.tan_id', 'in', (eb) => eb.selectFrom('tans').select('tans.id').where('tans.distributor_id', 'in', distributorIds))
-      : query.where(sql<boolean>`1 = 0`);
-  }
-  if (filter.text) {
-    const machinePattern = `%${escapeLike(filter.text)}%`;
-    const codePattern = `%${escapeLike(filter.text.replace(/-/g, ''))}%`;
-    query = query.where((eb) =>
-      eb.or([
-        eb(sql`lower(licenses.machine_id)`, 'like', sql`${machinePattern} escape '\\'`),
-        eb('licenses.tan_code', 'like', sql<string>`${codePattern} escape '\\'`),
-      ]),
-    );
-  }
-  if (filter.usableOn) {
-    const today = filter.usableOn;
-    query = query
-      .where('licenses.revoked', '=', false)
-      .where('licenses.upgraded_to_id', 'is', null)
-      .where((eb) => eb.or([eb('licenses.permanent', '=', true), eb('licenses.valid_until', 'is', null), eb('licenses.valid_until', '>=', today)]));
-  }
+/** The list's conditions on the licenses table, for the count and the page alike. */
+function licenseConditions(filter: LicenseListFilter) {
+  return (eb: ExpressionBuilder<DB, 'licenses'>) => {
+    const conditions: Expression<SqlBool>[] = [];
+    if (filter.ownerId !== undefined) conditions.push(eb('licenses.owner_id', '=', filter.ownerId));
+    if (filter.tanId !== undefined) conditions.push(eb('licenses.tan_id', '=', filter.tanId));
+    if (filter.distributorIds) {
+      conditions.push(
+        filter.distributorIds.length
+          ? eb('licenses.tan_id', 'in', eb.selectFrom('tans').select('tans.id').where('tans.distributor_id', 'in', filter.distributorIds))
+          : sql<boolean>`1 = 0`,
+      );
+    }
+    if (filter.text) {
+      const machinePattern = `%${escapeLike(filter.text)}%`;
+      const codePattern = `%${escapeLike(filter.text.replace(/-/g, ''))}%`;
+      conditions.push(
+        eb.or([eb(sql`lower(licenses.machine_id)`, 'like', sql`${machinePattern} escape '\\'`), eb('licenses.tan_code', 'like', sql<string>`${codePattern} escape '\\'`)]),
+      );
+    }
+    if (filter.usableOn) {
+      conditions.push(eb('licenses.revoked', '=', false), eb('licenses.upgraded_to_id', 'is', null));
+      conditions.push(eb.or([eb('licenses.permanent', '=', true), eb('licenses.valid_until', 'is', null), eb('licenses.valid_until', '>=', filter.usableOn)]));
+    }
+    return eb.and(conditions);
+  };
+}
 
-  const total = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+export async function listLicenses(db: Executor, filter: LicenseListFilter, page: { offset: number; limit: number; sort: SortField[] }) {
+  const where = licenseConditions(filter);
+  const total = await db
+    .selectFrom('licenses')
+    .where(where)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   const sort = page.sort.length ? page.sort : [{ field: 'createdAt', descending: true }];
-  let ids = query.select('licenses.id');
-  for (const { field, descending } of sort) ids = ids.orderBy(SORT_COLUMNS[field as keyof typeof SORT_COLUMNS], descending ? 'desc' : 'asc');
+  let query = licenseView(db).where((eb) => where(eb as unknown as ExpressionBuilder<DB, 'licenses'>));
+  for (const { field, descending } of sort) query = query.orderBy(SORT_COLUMNS[field as keyof typeof SORT_COLUMNS], descending ? 'desc' : 'asc');
   const last = sort[sort.length - 1];
-  if (last.field !== 'id') ids = ids.orderBy('licenses.id', last.descending ? 'desc' : 'asc');
-  const pageIds = (await ids.limit(page.limit).offset(page.offset).execute()).map((row) => row.id);
-  const rows = pageIds.length ? await licenseView(db).where('licenses.id', 'in', pageIds).execute() : [];
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return { rows: pageIds.map((id) => byId.get(id)!), totalCount: Number(total.count) };
+  if (last.field !== 'id') query = query.orderBy('licenses.id', last.descending ? 'desc' : 'asc');
+  return { rows: await query.limit(page.limit).offset(page.offset).execute(), totalCount: Number(total.count) };
 }
 
 /**

@@ -1,8 +1,8 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
 import { formatUserName, type SortField } from '@lm/contract';
 import { TAN_ALPHABET, type Tan } from '@lm/contract/tan';
 import type { Executor } from '../../platform/db/database.ts';
-import type { TansTable } from '../../platform/db/schema.ts';
+import type { DB, TansTable } from '../../platform/db/schema.ts';
 
 export type TanRow = Selectable<TansTable>;
 
@@ -76,6 +76,7 @@ export function toTan(row: TanViewRow, tags: string[]): Tan {
 
 export async function tagsOf(db: Executor, tanIds: readonly number[]): Promise<Map<number, string[]>> {
   const byTan = new Map<number, string[]>(tanIds.map((id) => [id, []]));
+  if (!tanIds.length) return byTan;
   for (const ids of chunks(tanIds)) {
     const rows = await db.selectFrom('tan_tags').select(['tan_id', 'tag']).where('tan_id', 'in', ids).orderBy('tag').execute();
     for (const row of rows) byTan.get(row.tan_id)?.push(row.tag);
@@ -126,36 +127,44 @@ export function prefixUpperBound(prefix: string): string | null {
   return null;
 }
 
+/** The list's conditions on the tans table, for the count and the page alike. */
+function tanConditions(filter: TanListFilter) {
+  return (eb: ExpressionBuilder<DB, 'tans'>) => {
+    const conditions: Expression<SqlBool>[] = [];
+    if (filter.distributorIds) {
+      conditions.push(filter.distributorIds.length ? eb('tans.distributor_id', 'in', filter.distributorIds) : sql<boolean>`1 = 0`);
+    }
+    if (filter.codePrefix !== undefined) {
+      conditions.push(eb('tans.code', '>=', filter.codePrefix));
+      const upper = prefixUpperBound(filter.codePrefix);
+      if (upper) conditions.push(eb('tans.code', '<', upper));
+    }
+    if (filter.tag !== undefined) conditions.push(eb('tans.id', 'in', eb.selectFrom('tan_tags').select('tan_tags.tan_id').where('tan_tags.tag', '=', filter.tag)));
+    if (filter.revoked !== undefined) conditions.push(eb('tans.revoked', '=', filter.revoked));
+    if (filter.productId !== undefined) conditions.push(eb('tans.product_id', '=', filter.productId));
+    return eb.and(conditions);
+  };
+}
+
 /** A page of TANs: a code prefix is a range on the unique code index, so it stays fast at a million rows. */
 export async function listTans(db: Executor, filter: TanListFilter, page: { offset: number; limit: number; sort: SortField[] }) {
-  let query = db.selectFrom('tans');
-  if (filter.distributorIds) {
-    query = filter.distributorIds.length ? query.where('tans.distributor_id', 'in', filter.distributorIds) : query.where(sql<boolean>`1 = 0`);
-  }
-  if (filter.codePrefix !== undefined) {
-    query = query.where('tans.code', '>=', filter.codePrefix);
-    const upper = prefixUpperBound(filter.codePrefix);
-    if (upper) query = query.where('tans.code', '<', upper);
-  }
-  if (filter.tag !== undefined) {
-    const tag = filter.tag;
-    query = query.where('tans.id', 'in', (eb) => eb.selectFrom('tan_tags').select('tan_tags.tan_id').where('tan_tags.tag', '=', tag));
-  }
-  if (filter.revoked !== undefined) query = query.where('tans.revoked', '=', filter.revoked);
-  if (filter.productId !== undefined) query = query.where('tans.product_id', '=', filter.productId);
-
-  const total = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const where = tanConditions(filter);
+  const total = await db
+    .selectFrom('tans')
+    .where(where)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   const sort = page.sort.length ? page.sort : [{ field: 'createdAt', descending: true }];
-  let ids = query.select('tans.id');
-  for (const { field, descending } of sort) ids = ids.orderBy(SORT_COLUMNS[field as keyof typeof SORT_COLUMNS], descending ? 'desc' : 'asc');
+  let query = tanView(db).where((eb) => where(eb as unknown as ExpressionBuilder<DB, 'tans'>));
+  for (const { field, descending } of sort) query = query.orderBy(SORT_COLUMNS[field as keyof typeof SORT_COLUMNS], descending ? 'desc' : 'asc');
   const last = sort[sort.length - 1];
-  if (last.field !== 'id') ids = ids.orderBy('tans.id', last.descending ? 'desc' : 'asc');
-  const pageIds = (await ids.limit(page.limit).offset(page.offset).execute()).map((row) => row.id);
-
-  const rows = pageIds.length ? await tanView(db).where('tans.id', 'in', pageIds).execute() : [];
-  const tags = await tagsOf(db, pageIds);
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return { items: pageIds.map((id) => toTan(byId.get(id)!, tags.get(id) ?? [])), totalCount: Number(total.count) };
+  if (last.field !== 'id') query = query.orderBy('tans.id', last.descending ? 'desc' : 'asc');
+  const rows = await query.limit(page.limit).offset(page.offset).execute();
+  const tags = await tagsOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return { items: rows.map((row) => toTan(row, tags.get(row.id) ?? [])), totalCount: Number(total.count) };
 }
 
 export async function distinctTags(db: Executor, distributorIds: number[] | null): Promise<string[]> {
