@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from './constants.ts';
-import { idParam, listQuery, listResponse } from './list.ts';
+import { idParam, listQuery, listResponse, MAX_RECORD_ID, recordId } from './list.ts';
 import { z } from 'zod';
 
 const query = listQuery(['id', 'name', 'createdAt']);
@@ -67,5 +67,11 @@ describe('listResponse and idParam', () => {
   it('coerces a positive integer id', () => {
     expect(idParam.parse({ id: '42' })).toEqual({ id: 42 });
     for (const id of ['0', '-1', '1.5', 'abc']) expect(idParam.safeParse({ id }).success, id).toBe(false);
+  });
+
+  it('refuses ids beyond a 32-bit integer column, which PostgreSQL would answer with an error', () => {
+    expect(idParam.parse({ id: String(MAX_RECORD_ID) })).toEqual({ id: MAX_RECORD_ID });
+    expect(idParam.safeParse({ id: String(MAX_RECORD_ID + 1) }).success).toBe(false);
+    expect(recordId.safeParse(3_000_000_000).success).toBe(false);
   });
 });

@@ -50,4 +50,8 @@ export interface ListResult<T> {
 export const isoDateTime = z.iso.datetime({ offset: true });
 /** A calendar date, `YYYY-MM-DD`. */
 export const isoDate = z.iso.date();
-export const idParam = z.object({ id: z.coerce.number().int().positive() });
+/** Record ids are 32-bit integer columns on PostgreSQL: a larger number is refused, not a database error. */
+export const MAX_RECORD_ID = 2_147_483_647;
+/** A reference to a record by its id. */
+export const recordId = z.number().int().positive().max(MAX_RECORD_ID);
+export const idParam = z.object({ id: z.coerce.number().int().positive().max(MAX_RECORD_ID) });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOCALES } from './constants.ts';
+import { recordId } from './list.ts';
 
 const LINK_KEYS = ['theme.link.dataPrivacy', 'theme.link.imprint'] as const;
 
@@ -36,6 +37,13 @@ export const SECRET_MASK = '********';
 /** Keys whose value is an uploaded file; the value is the URL the file is served at. */
 export const FILE_SETTING_KEYS: readonly string[] = ['theme.logo', 'theme.favicon'];
 
+/** Uploaded theme files: at most 2 MB, and only these image types (checked by content on the server). */
+export const THEME_FILE_MAX_BYTES = 2 * 1024 * 1024;
+export const THEME_FILE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml', 'image/x-icon'] as const;
+export type ThemeFileType = (typeof THEME_FILE_TYPES)[number];
+/** The answer to an upload: the setting's new value, the file's URL with a cache-busting version. */
+export const settingUploadResult = z.object({ value: z.string() });
+
 const link = z.union([z.url({ protocol: /^https?$/ }), z.string().regex(/^\/[^/]/, 'must be a URL or a path starting with /')]);
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
 
@@ -52,7 +60,7 @@ export function settingValueSchema(key: SettingKey): z.ZodType {
     case 'order.temporaryLicenseDays':
       return positiveInt(3650);
     case 'order.temporaryLicenseProductId':
-      return z.number().int().positive();
+      return recordId;
     case 'order.autoCreateAccount':
     case 'order.autoTemporaryLicense':
       return z.boolean();

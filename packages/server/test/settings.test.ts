@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SECRET_MASK, SETTING_KEYS } from '@lm/contract';
+import { createProduct } from './catalogue-fixtures.ts';
 import { client, describeBothDatabases, expectError, loggedIn } from './harness.ts';
 
 const THEME_KEYS = SETTING_KEYS.filter((key) => key.startsWith('theme.'));
@@ -80,6 +81,8 @@ describeBothDatabases('settings', (t) => {
 
   describe('PUT /api/settings/{key}', () => {
     it('stores valid values of each type and they read back unchanged', async () => {
+      const adminCookie = (await loggedIn(t.app, 'ADMIN')).cookie;
+      const product = await createProduct(t.app, adminCookie);
       const values: Record<string, unknown> = {
         SERVER_CUSTOMER_ID: 'customer-4711',
         'tan.maxLicenseCount': 1000,
@@ -87,7 +90,7 @@ describeBothDatabases('settings', (t) => {
         'anylic.maxDays': 3650,
         'order.autoCreateAccount': true,
         'order.autoTemporaryLicense': false,
-        'order.temporaryLicenseProductId': 7,
+        'order.temporaryLicenseProductId': product.id,
         'theme.link.dataPrivacy': 'https://example.com/privacy',
         'theme.link.imprint.fr': '/mentions-legales',
       };

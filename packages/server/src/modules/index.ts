@@ -1,8 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../platform/context.ts';
 import { clientErrorRoutes } from './client-errors/routes.ts';
+import { featureRoutes } from './features/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { licenseRoutes } from './licenses/routes.ts';
+import { licensePolicyRoutes } from './license-policies/routes.ts';
+import { productRoutes } from './products/routes.ts';
 import { sessionRoutes } from './session/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { tanRoutes } from './tans/routes.ts';
@@ -13,6 +16,9 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     healthRoutes(ctx),
     sessionRoutes(ctx),
     settingsRoutes(ctx),
+    featureRoutes(ctx),
+    licensePolicyRoutes(ctx),
+    productRoutes(ctx),
     clientErrorRoutes(),
     tanRoutes(ctx),
     licenseRoutes(ctx),

@@ -1,6 +1,6 @@
 import { Suspense, useEffect } from 'react';
 import { Alert, AppShell, Burger, Button, Container, Group, Menu, NavLink as MantineNavLink, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useFavicon } from '@mantine/hooks';
 import { IconChevronDown } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -20,9 +20,11 @@ import classes from './Shell.module.css';
 function Logo() {
   const { data: settings } = useAppSettings();
   const logo = typeof settings?.['theme.logo'] === 'string' ? settings['theme.logo'] : '/favicon.svg';
+  // The uploaded favicon replaces the built-in one as soon as the settings say so.
+  useFavicon(typeof settings?.['theme.favicon'] === 'string' ? settings['theme.favicon'] : '/favicon.svg');
   return (
     <UnstyledButton component={Link} to="/" className={classes.logo} aria-label="Home">
-      <img src={logo} alt="" height={30} />
+      <img src={logo} alt="" height={30} data-testid="navbar-logo" style={{ maxWidth: 160, objectFit: 'contain' }} />
       <Text fw={700} c="white" visibleFrom="xs">
         License Manager
       </Text>

@@ -23,3 +23,27 @@ export async function writeSetting(db: Executor, key: string, value: unknown): P
 export async function deleteSetting(db: Executor, key: string): Promise<void> {
   await db.deleteFrom('settings').where('key', '=', key).execute();
 }
+
+export interface SettingFile {
+  contentType: string;
+  data: Uint8Array;
+  version: string;
+}
+
+export async function readSettingFile(db: Executor, key: string): Promise<SettingFile | undefined> {
+  const row = await db.selectFrom('setting_files').select(['content_type', 'data', 'version']).where('key', '=', key).executeTakeFirst();
+  return row ? { contentType: row.content_type, data: row.data, version: row.version } : undefined;
+}
+
+export async function writeSettingFile(db: Executor, key: string, file: SettingFile): Promise<void> {
+  const values = { content_type: file.contentType, data: file.data, size: file.data.byteLength, version: file.version, updated_at: new Date().toISOString() };
+  await db
+    .insertInto('setting_files')
+    .values({ key, ...values })
+    .onConflict((conflict) => conflict.column('key').doUpdateSet(values))
+    .execute();
+}
+
+export async function deleteSettingFile(db: Executor, key: string): Promise<void> {
+  await db.deleteFrom('setting_files').where('key', '=', key).execute();
+}

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { settingsMap, settingUpdate } from '@lm/contract';
+import { settingsMap, settingUpdate, settingUploadResult } from '@lm/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { authorize } from '../../platform/http/auth.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
-import { allSettings, publicSettings, removeSetting, updateSetting } from './service.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import { allSettings, publicSettings, removeSetting, themeFile, updateSetting, uploadSettingFile } from './service.ts';
 
 const keyParam = z.object({ key: z.string().min(1).max(100) });
 
@@ -18,9 +19,24 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.put(
       '/settings/:key',
-      { schema: { tags: ['settings'], summary: 'Change a setting', params: keyParam, body: settingUpdate, response: { 204: z.null(), ...errorResponses } } },
+      {
+        schema: {
+          tags: ['settings'],
+          summary: 'Change a setting: JSON `{ value }`, or for theme.logo and theme.favicon a multipart upload with the field `file` (2 MB at most)',
+          params: keyParam,
+          // Absent for a multipart upload, which the handler reads as a stream.
+          body: settingUpdate.nullish(),
+          response: { 200: settingUploadResult, 204: z.null(), ...errorResponses },
+        },
+      },
       async (request, reply) => {
         authorize(request, 'update', 'Setting');
+        if (request.isMultipart()) {
+          const file = await request.file();
+          const value = await uploadSettingFile(ctx, request.params.key, file ? await file.toBuffer() : null);
+          return reply.status(200).send({ value });
+        }
+        if (!request.body) throw new AppError(400, 'ERR_VALIDATION', 'The request is not valid', { details: [{ path: 'value', message: 'value is required' }] });
         await updateSetting(ctx, request.params.key, request.body.value);
         return reply.status(204).send(null);
       },
@@ -43,6 +59,27 @@ export function themeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/theme/index.json', { schema: { tags: ['settings'], summary: 'Public theme settings', response: { 200: settingsMap } } }, async () =>
       publicSettings(ctx),
+    );
+
+    app.get(
+      '/theme/files/:name',
+      { schema: { tags: ['settings'], summary: 'An uploaded theme file (logo, favicon)', params: z.object({ name: z.string().max(50) }), querystring: z.object({ v: z.string().max(64).optional() }) } },
+      async (request, reply) => {
+        const file = await themeFile(ctx, request.params.name);
+        if (!file) return reply.status(404).send({ error: 'ERR_NOT_FOUND', message: 'File not found' });
+        // The URL in the setting carries the version: such a request may be cached for good.
+        const versioned = request.query.v === file.version;
+        const etag = `"${file.version}"`;
+        reply
+          .header('content-type', file.contentType)
+          .header('etag', etag)
+          .header('cache-control', versioned ? 'public, max-age=31536000, immutable' : 'no-cache')
+          // An SVG opened on its own must not run scripts in this origin.
+          .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+          .header('x-content-type-options', 'nosniff');
+        if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+        return reply.send(Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength));
+      },
     );
   };
 }

@@ -10,10 +10,13 @@ import {
   type SettingKey,
   type SettingsMap,
 } from '@lm/contract';
+import { createHash } from 'node:crypto';
 import type { AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
-import { deleteSetting, readAllSettings, readSetting, writeSetting } from './repo.ts';
+import { productExists } from '../products/service.ts';
+import { sniffImageType, themeFileName } from './files.ts';
+import { deleteSetting, deleteSettingFile, readAllSettings, readSetting, readSettingFile, writeSetting, writeSettingFile, type SettingFile } from './repo.ts';
 
 /** The public theme settings: what any visitor may read. */
 export async function publicSettings(ctx: AppContext): Promise<SettingsMap> {
@@ -53,9 +56,45 @@ export async function updateSetting(ctx: AppContext, rawKey: string, value: unkn
     const details = parsed.error.issues.map((issue) => ({ path: ['value', ...issue.path].join('.'), message: issue.message, code: issue.code }));
     throw new AppError(400, 'ERR_VALIDATION', `${key} is not an allowed value`, { details });
   }
+  if (key === 'order.temporaryLicenseProductId' && !(await productExists(ctx.db, parsed.data as number))) {
+    throw new AppError(400, 'ERR_VALIDATION', `${key} is not an allowed value`, { details: [{ path: 'value', message: 'unknown product' }] });
+  }
   await writeSetting(ctx.db, key, parsed.data);
 }
 
+/** Unsets a key; an uploaded file goes with it. */
 export async function removeSetting(ctx: AppContext, rawKey: string): Promise<void> {
-  await deleteSetting(ctx.db, knownKey(rawKey));
+  const key = knownKey(rawKey);
+  await ctx.db.transaction().execute(async (trx) => {
+    await deleteSetting(trx, key);
+    if (FILE_SETTING_KEYS.includes(key)) await deleteSettingFile(trx, key);
+  });
+}
+
+const uploadRefused = (message: string) => new AppError(400, 'ERR_VALIDATION', message, { details: [{ path: 'file', message }] });
+
+/**
+ * Stores an uploaded theme file (logo, favicon) in the database, so that every app instance serves
+ * it, and sets the key to its public URL with a version that changes with the bytes.
+ */
+export async function uploadSettingFile(ctx: AppContext, rawKey: string, data: Uint8Array | null): Promise<string> {
+  const key = knownKey(rawKey);
+  if (!FILE_SETTING_KEYS.includes(key)) throw uploadRefused(`${key} is not set by uploading a file`);
+  if (!data || data.byteLength === 0) throw uploadRefused('file is required');
+  const contentType = sniffImageType(data);
+  if (!contentType) throw uploadRefused('file must be a PNG, JPEG, GIF, WebP, SVG or ICO image');
+  const version = createHash('sha256').update(data).digest('hex').slice(0, 16);
+  const url = `/theme/files/${themeFileName(key)}?v=${version}`;
+  await ctx.db.transaction().execute(async (trx) => {
+    await writeSettingFile(trx, key, { contentType, data, version });
+    await writeSetting(trx, key, url);
+  });
+  return url;
+}
+
+/** An uploaded theme file by its public name (logo, favicon), or undefined. */
+export async function themeFile(ctx: AppContext, name: string): Promise<SettingFile | undefined> {
+  const key = `theme.${name}`;
+  if (!FILE_SETTING_KEYS.includes(key)) return undefined;
+  return readSettingFile(ctx.db, key);
 }

@@ -189,4 +189,16 @@ export interface DB {
   licenses: LicensesTable;
   license_machines: LicenseMachinesTable;
   license_trials: LicenseTrialsTable;
+  setting_files: SettingFilesTable;
+}
+
+/** An uploaded theme file (logo, favicon); the setting of the same key holds its public URL. */
+export interface SettingFilesTable {
+  key: string;
+  content_type: string;
+  data: Uint8Array;
+  size: number;
+  /** A hash of the bytes: the URL's cache-busting version. */
+  version: string;
+  updated_at: string;
 }

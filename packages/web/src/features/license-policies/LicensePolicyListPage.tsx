@@ -1,5 +1,126 @@
-import { FeaturePending } from '../../components/FeaturePending.tsx';
+import { useState } from 'react';
+import { ActionIcon, Badge, Button, Group, Modal, Paper, SegmentedControl, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconPencil, IconPlus, IconSearch } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { POLICY_TYPES, type LicensePolicy, type PolicyType } from '@lm/contract/license-policy';
+import { ListTable, type ListColumn } from '../../components/ListTable.tsx';
+import { PageTitle } from '../../components/PageTitle.tsx';
+import { useAbility } from '../../lib/auth.ts';
+import { currentLocale } from '../../lib/i18n.ts';
+import { formatDuration, policyLabel } from '../../lib/license-policies.ts';
+import { useListState } from '../../lib/list-state.ts';
+import { useLicensePolicyList } from './api/list-license-policies.ts';
+import { LicensePolicyForm } from './LicensePolicyForm.tsx';
+import { freeUpdatesLabel } from './policy-options.ts';
 
+const TYPE_COLORS: Record<PolicyType, string> = { INDEFINITE: 'grape', PERPETUAL: 'blue', FLOATING: 'teal' };
+
+/** The license policy list: search, filter by type, sort, edit in a dialog. */
 export default function LicensePolicyListPage() {
-  return <FeaturePending titleKey="pages.licensePolicies" />;
+  const { t } = useTranslation();
+  const ability = useAbility();
+  const state = useListState('name');
+  const [type, setType] = useState('');
+  const { data, isFetching } = useLicensePolicyList({ ...state.query, type: type || undefined });
+  const [editing, setEditing] = useState<LicensePolicy | null>(null);
+  const locale = currentLocale();
+
+  const columns: ListColumn<LicensePolicy>[] = [
+    {
+      key: 'name',
+      label: t('catalogue.policy.name'),
+      sortField: 'name',
+      render: (policy) => (
+        <Stack gap={0}>
+          <Text fw={500}>{policyLabel(policy, t)}</Text>
+          {policy.builtIn && (
+            <Text size="xs" c="dimmed">
+              {policy.name}
+            </Text>
+          )}
+        </Stack>
+      ),
+    },
+    {
+      key: 'type',
+      label: t('catalogue.policy.type'),
+      sortField: 'type',
+      render: (policy) => (
+        <Badge color={TYPE_COLORS[policy.type]} variant="light" style={{ minWidth: 'max-content' }}>
+          {t(`catalogue.policy.types.${policy.type}`)}
+        </Badge>
+      ),
+    },
+    { key: 'publicName', label: t('catalogue.policy.publicName'), render: (policy) => policy.publicName[locale] ?? policy.publicName.en ?? '' },
+    {
+      key: 'validity',
+      label: t('catalogue.policy.licenseMaxValid'),
+      sortField: 'licenseMaxValidDays',
+      render: (policy) => t('catalogue.duration.days', { count: policy.licenseMaxValidDays }),
+    },
+    {
+      key: 'refetch',
+      label: t('catalogue.policy.refetch'),
+      render: (policy) => `${formatDuration(policy.refetchIntervalSeconds, t)} / ${formatDuration(policy.refetchBeforeExpirySeconds, t)}`,
+    },
+    {
+      key: 'machines',
+      label: t('catalogue.policy.machines'),
+      render: (policy) => t('catalogue.policy.machinesValue', { count: policy.maxDifferentMachinesCount, interval: formatDuration(policy.maxDifferentMachinesIntervalHours * 3600, t) }),
+    },
+    { key: 'freeUpdates', label: t('catalogue.policy.freeUpdatesPeriod'), render: (policy) => freeUpdatesLabel(policy.freeUpdatesPeriodDays, t) },
+    {
+      key: 'actions',
+      label: t('common.actions'),
+      render: (policy) =>
+        ability.can('update', 'LicensePolicy') && (
+          <Tooltip label={t('common.edit')}>
+            <ActionIcon variant="subtle" onClick={() => setEditing(policy)} aria-label={`${t('common.edit')} ${policy.name}`}>
+              <IconPencil size={18} />
+            </ActionIcon>
+          </Tooltip>
+        ),
+    },
+  ];
+
+  return (
+    <>
+      <PageTitle
+        title={t('pages.licensePolicies')}
+        actions={
+          ability.can('create', 'LicensePolicy') && (
+            <Button component={Link} to="/license-policies/create" leftSection={<IconPlus size={16} />}>
+              {t('pages.licensePolicyCreate')}
+            </Button>
+          )
+        }
+      />
+      <Paper withBorder p="md">
+        <Group mb="sm" gap="sm">
+          <TextInput
+            maw={360}
+            style={{ flex: 1 }}
+            leftSection={<IconSearch size={16} />}
+            placeholder={t('common.search')}
+            aria-label={t('common.search')}
+            value={state.filter}
+            onChange={(event) => state.setFilter(event.currentTarget.value)}
+          />
+          <SegmentedControl
+            value={type}
+            onChange={(value) => {
+              setType(value);
+              state.setOffset(0);
+            }}
+            data={[{ value: '', label: t('catalogue.all') }, ...POLICY_TYPES.map((value) => ({ value, label: t(`catalogue.policy.types.${value}`) }))]}
+          />
+        </Group>
+        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} state={state} rowKey={(policy) => policy.id} minWidth={1000} />
+      </Paper>
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing ? t('catalogue.policy.editTitle', { name: policyLabel(editing, t) }) : ''} size="xl">
+        {editing && <LicensePolicyForm policy={editing} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />}
+      </Modal>
+    </>
+  );
 }

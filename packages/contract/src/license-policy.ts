@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import {
+  DIFFERENT_MACHINES_INTERVAL_OPTIONS_H,
+  FREE_UPDATES_PERIOD_OPTIONS_MONTHS,
+  LOCALES,
+  MONTH_DAYS,
+  MONTH_SECONDS,
+  REFETCH_INTERVAL_OPTIONS_S,
+} from './constants.ts';
+import { localizedTexts } from './feature.ts';
+import { isoDateTime, listQuery, listResponse } from './list.ts';
+
+export const POLICY_TYPES = ['INDEFINITE', 'PERPETUAL', 'FLOATING'] as const;
+export type PolicyType = (typeof POLICY_TYPES)[number];
+/** The types a person may choose (spec section 5); INDEFINITE belongs to the built-in policy. */
+export const SELECTABLE_POLICY_TYPES = ['PERPETUAL', 'FLOATING'] as const satisfies readonly PolicyType[];
+
+/** The policies of the first migration; their internal names are shown with friendly labels. */
+export const BUILT_IN_POLICY_NAMES = ['SINGLE_HOST_INDEFINITE', 'SINGLE_HOST_PERPETUAL', 'FLOATING_DEFAULT'] as const;
+export function isBuiltInPolicyName(name: string): boolean {
+  return (BUILT_IN_POLICY_NAMES as readonly string[]).includes(name);
+}
+
+/** Months in days, whole days as the API takes them: one month is 30.5 days (spec section 9). */
+export function monthsToDays(months: number): number {
+  return Math.round(months * MONTH_DAYS);
+}
+
+/** The free-updates period options (spec section 9) in days; null is "none". */
+export const FREE_UPDATES_PERIOD_OPTIONS_DAYS = FREE_UPDATES_PERIOD_OPTIONS_MONTHS.map((months) => (months === null ? null : monthsToDays(months)));
+
+const DURATION_UNITS_S = [
+  ['months', MONTH_SECONDS],
+  ['days', 86400],
+  ['hours', 3600],
+  ['minutes', 60],
+  ['seconds', 1],
+] as const;
+export type DurationUnit = (typeof DURATION_UNITS_S)[number][0];
+export const DURATION_UNITS: readonly DurationUnit[] = DURATION_UNITS_S.map(([unit]) => unit);
+export const DURATION_UNIT_SECONDS: Record<DurationUnit, number> = Object.fromEntries(DURATION_UNITS_S) as Record<DurationUnit, number>;
+
+/**
+ * A duration in seconds as the largest whole unit, for display: 2635200 s is one month, 86400 s
+ * one day. Zero is 0 seconds.
+ */
+export function splitDuration(seconds: number): { amount: number; unit: DurationUnit } {
+  for (const [unit, size] of DURATION_UNITS_S) {
+    if (seconds >= size && seconds % size === 0) return { amount: seconds / size, unit };
+  }
+  return { amount: seconds, unit: 'seconds' };
+}
+
+/** An amount of a unit in whole seconds (what the API takes). */
+export function toSeconds(amount: number, unit: DurationUnit): number {
+  return Math.round(amount * DURATION_UNIT_SECONDS[unit]);
+}
+
+const oneOf = <T extends number>(options: readonly T[]) =>
+  z
+    .number()
+    .int()
+    .refine((value) => options.includes(value as T), 'validation.notAnOption');
+
+/** A public name per locale, 2 to 255 characters (spec section 5). */
+export const policyPublicName = localizedTexts(z.string().min(2).max(255));
+
+export const licensePolicyFields = z
+  .object({
+    name: z.string().trim().min(5).max(255),
+    publicName: policyPublicName.default({}),
+    type: z.enum(POLICY_TYPES),
+    licenseMaxValidDays: z.number().int().min(1).max(100_000),
+    refetchIntervalSeconds: oneOf(REFETCH_INTERVAL_OPTIONS_S),
+    refetchBeforeExpirySeconds: oneOf(REFETCH_INTERVAL_OPTIONS_S),
+    maxDifferentMachinesCount: z.number().int().min(1).max(1_000_000),
+    maxDifferentMachinesIntervalHours: oneOf(DIFFERENT_MACHINES_INTERVAL_OPTIONS_H),
+    freeUpdatesPeriodDays: z
+      .number()
+      .int()
+      .refine((value) => FREE_UPDATES_PERIOD_OPTIONS_DAYS.includes(value), 'validation.notAnOption')
+      .nullable()
+      .default(null),
+    notes: z.string().max(10000).nullish().transform((value) => value || null),
+  })
+  .refine((policy) => policy.type !== 'INDEFINITE' || Object.keys(policy.publicName).length === 0, {
+    path: ['publicName'],
+    message: 'validation.indefiniteNoPublicName',
+  });
+export type LicensePolicyFields = z.output<typeof licensePolicyFields>;
+export type LicensePolicyInput = z.input<typeof licensePolicyFields>;
+
+export const licensePolicy = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** Built-in policies keep their internal name; the web app shows a friendly label. */
+  builtIn: z.boolean(),
+  publicName: z.partialRecord(z.enum(LOCALES), z.string()),
+  type: z.enum(POLICY_TYPES),
+  licenseMaxValidDays: z.number().int(),
+  refetchIntervalSeconds: z.number().int(),
+  refetchBeforeExpirySeconds: z.number().int(),
+  maxDifferentMachinesCount: z.number().int(),
+  maxDifferentMachinesIntervalHours: z.number().int(),
+  freeUpdatesPeriodDays: z.number().nullable(),
+  notes: z.string().nullable(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+export type LicensePolicy = z.output<typeof licensePolicy>;
+
+export const LICENSE_POLICY_SORT_FIELDS = ['id', 'name', 'type', 'licenseMaxValidDays', 'createdAt'] as const;
+export const licensePolicyListQuery = listQuery(LICENSE_POLICY_SORT_FIELDS).extend({ type: z.enum(POLICY_TYPES).optional() });
+export const licensePolicyList = listResponse(licensePolicy);
+
+/**
+ * The form's public-name entries (spec section 5): locale required, description 2 to 255
+ * characters, at most one entry per locale. The form turns them into the API's map.
+ */
+export const publicNameEntries = z
+  .array(
+    z.object({
+      locale: z.enum(LOCALES, 'validation.required'),
+      description: z.string().trim().min(2).max(255),
+    }),
+  )
+  .superRefine((entries, ctx) => {
+    entries.forEach((entry, index) => {
+      if (entries.findIndex((other) => other.locale === entry.locale) !== index) {
+        ctx.addIssue({ code: 'custom', path: [index, 'locale'], message: 'validation.duplicateLocale' });
+      }
+    });
+  });

@@ -1,0 +1,109 @@
+import {
+  isBuiltInPolicyName,
+  SELECTABLE_POLICY_TYPES,
+  type LicensePolicy,
+  type LicensePolicyFields,
+  type PolicyType,
+} from '@lm/contract/license-policy';
+import type { ListQuery, ListResult } from '@lm/contract';
+import { recordChange } from '../../platform/changelog.ts';
+import type { Actor, AppContext } from '../../platform/context.ts';
+import type { Executor } from '../../platform/db/database.ts';
+import { isUniqueViolation } from '../../platform/db/search.ts';
+import { AppError, notFound } from '../../platform/http/errors.ts';
+import { findPolicyIdByName, findPolicyRow, insertPolicyRow, listPolicyRows, updatePolicyRow, type LicensePolicyRow } from './repo.ts';
+
+export function toLicensePolicy(row: LicensePolicyRow): LicensePolicy {
+  return {
+    id: row.id,
+    name: row.name,
+    builtIn: isBuiltInPolicyName(row.name),
+    publicName: JSON.parse(row.public_name) as LicensePolicy['publicName'],
+    type: row.type,
+    licenseMaxValidDays: row.license_max_valid_days,
+    refetchIntervalSeconds: row.refetch_interval_seconds,
+    refetchBeforeExpirySeconds: row.refetch_before_expiry_seconds,
+    maxDifferentMachinesCount: row.max_different_machines_count,
+    maxDifferentMachinesIntervalHours: row.max_different_machines_interval_hours,
+    freeUpdatesPeriodDays: row.free_updates_period_days === null ? null : Number(row.free_updates_period_days),
+    notes: row.notes,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function listLicensePolicies(ctx: AppContext, query: ListQuery & { type?: PolicyType }): Promise<ListResult<LicensePolicy>> {
+  const { rows, totalCount } = await listPolicyRows(ctx.db, query);
+  return { items: rows.map(toLicensePolicy), totalCount };
+}
+
+async function loadPolicy(db: Executor, id: number): Promise<LicensePolicy> {
+  const row = await findPolicyRow(db, id);
+  if (!row) throw notFound('License policy');
+  return toLicensePolicy(row);
+}
+
+export function getLicensePolicy(ctx: AppContext, id: number): Promise<LicensePolicy> {
+  return loadPolicy(ctx.db, id);
+}
+
+/** Whether a policy exists (products refer to their default policy). */
+export async function licensePolicyExists(db: Executor, id: number): Promise<boolean> {
+  return (await findPolicyRow(db, id)) !== undefined;
+}
+
+const invalid = (path: string, message: string) => new AppError(400, 'ERR_VALIDATION', `${path} is not an allowed value`, { details: [{ path, message }] });
+const duplicateName = (name: string) =>
+  new AppError(409, 'ERR_CONFLICT', `A license policy named ${name} already exists`, { details: [{ path: 'name', message: 'already exists', code: 'duplicate' }] });
+
+/**
+ * Type rules (spec sections 4 and 5): a person chooses PERPETUAL or FLOATING; INDEFINITE belongs to
+ * the built-in policy, which keeps it. Built-in policies keep their internal names, which the web app
+ * and other modules recognise.
+ */
+function checkRules(fields: LicensePolicyFields, before: LicensePolicy | null): void {
+  const keepsIndefinite = before?.type === 'INDEFINITE' && fields.type === 'INDEFINITE';
+  if (!keepsIndefinite && !(SELECTABLE_POLICY_TYPES as readonly string[]).includes(fields.type)) throw invalid('type', 'type is not an allowed value');
+  if (before?.type === 'INDEFINITE' && fields.type !== 'INDEFINITE') throw invalid('type', 'the type of an INDEFINITE policy cannot change');
+  if (before?.builtIn && fields.name !== before.name) throw invalid('name', 'a built-in policy keeps its name');
+  if (!before && isBuiltInPolicyName(fields.name)) throw duplicateName(fields.name);
+}
+
+async function checkName(db: Executor, name: string, selfId?: number): Promise<void> {
+  const existing = await findPolicyIdByName(db, name);
+  if (existing !== undefined && existing !== selfId) throw duplicateName(name);
+}
+
+async function uniqueGuard<T>(name: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateName(name);
+    throw error;
+  }
+}
+
+export function createLicensePolicy(ctx: AppContext, actor: Actor, fields: LicensePolicyFields): Promise<LicensePolicy> {
+  checkRules(fields, null);
+  return uniqueGuard(fields.name, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      await checkName(trx, fields.name);
+      const created = toLicensePolicy(await insertPolicyRow(trx, fields));
+      await recordChange(trx, actor, { model: 'LicensePolicy', recordId: created.id, operation: 'insert', newValues: created });
+      return created;
+    }),
+  );
+}
+
+export function updateLicensePolicy(ctx: AppContext, actor: Actor, id: number, fields: LicensePolicyFields): Promise<LicensePolicy> {
+  return uniqueGuard(fields.name, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      const before = await loadPolicy(trx, id);
+      checkRules(fields, before);
+      await checkName(trx, fields.name, id);
+      const after = toLicensePolicy(await updatePolicyRow(trx, id, fields));
+      await recordChange(trx, actor, { model: 'LicensePolicy', recordId: id, operation: 'update', oldValues: before, newValues: after });
+      return after;
+    }),
+  );
+}

@@ -1,0 +1,72 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParam } from '@lm/contract';
+import { product, productFields, productList, productListQuery } from '@lm/contract/product';
+import type { AppContext } from '../../platform/context.ts';
+import { actorOf, authorize } from '../../platform/http/auth.ts';
+import { errorResponses } from '../../platform/http/openapi.ts';
+import { createProduct, deleteProduct, getProduct, listProducts, productVersions, updateProduct } from './service.ts';
+
+const tags = ['products'];
+
+export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/products',
+      {
+        schema: {
+          tags,
+          summary: 'List products; active filters, resolveFeatures applies expand-to-features, featureNames keeps products having all of them',
+          querystring: productListQuery,
+          response: { 200: productList, ...errorResponses },
+        },
+      },
+      async (request) => {
+        authorize(request, 'view-list', 'Product');
+        return listProducts(ctx, request.query);
+      },
+    );
+
+    app.get('/products/:id', { schema: { tags, summary: 'One product', params: idParam, response: { 200: product, ...errorResponses } } }, async (request) => {
+      authorize(request, 'view', 'Product');
+      return getProduct(ctx, request.params.id);
+    });
+
+    app.get(
+      '/products/:id/versions',
+      { schema: { tags, summary: 'The products of the same name, ordered by version', params: idParam, response: { 200: productList, ...errorResponses } } },
+      async (request) => {
+        authorize(request, 'view', 'Product');
+        return productVersions(ctx, request.params.id);
+      },
+    );
+
+    app.post(
+      '/products',
+      { schema: { tags, summary: 'Create a product', body: productFields, response: { 201: product, ...errorResponses } } },
+      async (request, reply) => {
+        authorize(request, 'create', 'Product');
+        return reply.status(201).send(await createProduct(ctx, actorOf(request), request.body));
+      },
+    );
+
+    app.put(
+      '/products/:id',
+      { schema: { tags, summary: 'Change a product', params: idParam, body: productFields, response: { 200: product, ...errorResponses } } },
+      async (request) => {
+        authorize(request, 'update', 'Product');
+        return updateProduct(ctx, actorOf(request), request.params.id, request.body);
+      },
+    );
+
+    app.delete(
+      '/products/:id',
+      { schema: { tags, summary: 'Delete a product no TAN or license uses', params: idParam, response: { 204: z.null(), ...errorResponses } } },
+      async (request, reply) => {
+        authorize(request, 'delete', 'Product');
+        await deleteProduct(ctx, actorOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}

@@ -1,0 +1,73 @@
+import { useMemo, useState } from 'react';
+import { Pill, TagsInput, Tooltip, type TagsInputProps } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { featureLabel, isValidFeatureName } from '@lm/contract/feature';
+import { useFeatureCache } from '../lib/feature-cache.ts';
+import { currentLocale } from '../lib/i18n.ts';
+
+const SEPARATORS = [',', ' ', ';'];
+const DISALLOWED = /[^A-Za-z0-9:/_\-, ;]/g;
+
+interface FeaturesInputProps extends Omit<TagsInputProps, 'data' | 'value' | 'onChange'> {
+  value?: string[];
+  onChange?(value: string[]): void;
+  /** Names not to offer (a feature cannot expand to itself). */
+  exclude?: string[];
+}
+
+/**
+ * Feature names as tags (spec section 5): only letters, digits, colon, slash, underscore and dash
+ * can be entered; names that are not in the feature cache are marked invalid.
+ */
+export function FeaturesInput({ value = [], onChange = () => {}, exclude = [], error, ...props }: FeaturesInputProps) {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const { data: features, isSuccess } = useFeatureCache();
+  const locale = currentLocale();
+  const known = useMemo(() => new Map((features ?? []).map((feature) => [feature.name, feature])), [features]);
+  const excluded = exclude.join('\n');
+  const data = useMemo(() => {
+    const skip = new Set(excluded.split('\n'));
+    return (features ?? []).filter((feature) => !skip.has(feature.name)).map((feature) => ({ value: feature.name, label: feature.name }));
+  }, [features, excluded]);
+  const unknown = isSuccess ? value.filter((name) => !known.has(name)) : [];
+  const ownError = unknown.length ? t('catalogue.featuresInput.unknown', { names: unknown.join(', ') }) : undefined;
+
+  return (
+    <TagsInput
+      {...props}
+      data={data}
+      value={value}
+      onChange={(names) => onChange(names.map((name) => name.trim()).filter((name) => name && isValidFeatureName(name)))}
+      // Characters outside the allowed set cannot be typed or pasted; the separators split tags.
+      searchValue={search}
+      onSearchChange={(typed) => setSearch(typed.replace(DISALLOWED, ''))}
+      splitChars={SEPARATORS}
+      // Feature names are case-sensitive: PDF and pdf are two features.
+      isDuplicate={(name, current) => current.includes(name)}
+      error={error || ownError}
+      description={props.description ?? t('catalogue.featuresInput.hint')}
+      renderOption={({ option }) => {
+        const feature = known.get(option.value);
+        const label = feature ? featureLabel(feature, locale) : option.value;
+        return label === option.value ? option.value : `${option.value} — ${label}`;
+      }}
+      renderPill={({ value: name, onRemove }) => {
+        const invalid = isSuccess && name !== undefined && !known.has(name);
+        return (
+          <Tooltip label={t('catalogue.featuresInput.unknownOne')} disabled={!invalid} withinPortal>
+            <Pill
+              withRemoveButton
+              onRemove={onRemove}
+              data-invalid={invalid || undefined}
+              aria-invalid={invalid || undefined}
+              styles={invalid ? { root: { backgroundColor: 'var(--mantine-color-red-1)', color: 'var(--mantine-color-red-8)', textDecoration: 'line-through wavy' } } : undefined}
+            >
+              {name}
+            </Pill>
+          </Tooltip>
+        );
+      }}
+    />
+  );
+}

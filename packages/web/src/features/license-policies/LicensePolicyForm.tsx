@@ -1,0 +1,224 @@
+import { ActionIcon, Button, Fieldset, Group, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { LOCALES, MONTH_DAYS } from '@lm/contract';
+import {
+  licensePolicyFields,
+  publicNameEntries,
+  SELECTABLE_POLICY_TYPES,
+  type LicensePolicy,
+  type LicensePolicyInput,
+  type PolicyType,
+} from '@lm/contract/license-policy';
+import { z } from 'zod';
+import { formValidator } from '../../lib/forms.ts';
+import { LOCALE_LABELS } from '../../lib/i18n.ts';
+import { policyLabel } from '../../lib/license-policies.ts';
+import { showError, showSuccess } from '../../lib/notify.ts';
+import { showFieldErrors } from '../../lib/server-errors.ts';
+import { useSaveLicensePolicy } from './api/save-license-policy.ts';
+import { freeUpdatesOptions, machinesIntervalOptions, refetchOptions } from './policy-options.ts';
+
+type ValidityUnit = 'days' | 'months';
+
+interface PolicyFormValues {
+  name: string;
+  type: PolicyType | '';
+  publicNames: { locale: string; description: string }[];
+  validityAmount: number | string;
+  validityUnit: ValidityUnit;
+  refetchIntervalSeconds: string;
+  refetchBeforeExpirySeconds: string;
+  maxDifferentMachinesCount: number | string;
+  maxDifferentMachinesIntervalHours: string;
+  freeUpdatesPeriodDays: string;
+  notes: string;
+}
+
+const DEFAULTS: PolicyFormValues = {
+  name: '',
+  type: 'PERPETUAL',
+  publicNames: [{ locale: 'en', description: '' }],
+  validityAmount: 30,
+  validityUnit: 'days',
+  refetchIntervalSeconds: String(86400),
+  refetchBeforeExpirySeconds: String(7 * 86400),
+  maxDifferentMachinesCount: 3,
+  maxDifferentMachinesIntervalHours: String(720),
+  freeUpdatesPeriodDays: '',
+  notes: '',
+};
+
+function initialValues(policy: LicensePolicy | null): PolicyFormValues {
+  if (!policy) return DEFAULTS;
+  return {
+    name: policy.name,
+    type: policy.type,
+    publicNames: Object.entries(policy.publicName).map(([locale, description]) => ({ locale, description: description ?? '' })),
+    validityAmount: policy.licenseMaxValidDays,
+    validityUnit: 'days',
+    refetchIntervalSeconds: String(policy.refetchIntervalSeconds),
+    refetchBeforeExpirySeconds: String(policy.refetchBeforeExpirySeconds),
+    maxDifferentMachinesCount: policy.maxDifferentMachinesCount,
+    maxDifferentMachinesIntervalHours: String(policy.maxDifferentMachinesIntervalHours),
+    freeUpdatesPeriodDays: policy.freeUpdatesPeriodDays === null ? '' : String(policy.freeUpdatesPeriodDays),
+    notes: policy.notes ?? '',
+  };
+}
+
+const integer = (value: number | string) => (value === '' ? Number.NaN : Math.round(Number(value)));
+
+/** The API body: every number an integer (spec section 7); months of validity are 30.5 days. */
+function toBody(values: PolicyFormValues): LicensePolicyInput {
+  const amount = Number(values.validityAmount);
+  return {
+    name: values.name,
+    type: values.type as PolicyType,
+    publicName: values.type === 'INDEFINITE' ? {} : Object.fromEntries(values.publicNames.map((entry) => [entry.locale, entry.description])),
+    licenseMaxValidDays: integer(values.validityUnit === 'months' ? amount * MONTH_DAYS : values.validityAmount),
+    refetchIntervalSeconds: integer(values.refetchIntervalSeconds),
+    refetchBeforeExpirySeconds: integer(values.refetchBeforeExpirySeconds),
+    maxDifferentMachinesCount: integer(values.maxDifferentMachinesCount),
+    maxDifferentMachinesIntervalHours: integer(values.maxDifferentMachinesIntervalHours),
+    freeUpdatesPeriodDays: values.freeUpdatesPeriodDays === '' ? null : integer(values.freeUpdatesPeriodDays),
+    notes: values.notes,
+  };
+}
+
+const validateEntries = formValidator(z.object({ publicNames: publicNameEntries }));
+const validateBody = formValidator(licensePolicyFields);
+const FIELD_OF_BODY: Record<string, string> = { licenseMaxValidDays: 'validityAmount', publicName: 'publicNames' };
+
+function validate(values: PolicyFormValues): Record<string, string> {
+  const bodyErrors = Object.entries(validateBody(toBody(values)))
+    // Public-name entries are checked one by one below, with their positions.
+    .filter(([path]) => !path.startsWith('publicName.'))
+    .map(([path, message]) => [FIELD_OF_BODY[path] ?? path, message]);
+  const entryErrors = values.type === 'INDEFINITE' ? {} : validateEntries(values);
+  return { ...Object.fromEntries(bodyErrors), ...entryErrors };
+}
+
+/** Create or edit a license policy (spec sections 3, 5 and 9). */
+export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: LicensePolicy | null; onSaved(policy: LicensePolicy): void; onCancel?(): void }) {
+  const { t } = useTranslation();
+  const save = useSaveLicensePolicy(policy?.id ?? null);
+  const form = useForm<PolicyFormValues>({ initialValues: initialValues(policy), validate });
+  const indefinite = form.values.type === 'INDEFINITE';
+  const usedLocales = form.values.publicNames.map((entry) => entry.locale);
+  const types: PolicyType[] = policy?.type === 'INDEFINITE' ? ['INDEFINITE'] : [...SELECTABLE_POLICY_TYPES];
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const saved = await save.mutateAsync(toBody(values));
+      showSuccess(t(policy ? 'catalogue.saved' : 'catalogue.created', { name: policyLabel(saved, t) }));
+      onSaved(saved);
+    } catch (error) {
+      if (!showFieldErrors(form, error)) showError(error, policy ? 'catalogue.updateFailed' : 'catalogue.createFailed');
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate data-testid="policy-form">
+      <Stack>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput
+            label={t('catalogue.policy.name')}
+            description={policy?.builtIn ? policyLabel(policy, t) : t('catalogue.policy.nameHint')}
+            required
+            disabled={policy?.builtIn}
+            {...form.getInputProps('name')}
+          />
+          <Select
+            label={t('catalogue.policy.type')}
+            required
+            allowDeselect={false}
+            disabled={policy?.type === 'INDEFINITE'}
+            data={types.map((type) => ({ value: type, label: t(`catalogue.policy.types.${type}`) }))}
+            {...form.getInputProps('type')}
+          />
+        </SimpleGrid>
+
+        {indefinite ? (
+          <Text size="sm" c="dimmed">
+            {t('catalogue.policy.noPublicName')}
+          </Text>
+        ) : (
+          <Fieldset legend={t('catalogue.policy.publicName')}>
+            <Stack gap="xs">
+              {form.values.publicNames.map((entry, index) => (
+                <Group key={index} align="flex-start" gap="xs" wrap="nowrap">
+                  <Select
+                    aria-label={t('catalogue.policy.locale')}
+                    placeholder={t('catalogue.policy.locale')}
+                    w={{ base: 115, sm: 150 }}
+                    data={LOCALES.map((locale) => ({ value: locale, label: LOCALE_LABELS[locale], disabled: locale !== entry.locale && usedLocales.includes(locale) }))}
+                    {...form.getInputProps(`publicNames.${index}.locale`)}
+                  />
+                  <TextInput style={{ flex: 1, minWidth: 0 }} aria-label={t('catalogue.policy.publicNameText')} placeholder={t('catalogue.policy.publicNameText')} {...form.getInputProps(`publicNames.${index}.description`)} />
+                  <ActionIcon variant="subtle" color="red" mt={6} onClick={() => form.removeListItem('publicNames', index)} aria-label={t('common.delete')}>
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Group>
+              ))}
+              <Group>
+                <Button
+                  variant="light"
+                  size="xs"
+                  leftSection={<IconPlus size={14} />}
+                  disabled={form.values.publicNames.length >= LOCALES.length}
+                  onClick={() => form.insertListItem('publicNames', { locale: LOCALES.find((locale) => !usedLocales.includes(locale)) ?? '', description: '' })}
+                >
+                  {t('catalogue.policy.addPublicName')}
+                </Button>
+              </Group>
+            </Stack>
+          </Fieldset>
+        )}
+
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Group align="flex-start" gap="xs" wrap="nowrap">
+            <NumberInput label={t('catalogue.policy.licenseMaxValid')} required min={1} allowDecimal={form.values.validityUnit === 'months'} style={{ flex: 1 }} {...form.getInputProps('validityAmount')} />
+            <Select
+              label={t('catalogue.policy.unit')}
+              w={120}
+              allowDeselect={false}
+              data={(['days', 'months'] as const).map((unit) => ({ value: unit, label: t(`catalogue.units.${unit}`) }))}
+              {...form.getInputProps('validityUnit')}
+            />
+          </Group>
+          <Select label={t('catalogue.policy.freeUpdatesPeriod')} allowDeselect={false} data={freeUpdatesOptions(t, policy?.freeUpdatesPeriodDays ?? null)} {...form.getInputProps('freeUpdatesPeriodDays')} />
+          <Select label={t('catalogue.policy.refetchInterval')} required allowDeselect={false} maxDropdownHeight={320} data={refetchOptions(t, policy?.refetchIntervalSeconds ?? null)} {...form.getInputProps('refetchIntervalSeconds')} />
+          <Select
+            label={t('catalogue.policy.refetchBeforeExpiry')}
+            required
+            allowDeselect={false}
+            maxDropdownHeight={320}
+            data={refetchOptions(t, policy?.refetchBeforeExpirySeconds ?? null)}
+            {...form.getInputProps('refetchBeforeExpirySeconds')}
+          />
+          <NumberInput label={t('catalogue.policy.maxDifferentMachinesCount')} required min={1} allowDecimal={false} {...form.getInputProps('maxDifferentMachinesCount')} />
+          <Select
+            label={t('catalogue.policy.maxDifferentMachinesInterval')}
+            required
+            allowDeselect={false}
+            maxDropdownHeight={320}
+            data={machinesIntervalOptions(t, policy?.maxDifferentMachinesIntervalHours ?? null)}
+            {...form.getInputProps('maxDifferentMachinesIntervalHours')}
+          />
+        </SimpleGrid>
+        <Textarea label={t('catalogue.notes')} autosize minRows={2} {...form.getInputProps('notes')} />
+        <Group justify="flex-end">
+          {onCancel && (
+            <Button variant="default" onClick={onCancel}>
+              {t('common.cancel')}
+            </Button>
+          )}
+          <Button type="submit" loading={save.isPending}>
+            {policy ? t('common.save') : t('common.create')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

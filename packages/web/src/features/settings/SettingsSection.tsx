@@ -1,0 +1,119 @@
+import { useState, type ReactNode } from 'react';
+import { Button, Group, NumberInput, Paper, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { settingValueSchema, type SettingKey, type SettingsMap } from '@lm/contract';
+import { ProductSelect } from '../../components/ProductSelect.tsx';
+import { showError, showSuccess } from '../../lib/notify.ts';
+import { useChangeSettings } from './api/change-setting.ts';
+
+export type SettingKind = 'text' | 'url' | 'number' | 'boolean' | 'product';
+
+export interface SettingField {
+  key: SettingKey;
+  label: string;
+  kind: SettingKind;
+  description?: string;
+  placeholder?: string;
+  disabled?: boolean;
+}
+
+type Draft = Record<string, string | number | boolean>;
+
+function draftOf(field: SettingField, value: unknown): string | number | boolean {
+  if (field.kind === 'boolean') return value === true;
+  if (field.kind === 'number') return typeof value === 'number' ? value : '';
+  if (field.kind === 'product') return typeof value === 'number' ? value : '';
+  return typeof value === 'string' ? value : '';
+}
+
+/** The value to send: null unsets the key (its default applies again). */
+function valueOf(field: SettingField, draft: string | number | boolean): unknown {
+  if (field.kind === 'boolean') return draft;
+  if (draft === '') return null;
+  return field.kind === 'number' || field.kind === 'product' ? Number(draft) : String(draft).trim();
+}
+
+interface SettingsSectionProps {
+  title: string;
+  description?: string;
+  fields: SettingField[];
+  settings: SettingsMap;
+  columns?: number;
+  children?: ReactNode;
+  testId?: string;
+}
+
+/** A group of settings with one Save: each changed key is checked as the server checks it, then sent. */
+export function SettingsSection({ title, description, fields, settings, columns = 2, children, testId }: SettingsSectionProps) {
+  const { t } = useTranslation();
+  const change = useChangeSettings();
+  const saved: Draft = Object.fromEntries(fields.map((field) => [field.key, draftOf(field, settings[field.key])]));
+  const [draft, setDraft] = useState<Draft>(saved);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const changed = fields.filter((field) => draft[field.key] !== saved[field.key]);
+
+  const save = async () => {
+    const found: Record<string, string> = {};
+    for (const field of changed) {
+      const value = valueOf(field, draft[field.key]);
+      const result = value === null ? null : settingValueSchema(field.key).safeParse(value);
+      if (result && !result.success) found[field.key] = t('validation.notAllowed', { field: field.label });
+    }
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    try {
+      await change.mutateAsync(changed.map((field) => [field.key, valueOf(field, draft[field.key])]));
+      showSuccess(t('settings.saved'));
+    } catch (error) {
+      showError(error, 'settings.changeFailed');
+    }
+  };
+
+  const input = (field: SettingField) => {
+    const common = { label: field.label, description: field.description, error: errors[field.key], disabled: field.disabled, 'data-setting': field.key };
+    const set = (value: string | number | boolean) => setDraft((current) => ({ ...current, [field.key]: value }));
+    switch (field.kind) {
+      case 'boolean':
+        return <Switch key={field.key} {...common} checked={draft[field.key] === true} onChange={(event) => set(event.currentTarget.checked)} />;
+      case 'number':
+        return <NumberInput key={field.key} {...common} min={1} allowDecimal={false} placeholder={field.placeholder} value={draft[field.key] as number | string} onChange={set} />;
+      case 'product':
+        return <ProductSelect key={field.key} {...common} value={typeof draft[field.key] === 'number' ? (draft[field.key] as number) : null} onChange={(id) => set(id ?? '')} />;
+      default:
+        return (
+          <TextInput
+            key={field.key}
+            {...common}
+            type={field.kind === 'url' ? 'url' : 'text'}
+            placeholder={field.placeholder}
+            value={String(draft[field.key])}
+            onChange={(event) => set(event.currentTarget.value)}
+          />
+        );
+    }
+  };
+
+  return (
+    <Paper withBorder p="lg" data-testid={testId}>
+      <Stack>
+        <div>
+          <Title order={3} size="h4">
+            {title}
+          </Title>
+          {description && (
+            <Text size="sm" c="dimmed">
+              {description}
+            </Text>
+          )}
+        </div>
+        {children}
+        <SimpleGrid cols={{ base: 1, sm: columns }}>{fields.map(input)}</SimpleGrid>
+        <Group justify="flex-end">
+          <Button onClick={save} disabled={changed.length === 0} loading={change.isPending}>
+            {t('common.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,29 @@
+import type { UseFormReturnType } from '@mantine/form';
+import { ApiError } from './api.ts';
+import i18n from './i18n.ts';
+
+/** The form text for one refused field, by the answer's error code. */
+function fieldMessage(error: ApiError, message: string): string {
+  const code = error.code;
+  if (code === 'ERR_CONFLICT') return i18n.t('catalogue.errors.duplicate');
+  if (code && code !== 'ERR_VALIDATION' && i18n.exists(`errors.${code}`)) return i18n.t(`errors.${code}`, error.body?.params ?? {});
+  return message;
+}
+
+/**
+ * Shows the field errors of a refused save on the form (validation details, a taken name, unknown
+ * features, a feature cycle). Paths below a field in `collapse` (`features.1`) mark the field
+ * itself. Returns whether any field was marked, so that the caller shows a toast otherwise.
+ */
+export function showFieldErrors<T>(form: UseFormReturnType<T>, error: unknown, collapse: string[] = []): boolean {
+  if (!(error instanceof ApiError) || !error.body?.details?.length) return false;
+  const errors: Record<string, string> = {};
+  for (const detail of error.body.details) {
+    if (!detail.path) continue;
+    const field = collapse.find((name) => detail.path === name || detail.path.startsWith(`${name}.`)) ?? detail.path;
+    errors[field] ??= fieldMessage(error, detail.message);
+  }
+  if (Object.keys(errors).length === 0) return false;
+  form.setErrors(errors);
+  return true;
+}
