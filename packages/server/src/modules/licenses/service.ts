@@ -7,7 +7,7 @@ import { nowIso, type Executor } from '../../platform/db/database.ts';
 import { actorOf, authorize, authorizeRecord, requireUser } from '../../platform/http/auth.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { settingValue } from '../settings/service.ts';
-import { formatProductName } from '../tans/repo.ts';
+import { formatProductName } from '@lm/contract/product';
 import {
   activeProducts,
   deleteLicense,
@@ -80,7 +80,7 @@ export async function temporaryOptions(ctx: AppContext, request: FastifyRequest)
       id: product.id,
       name: product.name,
       version: product.version,
-      formattedName: formatProductName(product.name, product.version),
+      formattedName: formatProductName(product),
       trialDays: product.trial_days,
     })),
   };

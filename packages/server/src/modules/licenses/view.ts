@@ -1,7 +1,7 @@
 import { formatUserName } from '@lm/contract';
 import { freeUpdatesState, todayOf, type License } from '@lm/contract/license';
 import type { Executor } from '../../platform/db/database.ts';
-import { formatProductName } from '../tans/repo.ts';
+import { formatProductName } from '@lm/contract/product';
 import { findLicenseView, productVersions, type LicenseRow, type LicenseViewRow } from './repo.ts';
 import { findFreeUpgrade, type ProductVersion } from './rules.ts';
 
@@ -55,7 +55,7 @@ export function toLicense(row: LicenseViewRow, upgrade: ProductVersion | null, t
     ownerName: formatUserName({ firstName: row.owner_first_name, lastName: row.owner_last_name, company: row.owner_company }),
     ownerEmail: row.owner_email,
     productId: row.product_id,
-    productName: formatProductName(row.product_name, row.product_version),
+    productName: formatProductName({ name: row.product_name, version: row.product_version }),
     productVersion: row.product_version,
     licensePolicyId: row.license_policy_id,
     licensePolicyName: row.policy_name,
@@ -71,7 +71,7 @@ export function toLicense(row: LicenseViewRow, upgrade: ProductVersion | null, t
     freeUpdatesUntil: row.free_updates_until,
     freeUpdatesState: freeUpdatesState(row.free_updates_until, today),
     upgradedToId: row.upgraded_to_id,
-    freeUpgrade: upgrade ? { productId: upgrade.id, productName: formatProductName(upgrade.name, upgrade.version) } : null,
+    freeUpgrade: upgrade ? { productId: upgrade.id, productName: formatProductName(upgrade) } : null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
 import { formatUserName, type SortField } from '@lm/contract';
+import { formatProductName } from '@lm/contract/product';
 import { TAN_ALPHABET, type Tan } from '@lm/contract/tan';
 import type { Executor } from '../../platform/db/database.ts';
 import type { DB, TansTable } from '../../platform/db/schema.ts';
@@ -13,10 +14,6 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   const result: T[][] = [];
   for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
   return result;
-}
-
-export function formatProductName(name: string, version: string): string {
-  return `${name} ${version}`;
 }
 
 /** A TAN with the names the list shows; tags are read separately for a page of TANs. */
@@ -55,7 +52,7 @@ export function toTan(row: TanViewRow, tags: string[]): Tan {
     id: row.id,
     code: row.code,
     productId: row.product_id,
-    productName: formatProductName(row.product_name, row.product_version),
+    productName: formatProductName({ name: row.product_name, version: row.product_version }),
     licensePolicyId: row.license_policy_id,
     licensePolicyName: row.policy_name,
     licenseCount: row.license_count,

@@ -1,4 +1,6 @@
+import type { TFunction } from 'i18next';
 import { asSubject } from '@lm/contract';
+import { policyLabel } from '../../lib/license-policies.ts';
 import type { LicenseItem } from './api/licenses.ts';
 
 /** A calendar date `YYYY-MM-DD` in the reader's language. */
@@ -16,11 +18,7 @@ export function hasEnded(license: LicenseItem, today: string): boolean {
   return !license.permanent && license.validUntil !== null && license.validUntil < today;
 }
 
-const BUILT_IN_POLICIES = ['SINGLE_HOST_INDEFINITE', 'SINGLE_HOST_PERPETUAL', 'FLOATING_DEFAULT'];
-
-/** The policy as customers read it: its public name in their language, a built-in's friendly label, else its name. */
-export function policyLabel(license: LicenseItem, locale: string, t: (key: string) => string): string {
-  const publicName = license.licensePolicyPublicName[locale];
-  if (publicName) return publicName;
-  return BUILT_IN_POLICIES.includes(license.licensePolicyName) ? t(`tans.builtInPolicies.${license.licensePolicyName}`) : license.licensePolicyName;
+/** The policy as customers read it: its public name in their language, else a built-in's friendly label, else its name. */
+export function policyName(license: LicenseItem, locale: string, t: TFunction): string {
+  return license.licensePolicyPublicName[locale] || policyLabel({ name: license.licensePolicyName }, t);
 }

@@ -9,6 +9,7 @@ import { asSubject, LIST_DEFAULT_LIMIT, SELECT_SEARCH_DEBOUNCE_MS } from '@lm/co
 import { freeUpdatesState, todayOf } from '@lm/contract/license';
 import { formatTanCode, TAN_SORT_FIELDS, type TanFieldsInput } from '@lm/contract/tan';
 import { PageTitle } from '../../components/PageTitle.tsx';
+import { policyLabel } from '../../lib/license-policies.ts';
 import { useAbility, useAuth } from '../../lib/auth.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { useTanLimits, useTans, useTanTags, useUpdateTan, type TanItem } from './api/tans.ts';
@@ -171,7 +172,7 @@ export default function TanListPage() {
                     )}
                   </Table.Td>
                   <Table.Td>{tan.productName}</Table.Td>
-                  <Table.Td>{tan.licensePolicyName ?? t('tans.policyFromProduct')}</Table.Td>
+                  <Table.Td>{tan.licensePolicyName ? policyLabel({ name: tan.licensePolicyName }, t) : t('tans.policyFromProduct')}</Table.Td>
                   <Table.Td>
                     <Anchor component="button" type="button" onClick={() => setActivations(tan)} aria-label={t('tans.showActivations')}>
                       {tan.activatedCount}

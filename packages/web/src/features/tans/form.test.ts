@@ -24,17 +24,17 @@ const tan: TanItem = {
 describe('the TAN form', () => {
   it('turns select strings into the ids and nulls the API takes, and back', () => {
     const values = toTanForm(tan);
-    expect(values).toEqual({ productId: '3', licensePolicyId: null, licenseCount: 5, distributorId: '4', freeUpdatesUntil: '2027-01-31', tags: ['fair:2026', 'Müller'], notes: '' });
+    expect(values).toEqual({ productId: 3, licensePolicyId: null, licenseCount: 5, distributorId: '4', freeUpdatesUntil: '2027-01-31', tags: ['fair:2026', 'Müller'], notes: '' });
     expect(toTanBody(values)).toEqual({ productId: 3, licensePolicyId: null, licenseCount: 5, distributorId: 4, freeUpdatesUntil: '2027-01-31', tags: ['fair:2026', 'Müller'], notes: null });
   });
 
   it('requires a product and a count within the configured maximum, and valid tags', () => {
     const schema = tanFormSchema(10);
-    expect(schema.safeParse({ ...emptyTanForm, productId: '1' }).success).toBe(true);
+    expect(schema.safeParse({ ...emptyTanForm, productId: 1 }).success).toBe(true);
     expect(schema.safeParse(emptyTanForm).success).toBe(false);
-    expect(schema.safeParse({ ...emptyTanForm, productId: '1', licenseCount: 11 }).success).toBe(false);
-    expect(schema.safeParse({ ...emptyTanForm, productId: '1', licenseCount: '' }).success).toBe(false);
-    const badTag = schema.safeParse({ ...emptyTanForm, productId: '1', tags: ['ok', 'not ok'] });
+    expect(schema.safeParse({ ...emptyTanForm, productId: 1, licenseCount: 11 }).success).toBe(false);
+    expect(schema.safeParse({ ...emptyTanForm, productId: 1, licenseCount: '' }).success).toBe(false);
+    const badTag = schema.safeParse({ ...emptyTanForm, productId: 1, tags: ['ok', 'not ok'] });
     expect(badTag.error?.issues[0]).toMatchObject({ path: ['tags'], message: 'validation.tanTag' });
   });
 });

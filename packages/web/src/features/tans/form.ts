@@ -4,7 +4,7 @@ import type { TanItem } from './api/tans.ts';
 
 /** The TAN form as Mantine holds it: selects give strings, the count a number or ''. */
 export interface TanFormValues {
-  productId: string | null;
+  productId: number | null;
   licensePolicyId: string | null;
   licenseCount: number | string;
   distributorId: string | null;
@@ -26,7 +26,7 @@ export const emptyTanForm: TanFormValues = {
 /** The form's rules; the license count may not pass the configured maximum (spec section 5). */
 export function tanFormSchema(maxLicenseCount: number) {
   return z.object({
-    productId: z.string({ error: 'validation.required' }).min(1),
+    productId: z.number({ error: 'validation.required' }).int().positive(),
     licensePolicyId: z.string().nullable(),
     licenseCount: z.number({ error: 'validation.required' }).int().min(1).max(maxLicenseCount),
     distributorId: z.string().nullable(),
@@ -55,7 +55,7 @@ export function toTanBody(values: TanFormValues): TanFieldsInput {
 
 export function toTanForm(tan: TanItem): TanFormValues {
   return {
-    productId: String(tan.productId),
+    productId: tan.productId,
     licensePolicyId: tan.licensePolicyId === null ? null : String(tan.licensePolicyId),
     licenseCount: tan.licenseCount,
     distributorId: tan.distributorId === null ? null : String(tan.distributorId),

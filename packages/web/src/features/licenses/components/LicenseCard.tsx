@@ -9,7 +9,7 @@ import { useAbility } from '../../../lib/auth.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { licenseFileUrl, useDelete, type LicenseItem } from '../api/licenses.ts';
 import { currentLocale } from '../../../lib/i18n.ts';
-import { formatDate, hasEnded, licenseSubject, policyLabel } from '../format.ts';
+import { formatDate, hasEnded, licenseSubject, policyName } from '../format.ts';
 import { AdminEditDialog, ChangeMachineDialog, ExtendDialog, MoveDialog } from './LicenseDialogs.tsx';
 import { useUpgradeOffer } from './FreeUpgrade.tsx';
 
@@ -106,7 +106,7 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
             </Table.Tr>
             <Table.Tr>
               <Table.Th>{t('licenses.policy')}</Table.Th>
-              <Table.Td>{policyLabel(license, currentLocale(), t)}</Table.Td>
+              <Table.Td>{policyName(license, currentLocale(), t)}</Table.Td>
             </Table.Tr>
             <Table.Tr>
               <Table.Th>{t('licenses.freeUpdatesLabel')}</Table.Th>

@@ -3,13 +3,13 @@ import { Select, type SelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { SELECT_SEARCH_DEBOUNCE_MS, type Role } from '@lm/contract';
-import { currentLocale } from '../../../lib/i18n.ts';
-import { usePolicyOptions, useProductOptions, useUserOptions, type PolicyOption } from '../api/references.ts';
+import { policyLabel, useAllLicensePolicies } from '../../../lib/license-policies.ts';
+import { useUserOptions } from '../api/references.ts';
 
 type Common = Omit<SelectProps, 'data' | 'value' | 'onChange' | 'searchValue' | 'onSearchChange'> & {
   value?: string | null;
   onChange: (value: string | null) => void;
-  /** Shown for the current value until the search results contain it. */
+  /** Shown for the current value until the options contain it. */
   currentLabel?: string | null;
 };
 
@@ -19,68 +19,29 @@ function withCurrent(options: { value: string; label: string }[], value: string 
   return [{ value, label: currentLabel }, ...options];
 }
 
-/**
- * Notes the labels shown: once an option is picked, the search box holds its label, which must not
- * become a server-side search that finds nothing but that option.
- */
-function remember(labels: Set<string>, options: { value: string; label: string }[]) {
-  for (const option of options) labels.add(option.label);
-  return options;
-}
-
-/** Products, searched on the server (page size 50, search debounced 300 ms). */
-export function ProductSelect({ value, onChange, currentLabel, ...props }: Common) {
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, SELECT_SEARCH_DEBOUNCE_MS);
-  const [labels] = useState(() => new Set<string>());
-  const { data } = useProductOptions(labels.has(debounced) ? '' : debounced);
-  const options = useMemo(
-    () => remember(labels, withCurrent((data?.items ?? []).map((product) => ({ value: String(product.id), label: product.formattedName ?? `${product.name} ${product.version}` })), value, currentLabel)),
-    [data, value, currentLabel, labels],
-  );
-  return (
-    <Select
-      {...props}
-      searchable
-      data={options}
-      value={value ?? null}
-      onChange={onChange}
-      searchValue={search}
-      onSearchChange={setSearch}
-      filter={({ options: all }) => all}
-    />
-  );
-}
-
-const BUILT_IN_POLICIES = ['SINGLE_HOST_INDEFINITE', 'SINGLE_HOST_PERPETUAL', 'FLOATING_DEFAULT'];
-
-/** A policy's name for people: the friendly label of a built-in, else its public name, else its name. */
-export function usePolicyLabel() {
-  const { t } = useTranslation();
-  return (policy: Pick<PolicyOption, 'name' | 'publicName'>) =>
-    BUILT_IN_POLICIES.includes(policy.name) ? t(`tans.builtInPolicies.${policy.name}`) : (policy.publicName?.[currentLocale()] ?? policy.name);
-}
-
+/** The license policies (few: all loaded), built-ins with their friendly labels. */
 export function PolicySelect({ value, onChange, currentLabel, ...props }: Common) {
-  const { data } = usePolicyOptions();
-  const label = usePolicyLabel();
-  const options = useMemo(() => withCurrent((data?.items ?? []).map((policy) => ({ value: String(policy.id), label: label(policy) })), value, currentLabel), [data, value, currentLabel, label]);
+  const { t } = useTranslation();
+  const { data } = useAllLicensePolicies();
+  const options = useMemo(() => withCurrent((data ?? []).map((policy) => ({ value: String(policy.id), label: policyLabel(policy, t) })), value, currentLabel), [data, value, currentLabel, t]);
   return <Select {...props} searchable clearable data={options} value={value ?? null} onChange={onChange} />;
 }
 
 /**
- * Picks a user, optionally of one access role. Written here because the shared UserSelect
- * (components/UserSelect.tsx, issue 3) is not on main yet; it takes the same props.
+ * Picks a user, optionally of one access role, searched on the server. Written here because the
+ * shared UserSelect (components/UserSelect.tsx, issue 3) is not on main yet; it takes the same props.
  */
 export function UserSelect({ value, onChange, currentLabel, accessRole, ...props }: Common & { accessRole?: Role }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, SELECT_SEARCH_DEBOUNCE_MS);
+  // Once a user is picked the box shows its label, which must not become a search that finds only it.
   const [labels] = useState(() => new Set<string>());
   const { data } = useUserOptions(labels.has(debounced) ? '' : debounced, accessRole, !props.disabled);
-  const options = useMemo(
-    () => remember(labels, withCurrent((data?.items ?? []).map((user) => ({ value: String(user.id), label: `${user.formattedName} <${user.email}>` })), value, currentLabel)),
-    [data, value, currentLabel, labels],
-  );
+  const options = useMemo(() => {
+    const list = withCurrent((data?.items ?? []).map((user) => ({ value: String(user.id), label: `${user.formattedName} <${user.email}>` })), value, currentLabel);
+    for (const option of list) labels.add(option.label);
+    return list;
+  }, [data, value, currentLabel, labels]);
   return (
     <Select {...props} searchable clearable data={options} value={value ?? null} onChange={onChange} searchValue={search} onSearchChange={setSearch} filter={({ options: all }) => all} />
   );

@@ -8,7 +8,7 @@ import { formatTanCode } from '@lm/contract/tan';
 import { formValidator } from '../../../lib/forms.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { useUpdateTan, type TanItem } from '../api/tans.ts';
-import { usePolicyOptions } from '../api/references.ts';
+import { useAllLicensePolicies } from '../../../lib/license-policies.ts';
 import { tanFormSchema, toTanBody, toTanForm, type TanFormValues } from '../form.ts';
 import { TanFormFields } from './TanFormFields.tsx';
 
@@ -23,15 +23,15 @@ interface Props {
 export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClose }: Props) {
   const { t } = useTranslation();
   const update = useUpdateTan();
-  const policies = usePolicyOptions();
+  const policies = useAllLicensePolicies();
   const schema = useMemo(() => tanFormSchema(maxLicenseCount ?? Number.MAX_SAFE_INTEGER), [maxLicenseCount]);
   const form = useForm<TanFormValues>({ initialValues: toTanForm(tan), validate: formValidator(schema) });
   const [revoked, setRevoked] = useState(tan.revoked);
 
-  const askAboutFreeUpdates = (productId: string | null) => {
-    if (!productId || productId === String(tan.productId)) return;
+  const askAboutFreeUpdates = (productId: number | null) => {
+    if (productId === null || productId === tan.productId) return;
     const policyId = form.getValues().licensePolicyId;
-    const period = policies.data?.items.find((policy) => String(policy.id) === policyId)?.freeUpdatesPeriodDays ?? null;
+    const period = policies.data?.find((policy) => String(policy.id) === policyId)?.freeUpdatesPeriodDays ?? null;
     const extended = extendedFreeUpdatesUntil(todayOf(), period);
     modals.openConfirmModal({
       title: t('tans.extendFreeUpdatesTitle'),
@@ -59,7 +59,7 @@ export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClo
             form={form}
             maxLicenseCount={maxLicenseCount}
             canChooseDistributor={canChooseDistributor}
-            labels={{ product: tan.productName, policy: tan.licensePolicyName, distributor: tan.distributorName }}
+            labels={{ policy: tan.licensePolicyName, distributor: tan.distributorName }}
             onProductChange={askAboutFreeUpdates}
           />
           <Checkbox label={t('tans.revoked')} checked={revoked} onChange={(event) => setRevoked(event.currentTarget.checked)} />

@@ -4,16 +4,17 @@ import type { UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { parseTanTags, TAN_MAX_TAGS } from '@lm/contract/tan';
 import type { TanFormValues } from '../form.ts';
-import { PolicySelect, ProductSelect, UserSelect } from './ReferenceSelects.tsx';
+import { ProductSelect } from '../../../components/ProductSelect.tsx';
+import { PolicySelect, UserSelect } from './ReferenceSelects.tsx';
 
 export interface TanFormFieldsProps {
   form: UseFormReturnType<TanFormValues>;
   maxLicenseCount: number | undefined;
   /** False for a distributor: the field shows its own account and is styled as forbidden. */
   canChooseDistributor: boolean;
-  labels?: { product?: string | null; policy?: string | null; distributor?: string | null };
+  labels?: { policy?: string | null; distributor?: string | null };
   /** Called when the user picks another product (the edit form asks about free updates then). */
-  onProductChange?: (productId: string | null) => void;
+  onProductChange?: (productId: number | null) => void;
 }
 
 /** The TAN fields of the create and edit forms (spec section 3): product, policy, count, distributor, free updates, tags, notes. */
@@ -25,13 +26,12 @@ export function TanFormFields({ form, maxLicenseCount, canChooseDistributor, lab
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <ProductSelect
           label={t('tans.product')}
-          placeholder={t('tans.productPlaceholder')}
           required
-          currentLabel={labels?.product}
           {...product}
-          onChange={(value) => {
-            product.onChange(value);
-            onProductChange?.(value);
+          value={form.values.productId}
+          onChange={(productId) => {
+            form.setFieldValue('productId', productId);
+            onProductChange?.(productId);
           }}
         />
         <PolicySelect
