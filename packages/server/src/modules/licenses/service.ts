@@ -5,7 +5,7 @@ import { recordChange } from '../../platform/changelog.ts';
 import type { Actor, AppContext } from '../../platform/context.ts';
 import { nowIso, type Executor } from '../../platform/db/database.ts';
 import { actorOf, authorize, authorizeRecord, requireUser } from '../../platform/http/auth.ts';
-import { AppError, notFound } from '../../platform/http/errors.ts';
+import { notFound } from '../../platform/http/errors.ts';
 import { settingValue } from '../settings/service.ts';
 import { formatProductName } from '@lm/contract/product';
 import {
@@ -128,15 +128,4 @@ export async function propagateFreeUpdates(trx: Executor, actor: Actor, tanId: n
       newValues: { freeUpdatesUntil },
     });
   }
-}
-
-/**
- * For the license-file download (issue 6's endpoint): the license the caller may download, refused
- * when it was upgraded (the old version's file is gone) or revoked.
- */
-export async function licenseForDownload(db: Executor, request: FastifyRequest, id: number): Promise<LicenseViewRow> {
-  const row = await loadLicense(db, request, id, 'download');
-  if (row.upgraded_to_id !== null) throw new AppError(409, 'ERR_LICENSE_UPGRADED', 'This license was upgraded; download the license of the new version');
-  if (row.revoked) throw new AppError(403, 'ERR_LICENSE_REVOKED', 'This license is revoked');
-  return row;
 }
