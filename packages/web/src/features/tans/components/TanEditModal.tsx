@@ -21,21 +21,23 @@ interface Props {
 
 /** Edits a TAN; picking another product asks whether to extend its free updates (spec section 4). */
 export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClose }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const update = useUpdateTan();
   const policies = useAllLicensePolicies();
   const schema = useMemo(() => tanFormSchema(maxLicenseCount ?? Number.MAX_SAFE_INTEGER), [maxLicenseCount]);
   const form = useForm<TanFormValues>({ initialValues: toTanForm(tan), validate: formValidator(schema) });
   const [revoked, setRevoked] = useState(tan.revoked);
 
-  const askAboutFreeUpdates = (productId: number | null) => {
+  const askAboutFreeUpdates = (productId: number | null, defaultPolicyId: number | null) => {
     if (productId === null || productId === tan.productId) return;
-    const policyId = form.getValues().licensePolicyId;
+    // The TAN's own policy, else the new product's default one, decides the period.
+    const policyId = form.getValues().licensePolicyId ?? (defaultPolicyId === null ? null : String(defaultPolicyId));
     const period = policies.data?.find((policy) => String(policy.id) === policyId)?.freeUpdatesPeriodDays ?? null;
     const extended = extendedFreeUpdatesUntil(todayOf(), period);
+    const shown = new Date(`${extended}T00:00:00Z`).toLocaleDateString(i18n.language, { timeZone: 'UTC' });
     modals.openConfirmModal({
       title: t('tans.extendFreeUpdatesTitle'),
-      children: <Text size="sm">{t('tans.extendFreeUpdatesText', { date: extended })}</Text>,
+      children: <Text size="sm">{t('tans.extendFreeUpdatesText', { date: shown })}</Text>,
       labels: { confirm: t('tans.extendFreeUpdatesYes'), cancel: t('tans.extendFreeUpdatesNo') },
       onConfirm: () => form.setFieldValue('freeUpdatesUntil', extended),
     });

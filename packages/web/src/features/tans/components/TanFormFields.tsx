@@ -14,7 +14,7 @@ export interface TanFormFieldsProps {
   canChooseDistributor: boolean;
   labels?: { policy?: string | null; distributor?: string | null };
   /** Called when the user picks another product (the edit form asks about free updates then). */
-  onProductChange?: (productId: number | null) => void;
+  onProductChange?: (productId: number | null, defaultPolicyId: number | null) => void;
 }
 
 /** The TAN fields of the create and edit forms (spec section 3): product, policy, count, distributor, free updates, tags, notes. */
@@ -29,9 +29,9 @@ export function TanFormFields({ form, maxLicenseCount, canChooseDistributor, lab
           required
           {...product}
           value={form.values.productId}
-          onChange={(productId) => {
+          onChange={(productId, chosen) => {
             form.setFieldValue('productId', productId);
-            onProductChange?.(productId);
+            onProductChange?.(productId, chosen?.defaultLicensePolicyId ?? null);
           }}
         />
         <PolicySelect
