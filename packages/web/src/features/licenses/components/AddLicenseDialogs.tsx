@@ -27,7 +27,7 @@ export function ActivateDialog({ onClose }: { onClose: () => void }) {
     <Modal opened onClose={onClose} title={t('licenses.activateTitle')}>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput label={t('licenses.tanCode')} placeholder="xxxx-xxxx-xxxx" required data-autofocus autoComplete="off" ff="monospace" {...form.getInputProps('tan')} />
+          <TextInput label={t('licenses.tanCode')} placeholder="xxxx-xxxx-xxxx" required data-autofocus autoComplete="off" styles={{ input: { fontFamily: 'monospace' } }} {...form.getInputProps('tan')} />
           <TextInput label={t('licenses.machineId')} description={t('licenses.machineIdHelp')} required autoComplete="off" {...form.getInputProps('machineId')} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
