@@ -2,6 +2,10 @@
  * The guarantees of issue 5: concurrent activations never pass a TAN's license count, and bulk TAN
  * creation is all or nothing, on both databases.
  */
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.ts';
@@ -75,6 +79,33 @@ describeBothDatabases('licensing guarantees', (t) => {
       expect(responses.filter((response) => response.statusCode === 201)).toHaveLength(3);
       expect(peak).toBeGreaterThan(1);
     });
+
+    it('holds the count on SQLite with several server processes on one database file', async ({ skip }) => {
+      if (t.kind !== 'sqlite' || t.config.database.kind !== 'sqlite') return skip('PostgreSQL has its own test above');
+      const servers = await Promise.all([startServerProcess(t.config.database.file), startServerProcess(t.config.database.file)]);
+      try {
+        const [tan] = await createTans(admin, { productId, licenseCount: 5 });
+        const callers = await Promise.all(Array.from({ length: 30 }, async () => (await loggedIn(t.app, 'USER')).cookie));
+        const responses = await Promise.all(
+          callers.map(async (cookie, i) => {
+            const body = { tan: tan.code, machineId: machine() };
+            if (i % 3 === 0) return (await t.app.inject({ method: 'POST', url: '/api/licenses/activate', headers: { cookie }, payload: body })).statusCode;
+            const response = await fetch(`${servers[i % 3 === 1 ? 0 : 1].url}/api/licenses/activate`, {
+              method: 'POST',
+              headers: { cookie, 'content-type': 'application/json' },
+              body: JSON.stringify(body),
+            });
+            return response.status;
+          }),
+        );
+        expect(responses.filter((status) => status === 201)).toHaveLength(5);
+        expect(responses.filter((status) => status !== 201 && status !== 422)).toEqual([]);
+        const stored = await t.app.ctx.db.selectFrom('tans').select('activated_count').where('id', '=', tan.id).executeTakeFirstOrThrow();
+        expect(stored.activated_count).toBe(5);
+      } finally {
+        await Promise.all(servers.map((server) => server.stop()));
+      }
+    });
   });
 
   describe('bulk creation', () => {
@@ -123,3 +154,42 @@ describeBothDatabases('licensing guarantees', (t) => {
     });
   });
 });
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Another server process on the same SQLite file, as `npm start` runs it. */
+async function startServerProcess(file: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [path.join(ROOT, 'packages/server/src/main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${file}`, LOG_LEVEL: 'silent', WEB_DIST: path.join(os.tmpdir(), 'lm-test-no-web-app') },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 30_000; ; ) {
+    if (child.exitCode !== null) throw new Error(`the server process exited: ${errors}`);
+    if (await fetch(`${url}/api/health`).then((response) => response.ok).catch(() => false)) break;
+    if (Date.now() > deadline) throw new Error(`the server process did not start: ${errors}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    },
+  };
+}
