@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Action, ListResult } from '@lm/contract';
+import { formatProductName } from '@lm/contract/product';
 import { todayOf, type License, type LicenseListQuery, type LicenseUpdate, type TemporaryOptions } from '@lm/contract/license';
 import { recordChange } from '../../platform/changelog.ts';
 import type { Actor, AppContext } from '../../platform/context.ts';
@@ -7,7 +8,6 @@ import { nowIso, type Executor } from '../../platform/db/database.ts';
 import { actorOf, authorize, authorizeRecord, requireUser } from '../../platform/http/auth.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { settingValue } from '../settings/service.ts';
-import { formatProductName } from '@lm/contract/product';
 import {
   activeProducts,
   deleteLicense,

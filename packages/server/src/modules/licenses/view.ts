@@ -1,7 +1,7 @@
 import { formatUserName } from '@lm/contract';
 import { freeUpdatesState, todayOf, type License } from '@lm/contract/license';
-import type { Executor } from '../../platform/db/database.ts';
 import { formatProductName } from '@lm/contract/product';
+import type { Executor } from '../../platform/db/database.ts';
 import { findLicenseView, productVersions, type LicenseRow, type LicenseViewRow } from './repo.ts';
 import { findFreeUpgrade, type ProductVersion } from './rules.ts';
 
