@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 90_000,
     pool: 'forks',
+    // A page on a busy 2-core CI machine can take seconds to appear; polls wait for it, tests stay bounded.
+    expect: { poll: { timeout: 15_000, interval: 100 } },
   },
 });

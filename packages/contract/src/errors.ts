@@ -40,6 +40,7 @@ export const ERROR_CODES = [
   'ERR_NOT_TEMPORARY',
   'ERR_UNKNOWN_ACCOUNT',
   'ERR_NO_FREE_UPGRADE',
+  'ERR_LAST_ADMIN',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -7,6 +7,7 @@ const LINK_KEYS = ['theme.link.dataPrivacy', 'theme.link.imprint'] as const;
 /** Setting keys (spec section 3). Localized links take a `.<locale>` suffix; the bare key is the fallback. */
 export const SETTING_KEYS = [
   'SERVER_CUSTOMER_ID',
+  'theme.productName',
   'theme.logo',
   'theme.favicon',
   ...LINK_KEYS.flatMap((key) => [key, ...LOCALES.map((locale) => `${key}.${locale}` as const)]),
@@ -53,6 +54,8 @@ export function settingValueSchema(key: SettingKey): z.ZodType {
   switch (key) {
     case 'SERVER_CUSTOMER_ID':
       return z.string().trim().min(1).max(255);
+    case 'theme.productName':
+      return z.string().trim().min(1).max(100);
     case 'tan.maxLicenseCount':
       return positiveInt(1_000_000);
     case 'license.temporaryMaxDays':
@@ -73,6 +76,8 @@ export function settingValueSchema(key: SettingKey): z.ZodType {
 
 /** Values used while a setting is unset. */
 export const SETTING_DEFAULTS: Partial<Record<SettingKey, unknown>> = {
+  /** The product's name in mails (and wherever the theme names the product). */
+  'theme.productName': 'License Manager',
   'tan.maxLicenseCount': 1000,
   'license.temporaryMaxDays': 30,
   'anylic.maxDays': 365,

@@ -13,6 +13,7 @@ import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
 import { openDatabase, type Database } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
+import { createMailService } from './platform/mail/index.ts';
 import { registerSessionAuth } from './platform/http/auth.ts';
 import { registerCsrfProtection } from './platform/http/csrf.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
@@ -40,9 +41,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const database = options.database ?? openDatabase(config.database);
   await migrateToLatest(database.db);
-  const ctx: AppContext = { ...database, config, log: app.log };
+  const mail = createMailService(config, database.db, app.log);
+  const ctx: AppContext = { ...database, config, log: app.log, mail };
   app.decorate('ctx', ctx);
-  if (!options.database) app.addHook('onClose', () => database.close());
+  // The worker stops (finishing a pass under way) before the database closes.
+  app.addHook('onClose', async () => {
+    await mail.stop();
+    if (!options.database) await database.close();
+  });
+  mail.start();
 
   registerErrorHandling(app);
   await app.register(helmet, {

@@ -9,6 +9,8 @@ import { productRoutes } from './products/routes.ts';
 import { sessionRoutes } from './session/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { tanRoutes } from './tans/routes.ts';
+import { accountRoutes } from './users/account-routes.ts';
+import { usersRoutes } from './users/routes.ts';
 
 /** Every module's routes, mounted under /api. */
 export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
@@ -22,5 +24,7 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     clientErrorRoutes(),
     tanRoutes(ctx),
     licenseRoutes(ctx),
+    accountRoutes(ctx),
+    usersRoutes(ctx),
   ];
 }

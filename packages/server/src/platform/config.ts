@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { MailWorkerOptions } from './mail/service.ts';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -45,6 +46,8 @@ export interface Config {
   webDist: string;
   /** Tests switch off rate limits they are not about. */
   rateLimits: boolean;
+  /** Timing of the mail outbox worker (tests shorten it); defaults in platform/mail/service.ts. */
+  mailWorker?: Partial<MailWorkerOptions>;
 }
 
 export class ConfigError extends Error {}

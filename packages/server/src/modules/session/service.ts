@@ -43,7 +43,7 @@ export async function login(ctx: AppContext, credentials: LoginRequest): Promise
   const token = randomToken();
   await insertSession(ctx.db, hashToken(token), user.id, new Date(Date.now() + SESSION_LIFETIME_DAYS * 86400_000));
   await setLastLogin(ctx.db, user.id);
-  const formattedName = formatUserName({ firstName: user.first_name, lastName: user.last_name, company: user.company });
+  const formattedName = formatUserName({ firstName: user.first_name, lastName: user.last_name, company: user.company, email: user.email });
   return { token, user: sessionUserOf({ id: user.id, email: user.email, accessRole: user.access_role, formattedName }) };
 }
 

@@ -1,5 +1,5 @@
-import { formatUserName, type Role, type User, type UserFields } from '@lm/contract';
-import type { Selectable } from 'kysely';
+import { formatUserName, type Role, type SortField, type User, type UserFields, type UserListQuery } from '@lm/contract';
+import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../platform/db/database.ts';
 import type { UsersTable } from '../../platform/db/schema.ts';
 
@@ -12,7 +12,7 @@ export function toUser(row: UserRow): User {
     username: row.email,
     firstName: row.first_name,
     lastName: row.last_name,
-    formattedName: formatUserName({ firstName: row.first_name, lastName: row.last_name, company: row.company }),
+    formattedName: formatUserName({ firstName: row.first_name, lastName: row.last_name, company: row.company, email: row.email }),
     company: row.company,
     address: row.address,
     address2: row.address2,
@@ -29,8 +29,14 @@ export function toUser(row: UserRow): User {
   };
 }
 
+/** The user, closed accounts included (they are rows without personal data). */
 export function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** An open account by id: what every route works with. */
+export function findOpenUserById(db: Executor, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).where('closed_at', 'is', null).executeTakeFirst();
 }
 
 export function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
@@ -38,7 +44,12 @@ export function findUserByEmail(db: Executor, email: string): Promise<UserRow | 
 }
 
 export async function countUsersWithRole(db: Executor, role: Role): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).where('access_role', '=', role).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('access_role', '=', role)
+    .where('closed_at', 'is', null)
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -79,4 +90,90 @@ export async function insertUser(db: Executor, user: NewUser): Promise<UserRow> 
 
 export async function setLastLogin(db: Executor, id: number): Promise<void> {
   await db.updateTable('users').set({ last_login_at: new Date().toISOString() }).where('id', '=', id).execute();
+}
+
+const COLUMNS: Record<keyof UserFields, keyof UsersTable> = {
+  email: 'email',
+  firstName: 'first_name',
+  lastName: 'last_name',
+  company: 'company',
+  address: 'address',
+  address2: 'address2',
+  zip: 'zip',
+  city: 'city',
+  country: 'country',
+  phone: 'phone',
+  fax: 'fax',
+  notes: 'notes',
+  accessRole: 'access_role',
+  optInEmail: 'opt_in_email',
+};
+
+export interface UserChanges extends Partial<UserFields> {
+  passwordHash?: string;
+  confirmed?: boolean;
+}
+
+/** Writes the given fields (and updated_at) and answers the row as it is now. */
+export async function updateUser(db: Executor, id: number, changes: UserChanges): Promise<UserRow> {
+  const values: Record<string, unknown> = { updated_at: new Date().toISOString() };
+  for (const [field, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    if (field === 'passwordHash') values.password_hash = value;
+    else if (field === 'confirmed') values.confirmed = value;
+    else values[COLUMNS[field as keyof UserFields]] = value;
+  }
+  return db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+const SORT_COLUMNS = {
+  id: 'id',
+  email: 'email',
+  firstName: 'first_name',
+  lastName: 'last_name',
+  company: 'company',
+  accessRole: 'access_role',
+  createdAt: 'created_at',
+} as const;
+
+type UserSortField = keyof typeof SORT_COLUMNS;
+
+/** `%text%` for LIKE, with the text's own % and _ taken literally (ESCAPE '\'). */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/** One page of open accounts and their total, filtered over address, names and company. */
+export async function listUsers(db: Executor, query: UserListQuery): Promise<{ rows: UserRow[]; totalCount: number }> {
+  let base = db.selectFrom('users').where('closed_at', 'is', null);
+  if (query.accessRole) base = base.where('access_role', '=', query.accessRole);
+  if (query.filter) {
+    const pattern = containsPattern(query.filter);
+    base = base.where((eb) =>
+      eb.or(
+        (['email', 'first_name', 'last_name', 'company'] as const).map((column) => eb(sql`lower(${sql.ref(column)})`, 'like', sql`${pattern} escape '\\'`)),
+      ),
+    );
+  }
+  const counted = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const sort: SortField<UserSortField>[] = query.sort.length ? (query.sort as SortField<UserSortField>[]) : [{ field: 'id', descending: true }];
+  let page = base.selectAll();
+  for (const { field, descending } of sort) page = page.orderBy(SORT_COLUMNS[field], descending ? 'desc' : 'asc');
+  if (!sort.some(({ field }) => field === 'id')) page = page.orderBy('id', 'desc');
+  const rows = await page.limit(query.limit).offset(query.offset).execute();
+  return { rows, totalCount: Number(counted.count) };
+}
+
+/** A page of the consent export: confirmed open accounts that agreed to e-mails, in id order after `afterId`. */
+export function consentingUsersAfter(db: Executor, afterId: number, limit: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name', 'last_name', 'company', 'country', 'locale', 'created_at'])
+    .where('opt_in_email', '=', true)
+    .where('confirmed', '=', true)
+    .where('closed_at', 'is', null)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }

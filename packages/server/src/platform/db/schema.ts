@@ -30,6 +30,8 @@ export interface UsersTable {
   created_at: string;
   updated_at: string;
   last_login_at: string | null;
+  /** Set when the account was closed; its personal data is gone and it cannot log in. */
+  closed_at: string | null;
 }
 
 export interface SessionsTable {
@@ -189,7 +191,40 @@ export interface DB {
   licenses: LicensesTable;
   license_machines: LicenseMachinesTable;
   license_trials: LicenseTrialsTable;
+  user_tokens: UserTokensTable;
+  mail_outbox: MailOutboxTable;
   setting_files: SettingFilesTable;
+}
+
+export type UserTokenPurpose = 'confirm-registration' | 'reset-password' | 'change-email';
+
+/** Single-use tokens of the e-mail flows; only their SHA-256 is stored. */
+export interface UserTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: UserTokenPurpose;
+  token_hash: string;
+  /** The address an e-mail change goes to. */
+  new_email: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/** Mails waiting to be sent; written in the transaction of the change that causes them. */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  recipient: string;
+  subject: string;
+  text_body: string | null;
+  html_body: string | null;
+  created_at: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  /** A worker that took the mail holds it until then (several app instances share one outbox). */
+  claimed_until: string | null;
+  last_error: string | null;
+  /** Set when the mail was given up; its bodies are then removed. */
+  failed_at: string | null;
 }
 
 /** An uploaded theme file (logo, favicon); the setting of the same key holds its public URL. */

@@ -49,7 +49,7 @@ export function registerSessionAuth(app: FastifyInstance, ctx: AppContext): void
     request.user = {
       id: row.id,
       email: row.email,
-      formattedName: formatUserName({ firstName: row.first_name, lastName: row.last_name, company: row.company }),
+      formattedName: formatUserName({ firstName: row.first_name, lastName: row.last_name, company: row.company, email: row.email }),
       accessRole: row.access_role,
       locale: row.locale,
     };

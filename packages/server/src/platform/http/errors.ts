@@ -37,6 +37,12 @@ const FASTIFY_CODES: Record<string, [number, ErrorCode]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'ERR_BAD_REQUEST'],
 };
 
+/**
+ * PostgreSQL refuses some input that passes validation and that SQLite stores (a NUL character in a
+ * text, a number beyond a column's range): the request's fault, never a server error.
+ */
+const POSTGRES_INPUT_ERRORS = new Set(['22021', '22P05', '22003', '22P02', '22007', '22008']);
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) return reply.status(error.status).send(error.toBody());
@@ -50,6 +56,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (error.statusCode === 429) {
       return reply.status(429).send({ error: 'ERR_RATE_LIMITED', message: 'Too many requests, please try again later' } satisfies ErrorBody);
+    }
+    if (typeof error.code === 'string' && POSTGRES_INPUT_ERRORS.has(error.code)) {
+      return reply.status(400).send({ error: 'ERR_BAD_REQUEST', message: 'The request contains a value the database cannot store' } satisfies ErrorBody);
     }
     const known = error.code ? FASTIFY_CODES[error.code] : undefined;
     if (known) return reply.status(known[0]).send({ error: known[1], message: error.message } satisfies ErrorBody);

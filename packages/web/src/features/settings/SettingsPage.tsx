@@ -37,7 +37,10 @@ export default function SettingsPage() {
           testId="settings-general"
           title={t('settings.general.title')}
           settings={settings}
-          fields={[{ key: 'SERVER_CUSTOMER_ID', label: t('settings.general.serverCustomerId'), description: t('settings.general.serverCustomerIdHint'), kind: 'text' }]}
+          fields={[
+            { key: 'SERVER_CUSTOMER_ID', label: t('settings.general.serverCustomerId'), description: t('settings.general.serverCustomerIdHint'), kind: 'text' },
+            { key: 'theme.productName', label: t('settings.general.productName'), description: t('settings.general.productNameHint'), kind: 'text', placeholder: 'License Manager' },
+          ]}
         />
 
         <Paper withBorder p="lg" data-testid="settings-theme">

@@ -1,5 +1,143 @@
-import { FeaturePending } from '../../components/FeaturePending.tsx';
+import { useCallback, useEffect, useState } from 'react';
+import { Alert, Button, Group, Pagination, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { LIST_DEFAULT_LIMIT, ROLES, SELECT_SEARCH_DEBOUNCE_MS, type Role, type User } from '@lm/contract';
+import { BusyOverlay } from '../../components/BusyOverlay.tsx';
+import { PageTitle } from '../../components/PageTitle.tsx';
+import { useRoleOptions } from '../../components/UserFormFields.tsx';
+import { useAbility } from '../../lib/auth.ts';
+import { errorText } from '../../lib/notify.ts';
+import { USERS_KEY, usersApi } from './api.ts';
+import { SortHeader } from './SortHeader.tsx';
+import { UserEditModal } from './UserEditModal.tsx';
+import { UserRow } from './UserRow.tsx';
 
+/** `/users`: the accounts with search, role filter, sorting and pages; the state lives in the URL. */
 export default function UserListPage() {
-  return <FeaturePending titleKey="pages.users" />;
+  const { t } = useTranslation();
+  const ability = useAbility();
+  const roles = useRoleOptions();
+  const [params, setParams] = useSearchParams();
+  const [search, setSearch] = useState(params.get('filter') ?? '');
+  const [filter] = useDebouncedValue(search.trim(), SELECT_SEARCH_DEBOUNCE_MS);
+  const [editing, setEditing] = useState<User | null>(null);
+  const sort = params.get('sort') ?? '-createdAt';
+  const roleParam = params.get('accessRole');
+  const accessRole = (ROLES as readonly string[]).includes(roleParam ?? '') ? (roleParam as Role) : null;
+  const page = Math.max(1, Number(params.get('page')) || 1);
+
+  const update = useCallback(
+    (changes: Record<string, string | null>) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          for (const [key, value] of Object.entries(changes)) {
+            if (value === null || value === '') next.delete(key);
+            else next.set(key, value);
+          }
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+
+  // The debounced search goes into the URL (and back to page 1) once it differs from it.
+  const urlFilter = params.get('filter') ?? '';
+  useEffect(() => {
+    if (filter !== urlFilter) update({ filter, page: null });
+  }, [filter, urlFilter, update]);
+
+  const list = useQuery({
+    queryKey: [...USERS_KEY, 'list', { filter: filter, sort, accessRole, page }],
+    queryFn: ({ signal }) =>
+      usersApi.list({ offset: (page - 1) * LIST_DEFAULT_LIMIT, limit: LIST_DEFAULT_LIMIT, filter: filter, sort, accessRole }, signal),
+    placeholderData: keepPreviousData,
+  });
+  const pages = Math.max(1, Math.ceil((list.data?.totalCount ?? 0) / LIST_DEFAULT_LIMIT));
+  const header = (field: string, label: string) => (
+    <SortHeader field={field} sort={sort} onSort={(next) => update({ sort: next, page: null })}>
+      {label}
+    </SortHeader>
+  );
+
+  return (
+    <Stack>
+      <PageTitle
+        title={t('pages.users')}
+        actions={
+          ability.can('create', 'User') && (
+            <Button component={Link} to="/users/create" leftSection={<IconPlus size={18} />}>
+              {t('users.create')}
+            </Button>
+          )
+        }
+      />
+      <Group align="flex-end" wrap="wrap">
+        <TextInput
+          label={t('common.search')}
+          placeholder={t('users.searchPlaceholder')}
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          w={{ base: '100%', sm: 320 }}
+          data-testid="user-search"
+        />
+        <Select
+          label={t('users.fields.accessRole')}
+          placeholder={t('users.allRoles')}
+          data={roles}
+          value={accessRole}
+          onChange={(value) => update({ accessRole: value, page: null })}
+          clearable
+          w={{ base: '100%', sm: 200 }}
+        />
+      </Group>
+      {list.isError && (
+        <Alert color="red" role="alert">
+          {errorText(list.error)}
+        </Alert>
+      )}
+      {list.isPending && <BusyOverlay />}
+      {list.data && (
+        <>
+          <Table.ScrollContainer minWidth={960}>
+            <Table striped highlightOnHover verticalSpacing="xs" data-testid="user-table">
+              <Table.Thead>
+                <Table.Tr>
+                  {header('email', t('users.fields.email'))}
+                  {header('lastName', t('users.columns.name'))}
+                  {header('company', t('users.fields.company'))}
+                  <Table.Th>{t('users.fields.country')}</Table.Th>
+                  {header('accessRole', t('users.fields.accessRole'))}
+                  <Table.Th>{t('users.columns.registration')}</Table.Th>
+                  {header('createdAt', t('users.columns.created'))}
+                  <Table.Th>
+                    <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.data.items.map((user) => (
+                  <UserRow key={user.id} user={user} onEdit={setEditing} />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          {list.data.items.length === 0 && <Text c="dimmed">{t('users.none')}</Text>}
+          <Group justify="space-between">
+            <Text size="sm" c="dimmed" data-testid="user-count">
+              {t('users.count', { count: list.data.totalCount })}
+            </Text>
+            {pages > 1 && <Pagination total={pages} value={page} onChange={(next) => update({ page: String(next) })} />}
+          </Group>
+        </>
+      )}
+      {editing && <UserEditModal user={editing} onClose={() => setEditing(null)} />}
+    </Stack>
+  );
 }

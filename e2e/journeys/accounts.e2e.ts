@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN, createAccount, describeJourney, launchBrowser, login, newContext, screenshot, startServer, type TestServer } from '../harness.ts';
+import { linkFromMail, mailsTo } from '../mailbox.ts';
+
+/** Pages load their code on first visit: give them time. */
+const WAIT = { timeout: 10_000 };
+
+async function fillRegistration(page: Page, email: string, password: string, optIn = false): Promise<void> {
+  await page.goto('/register');
+  const form = page.getByTestId('register-form');
+  await form.getByLabel(/^e-mail address/i).fill(email);
+  await form.getByLabel(/^password/i).fill(password);
+  await form.getByLabel(/^confirmation/i).fill(password);
+  if (optIn) await form.getByLabel(/news and offers/i).check();
+  await form.getByRole('button', { name: 'Create account' }).click();
+}
+
+async function loginFails(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel(/e-mail/i).first().fill(email);
+  await page.getByLabel(/password/i).first().fill(password);
+  await page.getByRole('button', { name: 'Log in' }).last().click();
+  await expect.poll(() => page.getByTestId('login-error').textContent(), WAIT).toBe('Login Failed');
+}
+
+describeJourney('accounts: registration, password, e-mail change, closing, administration, export', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('registers, opens the link from the mail, and logs in', async () => {
+    const context = await newContext(browser, server);
+    const page = await context.newPage();
+    const email = 'newcomer@e2e.test';
+    await fillRegistration(page, email, 'my-secret-1');
+    await page.getByTestId('registration-pending').waitFor();
+    expect(await page.getByTestId('registration-pending').textContent()).toContain(email);
+    await screenshot(page, 'accounts-registration-pending');
+
+    // Logging in before confirming leads back to the pending screen.
+    await page.goto('/login');
+    await page.getByLabel(/e-mail/i).first().fill(email);
+    await page.getByLabel(/password/i).first().fill('my-secret-1');
+    await page.getByRole('button', { name: 'Log in' }).last().click();
+    await expect.poll(() => page.url(), WAIT).toContain('/register/confirm?email=');
+
+    await page.goto(await linkFromMail(server, email, '/register/confirm'));
+    await page.getByTestId('registration-complete').waitFor();
+    await screenshot(page, 'accounts-registration-complete');
+    await login(page, email, 'my-secret-1');
+    await expect.poll(() => new URL(page.url()).pathname, WAIT).toBe('/');
+    await page.getByTestId('account-menu').waitFor();
+    await context.close();
+  });
+
+  it('a used confirmation link fails and offers to resend the mail', async () => {
+    const context = await newContext(browser, server);
+    const page = await context.newPage();
+    const email = 'twice@e2e.test';
+    await fillRegistration(page, email, 'my-secret-1');
+    const link = await linkFromMail(server, email, '/register/confirm');
+    await page.goto(link);
+    await page.getByTestId('registration-complete').waitFor();
+    await page.goto(link);
+    await page.getByTestId('registration-failed').waitFor();
+    expect(await page.getByTestId('registration-failed').textContent()).toContain('Registration confirmation failed');
+    await page.getByTestId('resend-confirmation').click();
+    await page.getByText(`We sent the confirmation mail to ${email} again.`).waitFor();
+    await context.close();
+  });
+
+  it('forgot password → reset → log in with the new password', async () => {
+    const account = createAccount(server, 'forgetful@e2e.test', 'USER', 'old-password-1');
+    const context = await newContext(browser, server);
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByRole('heading', { name: 'Forgot password' }).waitFor();
+    await page.getByLabel(/e-mail/i).fill(account.email);
+    await page.getByRole('button', { name: 'Send link' }).click();
+    await page.getByTestId('forgot-sent').waitFor();
+    await screenshot(page, 'accounts-forgot-sent');
+
+    await page.goto(await linkFromMail(server, account.email, '/reset-password'));
+    await page.getByLabel(/^new password/i).fill('new-password-2');
+    await page.getByLabel(/^confirmation/i).fill('new-password-2');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await expect.poll(() => new URL(page.url()).pathname, WAIT).toBe('/login');
+    await loginFails(page, account.email, 'old-password-1');
+    await login(page, account.email, 'new-password-2');
+    await page.getByTestId('account-menu').waitFor();
+    await context.close();
+  });
+
+  it('changes the e-mail address through the link mailed to the new address', async () => {
+    const account = createAccount(server, 'mover@e2e.test', 'USER');
+    const context = await newContext(browser, server);
+    const page = await context.newPage();
+    await login(page, account.email, account.password);
+    await page.goto('/account/settings');
+    await page.getByTestId('account-form').waitFor();
+    // A customer may not edit the address directly: the field is locked, a button leads to the change page.
+    const emailField = page.getByTestId('account-form').getByLabel(/^e-mail address/i);
+    await expect.poll(() => emailField.isDisabled(), WAIT).toBe(true);
+    expect(await emailField.getAttribute('data-forbidden')).toBe('true');
+    await page.getByTestId('change-email-button').click();
+    await expect.poll(() => new URL(page.url()).pathname, WAIT).toBe('/account/change-email');
+    await page.getByLabel(/new e-mail address/i).fill('moved@e2e.test');
+    await page.getByRole('button', { name: 'Send confirmation link' }).click();
+    await page.getByTestId('change-email-requested').waitFor();
+    await screenshot(page, 'accounts-change-email-requested');
+
+    await page.goto(await linkFromMail(server, 'moved@e2e.test', '/account/change-email'));
+    await page.getByTestId('change-email-complete').waitFor();
+    await page.goto('/account/settings');
+    await page.getByTestId('account-form').waitFor();
+    expect(await page.getByTestId('account-form').getByLabel(/^e-mail address/i).inputValue()).toBe('moved@e2e.test');
+    await page.getByTestId('account-menu').click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await loginFails(page, account.email, account.password);
+    await login(page, 'moved@e2e.test', account.password);
+    await context.close();
+  });
+
+  it('closes the account after two warnings and the repeated address; it cannot log in afterwards', async () => {
+    const account = createAccount(server, 'leaver@e2e.test', 'USER');
+    const context = await newContext(browser, server);
+    const page = await context.newPage();
+    await login(page, account.email, account.password);
+    await page.goto('/account/settings');
+    await page.getByTestId('account-form').waitFor();
+    await page.getByTestId('close-account').click();
+    await page.getByTestId('close-warning-1').waitFor();
+    await page.getByRole('button', { name: 'I understand, continue' }).click();
+    await page.getByTestId('close-warning-2').waitFor();
+    const confirm = page.getByTestId('close-account-confirm');
+    await page.getByLabel(/type your e-mail address/i).fill('someone-else@e2e.test');
+    expect(await confirm.isDisabled()).toBe(true);
+    await page.getByLabel(/type your e-mail address/i).fill(account.email.toUpperCase());
+    await screenshot(page, 'accounts-close-confirm');
+    await confirm.click();
+    await page.getByText('Your account has been closed.').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
+    await page.getByRole('heading', { name: 'Log in to your account' }).waitFor();
+    expect((await context.cookies()).some((cookie) => cookie.name === 'lm_session' && cookie.value)).toBe(false);
+    await loginFails(page, account.email, account.password);
+    await context.close();
+  });
+
+  it('an administrator creates a user (no mail) and confirms another person’s registration', async () => {
+    const context = await newContext(browser, server);
+    const page = await context.newPage();
+    // Someone registers and does not confirm.
+    await fillRegistration(page, 'waiting@e2e.test', 'waiting-pass-1');
+    await page.getByTestId('registration-pending').waitFor();
+
+    await login(page, ADMIN.email, ADMIN.password);
+    await page.goto('/users/create');
+    const form = page.getByTestId('user-create-form');
+    await form.getByLabel(/^e-mail address/i).fill('made-by-admin@e2e.test');
+    await form.getByLabel(/first name/i).fill('Made');
+    await form.getByLabel(/last name/i).fill('ByAdmin');
+    await form.getByLabel(/company/i).fill('Admin Works');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => new URL(page.url()).pathname, WAIT).toBe('/users');
+    await page.getByTestId('user-search').fill('made-by-admin');
+    await expect.poll(() => page.getByTestId('user-count').textContent(), WAIT).toBe('1 account');
+    await expect.poll(() => page.getByTestId('user-table').textContent(), WAIT).toContain('Admin Works');
+    expect(mailsTo(server, 'made-by-admin@e2e.test')).toHaveLength(0);
+
+    await page.getByTestId('user-search').fill('waiting@');
+    await expect.poll(() => page.getByTestId('user-table').textContent(), WAIT).toContain('waiting@e2e.test');
+    expect(await page.getByTestId('user-count').textContent()).toBe('1 account');
+    await screenshot(page, 'accounts-users-pending');
+    await page.getByTestId('confirm-registration').click();
+    await expect.poll(() => page.getByTestId('user-table').textContent(), WAIT).toContain('Confirmed');
+    expect(await page.getByTestId('user-licenses').getAttribute('href')).toMatch(/^\/users\/\d+\/licenses$/);
+
+    await page.getByTestId('account-menu').click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await login(page, 'waiting@e2e.test', 'waiting-pass-1');
+    await page.getByTestId('account-menu').waitFor();
+    await context.close();
+  });
+
+  it('downloads the e-mail-consent CSV', async () => {
+    const context = await newContext(browser, server);
+    const page = await context.newPage();
+    await fillRegistration(page, 'subscriber@e2e.test', 'subscriber-1', true);
+    await page.goto(await linkFromMail(server, 'subscriber@e2e.test', '/register/confirm'));
+    await page.getByTestId('registration-complete').waitFor();
+
+    await login(page, ADMIN.email, ADMIN.password);
+    await page.goto('/export');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-consent').click()]);
+    expect(download.suggestedFilename()).toMatch(/^email-consent-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = fs.readFileSync(await download.path());
+    expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = csv.toString('utf8').slice(1).split('\r\n');
+    expect(lines[0]).toBe('email,firstName,lastName,company,country,language,registeredAt');
+    expect(lines.some((line) => line.startsWith('subscriber@e2e.test,'))).toBe(true);
+    expect(lines.some((line) => line.startsWith('newcomer@e2e.test,'))).toBe(false);
+    await context.close();
+  });
+});

@@ -1,0 +1,50 @@
+import type { Executor } from '../../platform/db/database.ts';
+
+/** The address a closed account keeps: unique, and no mail can ever reach it (.invalid, RFC 2606). */
+export const closedAccountEmail = (id: number) => `closed-${id}@closed.invalid`;
+
+/**
+ * Removes the personal data of an account and marks it closed. The row stays, without anything that
+ * names a person, so that licenses, TAN activations and statistics keep their owner.
+ */
+export async function anonymizeUser(db: Executor, id: number, now: Date): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({
+      email: closedAccountEmail(id),
+      password_hash: null,
+      first_name: '',
+      last_name: '',
+      company: null,
+      address: null,
+      address2: null,
+      zip: null,
+      city: null,
+      country: null,
+      phone: null,
+      fax: null,
+      notes: null,
+      opt_in_email: false,
+      locale: null,
+      closed_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Revokes the account's licenses that are not revoked yet; answers their ids. */
+export async function revokeLicensesOfOwner(db: Executor, ownerId: number, now: Date): Promise<number[]> {
+  const rows = await db.selectFrom('licenses').select('id').where('owner_id', '=', ownerId).where('revoked', '=', false).execute();
+  if (rows.length === 0) return [];
+  await db.updateTable('licenses').set({ revoked: true, updated_at: now.toISOString() }).where('owner_id', '=', ownerId).where('revoked', '=', false).execute();
+  return rows.map((row) => row.id);
+}
+
+export function userChangeLogEntries(db: Executor, userId: number) {
+  return db.selectFrom('change_log').select(['id', 'old_values', 'new_values']).where('model', '=', 'User').where('record_id', '=', userId).execute();
+}
+
+export async function rewriteChangeLogValues(db: Executor, entryId: number, oldValues: string | null, newValues: string | null): Promise<void> {
+  await db.updateTable('change_log').set({ old_values: oldValues, new_values: newValues }).where('id', '=', entryId).execute();
+}

@@ -1,0 +1,50 @@
+import { Button, Group, Modal, Stack } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { userFields, type User } from '@lm/contract/user';
+import { useFieldAccess } from '../../components/FieldAccess.tsx';
+import { USER_FORM_FIELDS, UserFormFields, userFormValues, userPayload, type UserFormValues } from '../../components/UserFormFields.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { formValidator } from '../../lib/forms.ts';
+import { showError, showSuccess } from '../../lib/notify.ts';
+import { USERS_KEY, usersApi } from './api.ts';
+
+/** Edits one account; notes and role (and every other field) only as far as the field rules allow. */
+export function UserEditModal({ user, onClose }: { user: User; onClose: () => void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const access = useFieldAccess('update', 'User', { id: user.id });
+  const form = useForm<UserFormValues>({ mode: 'uncontrolled', initialValues: userFormValues(user), validate: formValidator(userFields) });
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      await usersApi.update(user.id, userPayload(values, USER_FORM_FIELDS.filter((field) => access(field).allowed)));
+      await queryClient.invalidateQueries({ queryKey: USERS_KEY });
+      showSuccess(t('users.saved'));
+      onClose();
+    } catch (error) {
+      // Spec section 8: 'Update failed'; a taken address or the last administrator say why.
+      const explained = error instanceof ApiError && (error.code === 'ERR_DUPLICATE_EMAIL' || error.code === 'ERR_LAST_ADMIN');
+      showError(explained ? error : null, 'users.updateFailed');
+    }
+  });
+
+  return (
+    <Modal opened onClose={onClose} title={t('users.editTitle', { name: user.formattedName })} size="lg">
+      <form onSubmit={submit} noValidate data-testid="user-edit-form">
+        <Stack>
+          <UserFormFields form={form} access={access} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={form.submitting}>
+              {t('common.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

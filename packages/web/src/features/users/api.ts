@@ -1,0 +1,21 @@
+import type { ListResult, Role, User, UserFields } from '@lm/contract';
+import { api } from '../../lib/api.ts';
+
+export interface UserListParams {
+  offset: number;
+  limit: number;
+  filter: string;
+  sort: string;
+  accessRole: Role | null;
+}
+
+/** The user-administration calls of spec section 7. */
+export const usersApi = {
+  list: (params: UserListParams, signal?: AbortSignal) => api<ListResult<User>>('/users', { query: { ...params }, signal }),
+  create: (body: Partial<UserFields>) => api<User>('/users', { method: 'POST', body }),
+  update: (id: number, body: Partial<UserFields>) => api<User>(`/users/${id}`, { method: 'PUT', body }),
+  remove: (id: number) => api<void>(`/users/${id}`, { method: 'DELETE' }),
+  confirmRegistration: (id: number) => api<void>('/users/confirm', { method: 'POST', body: { id } }),
+};
+
+export const USERS_KEY = ['users'] as const;
