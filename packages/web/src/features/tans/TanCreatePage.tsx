@@ -25,7 +25,7 @@ export default function TanCreatePage() {
   const [recent, setRecent] = useState<TanItem[]>([]);
   const schema = useMemo(() => tanFormSchema(limits.data?.maxLicenseCount ?? Number.MAX_SAFE_INTEGER), [limits.data]);
   const form = useForm<TanFormValues>({
-    initialValues: { ...emptyTanForm, distributorId: isDistributor && user ? String(user.id) : null },
+    initialValues: { ...emptyTanForm, distributorId: isDistributor && user ? user.id : null },
     validate: formValidator(schema),
   });
 
@@ -80,7 +80,6 @@ export default function TanCreatePage() {
               form={form}
               maxLicenseCount={limits.data?.maxLicenseCount}
               canChooseDistributor={!isDistributor}
-              labels={{ distributor: isDistributor ? (user?.formattedName ?? null) : null }}
             />
             <Group justify="flex-end">
               <Button type="submit" loading={create.isPending}>

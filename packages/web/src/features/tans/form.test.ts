@@ -24,7 +24,7 @@ const tan: TanItem = {
 describe('the TAN form', () => {
   it('turns select strings into the ids and nulls the API takes, and back', () => {
     const values = toTanForm(tan);
-    expect(values).toEqual({ productId: 3, licensePolicyId: null, licenseCount: 5, distributorId: '4', freeUpdatesUntil: '2027-01-31', tags: ['fair:2026', 'Müller'], notes: '' });
+    expect(values).toEqual({ productId: 3, licensePolicyId: null, licenseCount: 5, distributorId: 4, freeUpdatesUntil: '2027-01-31', tags: ['fair:2026', 'Müller'], notes: '' });
     expect(toTanBody(values)).toEqual({ productId: 3, licensePolicyId: null, licenseCount: 5, distributorId: 4, freeUpdatesUntil: '2027-01-31', tags: ['fair:2026', 'Müller'], notes: null });
   });
 

@@ -7,7 +7,7 @@ export interface TanFormValues {
   productId: number | null;
   licensePolicyId: string | null;
   licenseCount: number | string;
-  distributorId: string | null;
+  distributorId: number | null;
   freeUpdatesUntil: string | null;
   tags: string[];
   notes: string;
@@ -29,7 +29,7 @@ export function tanFormSchema(maxLicenseCount: number) {
     productId: z.number({ error: 'validation.required' }).int().positive(),
     licensePolicyId: z.string().nullable(),
     licenseCount: z.number({ error: 'validation.required' }).int().min(1).max(maxLicenseCount),
-    distributorId: z.string().nullable(),
+    distributorId: z.number().int().positive().nullable(),
     freeUpdatesUntil: z.iso.date().nullable(),
     tags: z
       .array(z.string())
@@ -46,7 +46,7 @@ export function toTanBody(values: TanFormValues): TanFieldsInput {
     productId: Number(values.productId),
     licensePolicyId: idOrNull(values.licensePolicyId),
     licenseCount: Number(values.licenseCount),
-    distributorId: idOrNull(values.distributorId),
+    distributorId: values.distributorId,
     freeUpdatesUntil: values.freeUpdatesUntil || null,
     tags: values.tags,
     notes: values.notes.trim() ? values.notes : null,
@@ -58,7 +58,7 @@ export function toTanForm(tan: TanItem): TanFormValues {
     productId: tan.productId,
     licensePolicyId: tan.licensePolicyId === null ? null : String(tan.licensePolicyId),
     licenseCount: tan.licenseCount,
-    distributorId: tan.distributorId === null ? null : String(tan.distributorId),
+    distributorId: tan.distributorId,
     freeUpdatesUntil: tan.freeUpdatesUntil,
     tags: tan.tags,
     notes: tan.notes ?? '',

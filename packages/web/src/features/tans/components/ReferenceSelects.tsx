@@ -1,10 +1,7 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Select, type SelectProps } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import { SELECT_SEARCH_DEBOUNCE_MS, type Role } from '@lm/contract';
 import { policyLabel, useAllLicensePolicies } from '../../../lib/license-policies.ts';
-import { useUserOptions } from '../api/references.ts';
 
 type Common = Omit<SelectProps, 'data' | 'value' | 'onChange' | 'searchValue' | 'onSearchChange'> & {
   value?: string | null;
@@ -25,24 +22,4 @@ export function PolicySelect({ value, onChange, currentLabel, ...props }: Common
   const { data } = useAllLicensePolicies();
   const options = useMemo(() => withCurrent((data ?? []).map((policy) => ({ value: String(policy.id), label: policyLabel(policy, t) })), value, currentLabel), [data, value, currentLabel, t]);
   return <Select {...props} searchable clearable data={options} value={value ?? null} onChange={onChange} />;
-}
-
-/**
- * Picks a user, optionally of one access role, searched on the server. Written here because the
- * shared UserSelect (components/UserSelect.tsx, issue 3) is not on main yet; it takes the same props.
- */
-export function UserSelect({ value, onChange, currentLabel, accessRole, ...props }: Common & { accessRole?: Role }) {
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, SELECT_SEARCH_DEBOUNCE_MS);
-  // Once a user is picked the box shows its label, which must not become a search that finds only it.
-  const [labels] = useState(() => new Set<string>());
-  const { data } = useUserOptions(labels.has(debounced) ? '' : debounced, accessRole, !props.disabled);
-  const options = useMemo(() => {
-    const list = withCurrent((data?.items ?? []).map((user) => ({ value: String(user.id), label: `${user.formattedName} <${user.email}>` })), value, currentLabel);
-    for (const option of list) labels.add(option.label);
-    return list;
-  }, [data, value, currentLabel, labels]);
-  return (
-    <Select {...props} searchable clearable data={options} value={value ?? null} onChange={onChange} searchValue={search} onSearchChange={setSearch} filter={({ options: all }) => all} />
-  );
 }

@@ -61,7 +61,7 @@ export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClo
             form={form}
             maxLicenseCount={maxLicenseCount}
             canChooseDistributor={canChooseDistributor}
-            labels={{ policy: tan.licensePolicyName, distributor: tan.distributorName }}
+            labels={{ policy: tan.licensePolicyName }}
             onProductChange={askAboutFreeUpdates}
           />
           <Checkbox label={t('tans.revoked')} checked={revoked} onChange={(event) => setRevoked(event.currentTarget.checked)} />

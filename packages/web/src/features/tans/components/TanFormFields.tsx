@@ -1,18 +1,21 @@
 import { NumberInput, SimpleGrid, Textarea, TagsInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import type { UseFormReturnType } from '@mantine/form';
+import { IconLock } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { parseTanTags, TAN_MAX_TAGS } from '@lm/contract/tan';
 import type { TanFormValues } from '../form.ts';
 import { ProductSelect } from '../../../components/ProductSelect.tsx';
-import { PolicySelect, UserSelect } from './ReferenceSelects.tsx';
+import { UserSelect } from '../../../components/UserSelect.tsx';
+import forbidden from '../../../components/FieldAccess.module.css';
+import { PolicySelect } from './ReferenceSelects.tsx';
 
 export interface TanFormFieldsProps {
   form: UseFormReturnType<TanFormValues>;
   maxLicenseCount: number | undefined;
   /** False for a distributor: the field shows its own account and is styled as forbidden. */
   canChooseDistributor: boolean;
-  labels?: { policy?: string | null; distributor?: string | null };
+  labels?: { policy?: string | null };
   /** Called when the user picks another product (the edit form asks about free updates then). */
   onProductChange?: (productId: number | null, defaultPolicyId: number | null) => void;
 }
@@ -54,11 +57,17 @@ export function TanFormFields({ form, maxLicenseCount, canChooseDistributor, lab
           label={t('tans.distributor')}
           placeholder={canChooseDistributor ? t('tans.noDistributor') : undefined}
           accessRole="DISTRIBUTOR"
-          disabled={!canChooseDistributor}
-          title={canChooseDistributor ? undefined : t('tans.forbiddenField')}
-          styles={canChooseDistributor ? undefined : { input: { cursor: 'not-allowed' } }}
-          currentLabel={labels?.distributor}
           {...form.getInputProps('distributorId')}
+          value={form.values.distributorId}
+          onChange={(userId) => form.setFieldValue('distributorId', userId)}
+          {...(canChooseDistributor
+            ? {}
+            : {
+                disabled: true,
+                title: t('tans.forbiddenField'),
+                classNames: { input: forbidden.forbidden },
+                rightSection: <IconLock size={16} aria-label={t('tans.forbiddenField')} />,
+              })}
         />
         <DateInput
           label={t('tans.freeUpdatesUntil')}
