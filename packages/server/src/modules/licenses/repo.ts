@@ -82,7 +82,13 @@ function licenseConditions(filter: LicenseListFilter) {
     if (filter.distributorIds) {
       conditions.push(
         filter.distributorIds.length
-          ? eb('licenses.tan_id', 'in', eb.selectFrom('tans').select('tans.id').where('tans.distributor_id', 'in', filter.distributorIds))
+          ? eb.exists(
+              eb
+                .selectFrom('tans as scope')
+                .select('scope.id')
+                .whereRef('scope.id', '=', 'licenses.tan_id')
+                .where('scope.distributor_id', 'in', filter.distributorIds),
+            )
           : sql<boolean>`1 = 0`,
       );
     }
@@ -101,6 +107,7 @@ function licenseConditions(filter: LicenseListFilter) {
   };
 }
 
+/** A page of licenses: the ids are sorted and cut on the licenses table alone, then only they are joined. */
 export async function listLicenses(db: Executor, filter: LicenseListFilter, page: { offset: number; limit: number; sort: SortField[] }) {
   const where = licenseConditions(filter);
   const total = await db
@@ -108,12 +115,15 @@ export async function listLicenses(db: Executor, filter: LicenseListFilter, page
     .where(where)
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
-  const sort = page.sort.length ? page.sort : [{ field: 'createdAt', descending: true }];
-  let query = licenseView(db).where((eb) => where(eb as unknown as ExpressionBuilder<DB, 'licenses'>));
-  for (const { field, descending } of sort) query = query.orderBy(SORT_COLUMNS[field as keyof typeof SORT_COLUMNS], descending ? 'desc' : 'asc');
-  const last = sort[sort.length - 1];
-  if (last.field !== 'id') query = query.orderBy('licenses.id', last.descending ? 'desc' : 'asc');
-  return { rows: await query.limit(page.limit).offset(page.offset).execute(), totalCount: Number(total.count) };
+  const fields = page.sort.length ? page.sort : [{ field: 'createdAt', descending: true }];
+  const order = fields.map(({ field, descending }) => [SORT_COLUMNS[field as keyof typeof SORT_COLUMNS], descending ? 'desc' : 'asc'] as const);
+  const last = fields[fields.length - 1];
+  const tieBreak = last.field === 'id' ? [] : ([['licenses.id', last.descending ? 'desc' : 'asc']] as const);
+  let ids = db.selectFrom('licenses').select('licenses.id').where(where);
+  for (const [column, direction] of [...order, ...tieBreak]) ids = ids.orderBy(column, direction);
+  let query = licenseView(db).where('licenses.id', 'in', ids.limit(page.limit).offset(page.offset));
+  for (const [column, direction] of [...order, ...tieBreak]) query = query.orderBy(column, direction);
+  return { rows: await query.execute(), totalCount: Number(total.count) };
 }
 
 /**
