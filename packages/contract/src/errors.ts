@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   'ERR_UNKNOWN_ACCOUNT',
   'ERR_NO_FREE_UPGRADE',
   'ERR_LAST_ADMIN',
+  'ERR_NO_MACHINE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -6,6 +6,7 @@ import { openDatabase } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
 import { createUserFromCli } from './modules/users/cli.ts';
 import { BENCH_ACCOUNTS, BENCH_SIZES, seedBench } from './modules/bench-seed/service.ts';
+import { rotateSigningKey } from './platform/signing/keys.ts';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -16,6 +17,8 @@ Commands:
   seed:bench [--tans <n>] [--licenses <n>] [--users <n>]
       Fills the database with the licensing benchmark's data set (default 1,000,000 TANs,
       1,000,000 licenses, 200,000 users). Does nothing on a database that already holds it.
+  keys:rotate
+      Creates a new license signing key; the old public keys stay published.
 `;
 
 async function main(): Promise<number> {
@@ -65,6 +68,11 @@ async function main(): Promise<number> {
             ? `Already seeded: ${report.tans} TANs, ${report.licenses} licenses, ${report.users} users`
             : `Seeded ${report.tans} TANs, ${report.licenses} licenses and ${report.users} users in ${report.seconds} s; log in as ${BENCH_ACCOUNTS.admin.email} / ${BENCH_ACCOUNTS.admin.password}`,
         );
+        return 0;
+      }
+      case 'keys:rotate': {
+        const kid = await rotateSigningKey(database, config);
+        console.log(`New signing key ${kid}; running servers sign with it within a minute, older keys stay published.`);
         return 0;
       }
       default:

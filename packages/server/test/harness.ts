@@ -107,11 +107,27 @@ export async function freshDatabase(kind: DatabaseKind): Promise<TestDatabase> {
 }
 
 async function adminQuery(statement: string): Promise<void> {
+  await withSchemaLock(async (client) => {
+    await client.query(statement);
+  });
+}
+
+/** Any number, the same in every test process: the advisory lock that serializes schema DDL. */
+const SCHEMA_LOCK = 741_852_963;
+
+/**
+ * Kysely's migrator introspects every table of the database, in every schema; a schema that another
+ * test file drops during that scan fails it ("schema … does not exist"). Creating, migrating and
+ * dropping test schemas therefore take turns, across test workers and processes.
+ */
+export async function withSchemaLock<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
   try {
-    await client.query(statement);
+    await client.query('SELECT pg_advisory_lock($1)', [SCHEMA_LOCK]);
+    return await work(client);
   } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [SCHEMA_LOCK]).catch(() => undefined);
     await client.end();
   }
 }
@@ -149,7 +165,8 @@ export async function createTestApp(kind: DatabaseKind, options: TestAppOptions 
   let app: App;
   const config = testConfig(fresh.config, options);
   try {
-    app = await buildApp(config, { database: fresh.database, logger: false });
+    const build = () => buildApp(config, { database: fresh.database, logger: false });
+    app = kind === 'postgres' ? await withSchemaLock(build) : await build();
   } catch (error) {
     await fresh.dispose();
     throw error;

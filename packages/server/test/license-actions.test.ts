@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client, describeBothDatabases, expectError, loggedIn } from './harness.ts';
-import { activate, createTans, insertPolicy, insertProduct, isoDaysFromToday, machine, uniqueName, type Client } from './licensing-fixtures.ts';
+import { activate, createTans, insertPolicy, insertProduct, isoDaysFromToday, machine, uniqueName, type Client } from './licensing-test-data.ts';
 
 describeBothDatabases('licenses: actions', (t) => {
   let admin: Client;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatTanCode } from '@lm/contract/tan';
 import { client, describeBothDatabases, expectError, loggedIn } from './harness.ts';
-import { activate, createTans, insertPolicy, insertProduct, isoDaysFromToday, machine, type Client } from './licensing-fixtures.ts';
+import { activate, createTans, insertPolicy, insertProduct, isoDaysFromToday, machine, type Client } from './licensing-test-data.ts';
 
 describeBothDatabases('licenses: activation, temporary licenses, lists', (t) => {
   let admin: Client;

@@ -1,106 +1,172 @@
 /**
- * Catalogue rows for the licensing suites, written straight into the tables of migration 0001 (the
- * catalogue API is another module's), plus small helpers around the TAN and license calls.
+ * Catalogue and licenses inserted straight into the database, for the tests of license files, the
+ * desktop protocol and ANY-Lic links (their own modules create none of these).
  */
 import { randomBytes } from 'node:crypto';
-import { expect } from 'vitest';
 import type { App } from '../src/app.ts';
-import { client } from './harness.ts';
+import { catalogueCache } from '../src/modules/license-files/catalogue-cache.ts';
+import { lastSeenRecorder } from '../src/modules/license-files/last-seen.ts';
 
-export interface ProductFixture {
+const now = () => new Date().toISOString();
+export const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
+
+export async function insertFeature(app: App, name: string, expandsTo: string[] = []): Promise<number> {
+  const { db } = app.ctx;
+  const { id } = await db
+    .insertInto('features')
+    .values({ name, localized_description: '{}', hidden: false, notes: null, created_at: now(), updated_at: now() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (const target of expandsTo) {
+    const row = await db.selectFrom('features').select('id').where('name', '=', target).executeTakeFirstOrThrow();
+    await db.insertInto('feature_expansions').values({ feature_id: id, expands_to_id: row.id }).execute();
+  }
+  return id;
+}
+
+export interface ProductInput {
   name?: string;
   version?: string;
-  active?: boolean;
+  features?: string[];
   releaseDate?: string | null;
-  trialDays?: number | null;
-  repeatTrialAfterMonths?: number | null;
-  ignoreTrialsBefore?: string | null;
-  defaultLicensePolicyId?: number | null;
+  defaultPolicy?: string;
 }
 
-export const uniqueName = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
-
-export async function insertProduct(app: App, fixture: ProductFixture = {}): Promise<{ id: number; name: string; version: string }> {
-  const now = new Date().toISOString();
-  const row = await app.ctx.db
+export async function insertProduct(app: App, input: ProductInput = {}): Promise<{ id: number; name: string; version: string }> {
+  const { db } = app.ctx;
+  const name = input.name ?? unique('Product');
+  const version = input.version ?? '1.0';
+  const policy = input.defaultPolicy ? await policyId(app, input.defaultPolicy) : null;
+  const { id } = await db
     .insertInto('products')
     .values({
-      name: fixture.name ?? uniqueName('Product'),
-      version: fixture.version ?? '1.0',
-      active: fixture.active ?? true,
-      trial_days: fixture.trialDays === undefined ? 14 : fixture.trialDays,
-      repeat_trial_after_months: fixture.repeatTrialAfterMonths ?? null,
-      ignore_trials_before: fixture.ignoreTrialsBefore ?? null,
-      release_date: fixture.releaseDate ?? '2025-01-01',
-      default_license_policy_id: fixture.defaultLicensePolicyId ?? null,
+      name,
+      version,
+      active: true,
+      trial_days: null,
+      repeat_trial_after_months: null,
+      ignore_trials_before: null,
+      release_date: input.releaseDate ?? null,
+      default_license_policy_id: policy,
       notes: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning(['id', 'name', 'version'])
-    .executeTakeFirstOrThrow();
-  return row;
-}
-
-export interface PolicyFixture {
-  maxDifferentMachinesCount?: number;
-  maxDifferentMachinesIntervalHours?: number;
-  freeUpdatesPeriodDays?: number | null;
-  type?: 'INDEFINITE' | 'PERPETUAL' | 'FLOATING';
-}
-
-export async function insertPolicy(app: App, fixture: PolicyFixture = {}): Promise<number> {
-  const now = new Date().toISOString();
-  const row = await app.ctx.db
-    .insertInto('license_policies')
-    .values({
-      name: uniqueName('POLICY'),
-      public_name: '{}',
-      type: fixture.type ?? 'INDEFINITE',
-      license_max_valid_days: 30,
-      refetch_interval_seconds: 86400,
-      refetch_before_expiry_seconds: 604800,
-      max_different_machines_count: fixture.maxDifferentMachinesCount ?? 3,
-      max_different_machines_interval_hours: fixture.maxDifferentMachinesIntervalHours ?? 720,
-      free_updates_period_days: fixture.freeUpdatesPeriodDays === undefined ? 366 : fixture.freeUpdatesPeriodDays,
-      notes: null,
-      created_at: now,
-      updated_at: now,
+      created_at: now(),
+      updated_at: now(),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  for (const feature of input.features ?? []) {
+    const row = await db.selectFrom('features').select('id').where('name', '=', feature).executeTakeFirstOrThrow();
+    await db.insertInto('product_features').values({ product_id: id, feature_id: row.id }).execute();
+  }
+  catalogueCache(app.ctx).clear();
+  return { id, name, version };
+}
+
+export async function policyId(app: App, name: string): Promise<number> {
+  const row = await app.ctx.db.selectFrom('license_policies').select('id').where('name', '=', name).executeTakeFirstOrThrow();
   return row.id;
 }
 
-export async function policyIdByName(app: App, name: string): Promise<number> {
-  return (await app.ctx.db.selectFrom('license_policies').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+export interface PolicyInput {
+  type: 'INDEFINITE' | 'PERPETUAL' | 'FLOATING';
+  licenseMaxValidDays?: number;
+  refetchIntervalSeconds?: number;
+  refetchBeforeExpirySeconds?: number;
+  maxDifferentMachinesCount?: number;
+  maxDifferentMachinesIntervalHours?: number;
 }
 
-export type Client = ReturnType<typeof client>;
+export async function insertPolicy(app: App, input: PolicyInput): Promise<number> {
+  const { id } = await app.ctx.db
+    .insertInto('license_policies')
+    .values({
+      name: unique(`POLICY_${input.type}`),
+      public_name: '{}',
+      type: input.type,
+      license_max_valid_days: input.licenseMaxValidDays ?? 30,
+      refetch_interval_seconds: input.refetchIntervalSeconds ?? 3600,
+      refetch_before_expiry_seconds: input.refetchBeforeExpirySeconds ?? 600,
+      max_different_machines_count: input.maxDifferentMachinesCount ?? 100,
+      max_different_machines_interval_hours: input.maxDifferentMachinesIntervalHours ?? 24,
+      free_updates_period_days: 366,
+      notes: null,
+      created_at: now(),
+      updated_at: now(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
 
-export interface TanBody {
+export async function insertTan(app: App, input: { productId: number; policyId: number; licenseCount: number; distributorId?: number | null }): Promise<number> {
+  const { id } = await app.ctx.db
+    .insertInto('tans')
+    .values({
+      code: randomBytes(6).toString('hex'),
+      product_id: input.productId,
+      license_policy_id: input.policyId,
+      license_count: input.licenseCount,
+      activated_count: 0,
+      distributor_id: input.distributorId ?? null,
+      revoked: false,
+      free_updates_until: null,
+      notes: null,
+      created_by: null,
+      created_at: now(),
+      updated_at: now(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export interface LicenseInput {
+  ownerId: number;
   productId: number;
-  licensePolicyId?: number | null;
-  licenseCount?: number;
-  distributorId?: number | null;
+  policyId: number;
+  machineId: string | null;
+  tanId?: number | null;
+  kind?: 'TAN' | 'TEMPORARY';
+  validUntil?: string | null;
+  permanent?: boolean;
+  revoked?: boolean;
   freeUpdatesUntil?: string | null;
-  tags?: string[];
-  notes?: string | null;
+  upgradedToId?: number | null;
 }
 
-/** Creates TANs through the API and returns them. */
-export async function createTans(caller: Client, body: TanBody, count = 1) {
-  const response = await caller.post('/api/tans', { query: { count: String(count) }, body: { licenseCount: 1, ...body } });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json().items as { id: number; code: string; licenseCount: number; activatedCount: number; distributorId: number | null }[];
+export async function insertLicense(app: App, input: LicenseInput): Promise<number> {
+  const { id } = await app.ctx.db
+    .insertInto('licenses')
+    .values({
+      kind: input.kind ?? (input.tanId ? 'TAN' : 'TEMPORARY'),
+      owner_id: input.ownerId,
+      product_id: input.productId,
+      license_policy_id: input.policyId,
+      tan_id: input.tanId ?? null,
+      machine_id: input.machineId,
+      valid_until: input.validUntil ?? null,
+      permanent: input.permanent ?? false,
+      revoked: input.revoked ?? false,
+      free_updates_until: input.freeUpdatesUntil ?? null,
+      upgraded_to_id: input.upgradedToId ?? null,
+      created_at: now(),
+      updated_at: now(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
-export const machine = () => `M-${randomBytes(6).toString('hex')}`;
-
-export async function activate(caller: Client, tan: string, machineId = machine()) {
-  return caller.post('/api/licenses/activate', { body: { tan, machineId } });
+export async function updateLicense(app: App, id: number, values: { revoked?: boolean; valid_until?: string | null; upgraded_to_id?: number | null; machine_id?: string | null }): Promise<void> {
+  await app.ctx.db.updateTable('licenses').set(values).where('id', '=', id).execute();
 }
 
-export function isoDaysFromToday(days: number): string {
+/** Writes the batched last-seen times now. */
+export function flushLastSeen(app: App): Promise<void> {
+  return lastSeenRecorder(app.ctx).flush();
+}
+
+/** A calendar date `days` from today (UTC). */
+export function dateFromToday(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
 import { client, describeBothDatabases, loggedIn, testConfig } from './harness.ts';
-import { createTans, insertProduct, machine, type Client } from './licensing-fixtures.ts';
+import { createTans, insertProduct, machine, type Client } from './licensing-test-data.ts';
 
 describeBothDatabases('licensing guarantees', (t) => {
   let admin: Client;

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
-import { describeBothDatabases } from './harness.ts';
+import { describeBothDatabases, withSchemaLock } from './harness.ts';
 
 describeBothDatabases('migrations', (t) => {
   it('create the three built-in license policies', async () => {
@@ -16,7 +16,8 @@ describeBothDatabases('migrations', (t) => {
   });
 
   it('are idempotent: migrating again changes nothing', async () => {
-    await migrateToLatest(t.app.ctx.db);
+    const migrate = () => migrateToLatest(t.app.ctx.db);
+    await (t.kind === 'postgres' ? withSchemaLock(migrate) : migrate());
     const count = await t.app.ctx.db.selectFrom('license_policies').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     expect(Number(count.count)).toBe(3);
   });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatTanCode, isTanCode } from '@lm/contract/tan';
 import { client, describeBothDatabases, expectError, loggedIn } from './harness.ts';
-import { activate, createTans, insertPolicy, insertProduct, type Client } from './licensing-fixtures.ts';
+import { activate, createTans, insertPolicy, insertProduct, type Client } from './licensing-test-data.ts';
 
 describeBothDatabases('TANs', (t) => {
   let admin: Client;

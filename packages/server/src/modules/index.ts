@@ -1,9 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../platform/context.ts';
+import { anyLicRoutes } from './anylic/routes.ts';
 import { clientErrorRoutes } from './client-errors/routes.ts';
+import { clientProtocolRoutes } from './client-protocol/routes.ts';
 import { featureRoutes } from './features/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { licenseRoutes } from './licenses/routes.ts';
+import { licenseFileRoutes } from './license-files/routes.ts';
 import { licensePolicyRoutes } from './license-policies/routes.ts';
 import { productRoutes } from './products/routes.ts';
 import { sessionRoutes } from './session/routes.ts';
@@ -26,5 +29,8 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     licenseRoutes(ctx),
     accountRoutes(ctx),
     usersRoutes(ctx),
+    licenseFileRoutes(ctx),
+    clientProtocolRoutes(ctx),
+    anyLicRoutes(ctx),
   ];
 }

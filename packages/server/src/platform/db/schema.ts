@@ -173,6 +173,39 @@ export interface LicenseTrialsTable {
   owner_id: number | null;
   license_id: number | null;
   started_at: string;
+/** Ed25519 key pairs; the active one signs, all stay published (migration 0005). */
+export interface SigningKeysTable {
+  kid: string;
+  algorithm: string;
+  public_key_pem: string;
+  private_key: string;
+  active: Bool;
+  created_at: string;
+}
+
+export interface AnyLicLinksTable {
+  id: Generated<number>;
+  token_hash: string;
+  product_id: number;
+  format: 'lic' | 'json';
+  valid_until: string;
+  expires_at: string;
+  created_by: number | null;
+  created_at: string;
+}
+
+export interface FloatingSeatsTable {
+  pool: string;
+  machine_id: string;
+  license_id: number;
+  leased_until: string;
+  renewed_at: string;
+}
+
+export interface LicenseLastSeenTable {
+  license_id: number;
+  machine_id: string;
+  last_seen_at: string;
 }
 
 export interface DB {
@@ -194,6 +227,10 @@ export interface DB {
   user_tokens: UserTokensTable;
   mail_outbox: MailOutboxTable;
   setting_files: SettingFilesTable;
+  signing_keys: SigningKeysTable;
+  anylic_links: AnyLicLinksTable;
+  floating_seats: FloatingSeatsTable;
+  license_last_seen: LicenseLastSeenTable;
 }
 
 export type UserTokenPurpose = 'confirm-registration' | 'reset-password' | 'change-email';

@@ -1,4 +1,4 @@
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
 /** node:sqlite takes no booleans or dates; the repos pass both, as they do to PostgreSQL. */
@@ -9,10 +9,30 @@ function toSqliteValue(value: unknown): SQLInputValue {
   return value as SQLInputValue;
 }
 
-/** Presents node:sqlite's synchronous DatabaseSync with the interface Kysely's SqliteDialect drives. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Presents node:sqlite's synchronous DatabaseSync with the interface Kysely's SqliteDialect drives.
+ * Prepared statements are reused by SQL text: preparing a join costs more than running it. The page
+ * cache and memory-mapped reads keep a large database's hot pages out of read() system calls.
+ */
 export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync } {
   const raw = new DatabaseSync(file);
-  raw.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+  raw.exec(
+    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA mmap_size = 1073741824;',
+  );
+  const statements = new Map<string, { statement: StatementSync; reader: boolean }>();
+  const cached = (sql: string) => {
+    let entry = statements.get(sql);
+    if (!entry) {
+      const statement = raw.prepare(sql);
+      entry = { statement, reader: statement.columns().length > 0 };
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      statements.set(sql, entry);
+    }
+    return entry;
+  };
+  const bind = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
   return {
     raw,
     close: () => raw.close(),
@@ -20,13 +40,13 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync }
       // Transactions take the write lock when they begin: a deferred one that reads first and writes
       // later fails with SQLITE_BUSY when another process (a second server, the CLI) wrote meanwhile;
       // an immediate one waits for the lock (busy_timeout) instead. One process alone sees no change.
-      const statement = raw.prepare(sql === 'begin' ? 'begin immediate' : sql);
-      const bind = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
+      const { statement, reader } = cached(sql === 'begin' ? 'begin immediate' : sql);
       return {
-        reader: statement.columns().length > 0,
+        reader,
         all: (parameters) => statement.all(...bind(parameters)),
         run: (parameters) => statement.run(...bind(parameters)),
-        iterate: (parameters) => statement.iterate(...bind(parameters)),
+        // A stream may still be open when the same SQL runs again: it gets a statement of its own.
+        iterate: (parameters) => raw.prepare(sql).iterate(...bind(parameters)),
       };
     },
   };

@@ -13,6 +13,8 @@ export function registerCsrfProtection(app: FastifyInstance): void {
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', async (request) => {
     if (!STATE_CHANGING.has(request.method)) return;
+    // The desktop protocol carries no session: a forged request can do nothing a direct one cannot.
+    if (request.url.startsWith('/api/client/')) return;
     const origin = request.headers.origin;
     if (!origin) return;
     let originHost: string;

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { LICENSE_FILE_FORMATS, LICENSE_SIGNATURE_ALGORITHM } from './license-file.ts';
+import { isoDateTime } from './list.ts';
+
+/** Machine ids are what the desktop software derives from its hardware; printable, no control characters. */
+export const machineId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters');
+
+/** `POST /api/client/v1/license`: the desktop software asks for the signed file of its machine. */
+export const clientLicenseRequest = z.object({
+  machineId,
+  /** The product name as in the catalogue. */
+  product: z.string().trim().min(1).max(255),
+  /** The product version; without it the newest licensed version is chosen. */
+  version: z.string().trim().min(1).max(100).optional(),
+});
+export type ClientLicenseRequest = z.output<typeof clientLicenseRequest>;
+
+/** `DELETE /api/client/v1/license`: frees the floating seat of the machine. */
+export const clientReleaseRequest = clientLicenseRequest.pick({ machineId: true, product: true, version: true });
+export type ClientReleaseRequest = z.output<typeof clientReleaseRequest>;
+
+export const licenseFileJson = z.object({
+  enc: z.string(),
+  sig: z.string(),
+  alg: z.literal(LICENSE_SIGNATURE_ALGORITHM),
+  kid: z.string(),
+});
+
+export const publicSigningKey = z.object({
+  kid: z.string(),
+  alg: z.literal(LICENSE_SIGNATURE_ALGORITHM),
+  /** SPKI PEM, as `openssl pkeyutl -pubin` reads it. */
+  publicKeyPem: z.string(),
+  createdAt: isoDateTime,
+});
+export type PublicSigningKey = z.output<typeof publicSigningKey>;
+
+export const publicSigningKeys = z.object({ keys: z.array(publicSigningKey) });
+
+export const licenseFileFormat = z.enum(LICENSE_FILE_FORMATS);
+
+/** `GET /api/licenses/{id}/file?format=lic|json`. */
+export const licenseFileQuery = z.object({ format: licenseFileFormat.default('lic') });

@@ -1,0 +1,247 @@
+import { isExpired, refreshDueAt, verifyLicenseFile, type LicensePayload, type PublicKey } from './format.ts';
+import { memoryStore, type LicenseStore } from './store.ts';
+
+/** Why there is no valid license. */
+export type InvalidReason =
+  | 'NO_LICENSE' // the server knows no license of this product for this machine
+  | 'REVOKED'
+  | 'EXPIRED'
+  | 'UPGRADED' // the license was upgraded: use the software version of the new license
+  | 'NO_SEAT' // every seat of the floating license is taken
+  | 'TOO_MANY_MACHINES'
+  | 'UNREACHABLE' // no stored file, and the server cannot be reached
+  | 'INVALID_FILE'; // an imported file that does not verify or is not for this machine and product
+
+export type LicenseStatus =
+  | {
+      valid: true;
+      license: LicensePayload;
+      /** 'server': just fetched; 'store': a stored file still good. */
+      source: 'server' | 'store';
+      /** The refresh was due but the server could not be reached: working offline until the file expires. */
+      offline: boolean;
+      /** When the client will next ask the server; null: never. */
+      refreshAt: Date | null;
+    }
+  | { valid: false; reason: InvalidReason; message: string };
+
+export interface LicenseClientOptions {
+  /** The license server, e.g. `https://licenses.example.com`. */
+  serverUrl: string;
+  /** The product name as in the catalogue. */
+  product: string;
+  /** The product version; without it the server picks the newest licensed version. */
+  version?: string;
+  machineId: string;
+  /** The public keys shipped with the software (GET /api/client/v1/keys); the server's word is never trusted alone. */
+  publicKeys: readonly PublicKey[];
+  /** Where files are kept; default: in memory. Node/Electron: `directoryStore()` from `@lm/sdk/node`. */
+  store?: LicenseStore;
+  fetch?: typeof globalThis.fetch;
+  now?: () => Date;
+  requestTimeoutMs?: number;
+}
+
+const SERVER_REASONS: Record<string, InvalidReason> = {
+  ERR_NO_LICENSE: 'NO_LICENSE',
+  ERR_LICENSE_REVOKED: 'REVOKED',
+  ERR_LICENSE_EXPIRED: 'EXPIRED',
+  ERR_LICENSE_UPGRADED: 'UPGRADED',
+  ERR_NO_SEAT: 'NO_SEAT',
+  ERR_TOO_MANY_MACHINES: 'TOO_MANY_MACHINES',
+};
+
+interface Candidate {
+  name: string;
+  text: string;
+  payload: LicensePayload;
+}
+
+const invalid = (reason: InvalidReason, message: string): LicenseStatus => ({ valid: false, reason, message });
+const isAnyLic = (candidate: Candidate) => candidate.payload.machineId === '*';
+const expiryTime = (candidate: Candidate) => (candidate.payload.expiresAt ? Date.parse(candidate.payload.expiresAt) : Number.POSITIVE_INFINITY);
+
+/**
+ * The licensing client of the desktop software: fetches the signed file of its machine, verifies it
+ * against pinned keys, keeps it, refreshes it when the file's own refetch fields say so, and works
+ * offline from the stored file until that file expires.
+ */
+export class LicenseClient {
+  private readonly options: LicenseClientOptions;
+  private readonly store: LicenseStore;
+  private readonly now: () => Date;
+  private readonly fetch: typeof globalThis.fetch;
+
+  constructor(options: LicenseClientOptions) {
+    this.options = options;
+    this.store = options.store ?? memoryStore();
+    this.now = options.now ?? (() => new Date());
+    this.fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
+  }
+
+  /** The license now: the stored file while no refresh is due, else a fresh one from the server. */
+  async check(): Promise<LicenseStatus> {
+    const stored = await this.stored();
+    const best = stored.usable[0];
+    if (best) {
+      const due = refreshDueAt(best.payload);
+      if (!due || due > this.now()) return this.valid(best.payload, 'store', false);
+    }
+    return this.fetchFresh(stored);
+  }
+
+  /** Asks the server now, whatever the stored file says. */
+  async refresh(): Promise<LicenseStatus> {
+    return this.fetchFresh(await this.stored());
+  }
+
+  /** A file the user brought (an offline machine): kept when it verifies and fits this machine and product. */
+  async importFile(text: string): Promise<LicenseStatus> {
+    let payload: LicensePayload;
+    try {
+      payload = await verifyLicenseFile(text, this.options.publicKeys);
+    } catch (error) {
+      return invalid('INVALID_FILE', (error as Error).message);
+    }
+    if (!this.fits(payload)) return invalid('INVALID_FILE', `the file is for ${payload.product.name} ${payload.product.version} on machine ${payload.machineId}`);
+    if (isExpired(payload, this.now())) return invalid('EXPIRED', `the file expired at ${payload.expiresAt}`);
+    await this.store.save(text);
+    return this.valid(payload, 'store', false);
+  }
+
+  /** Gives a floating seat back (at exit) and forgets the file of this machine. */
+  async release(): Promise<void> {
+    const response = await this.request('DELETE');
+    if (!response.ok && response.status !== 404) throw new Error(`the license server answered ${response.status}`);
+    const stored = await this.stored();
+    await this.forget([...stored.usable, ...stored.expired].filter((candidate) => !isAnyLic(candidate)));
+  }
+
+  /**
+   * Checks now and again whenever a refresh falls due (sooner, with backoff, while the server is
+   * unreachable); calls `onStatus` after each check. Returns the function that stops it.
+   */
+  start(onStatus?: (status: LicenseStatus) => void): () => void {
+    let stopped = false;
+    let failures = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const run = async () => {
+      const status = await this.check().catch((error: unknown) => invalid('UNREACHABLE', (error as Error).message));
+      if (stopped) return;
+      onStatus?.(status);
+      const unreachable = (status.valid && status.offline) || (!status.valid && status.reason === 'UNREACHABLE');
+      failures = unreachable ? failures + 1 : 0;
+      timer = setTimeout(run, this.nextCheckDelay(status, failures));
+      (timer as { unref?: () => void }).unref?.();
+    };
+    void run();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }
+
+  /** Milliseconds until the next check (exported for tests and custom schedulers). */
+  nextCheckDelay(status: LicenseStatus, failures: number): number {
+    const MINUTE = 60_000;
+    const clamp = (ms: number) => Math.min(Math.max(ms, 1000), 24 * 60 * MINUTE);
+    const backoff = Math.min(MINUTE * 2 ** Math.max(failures - 1, 0), 15 * MINUTE);
+    if (status.valid) {
+      if (status.offline) {
+        const expiry = status.license.expiresAt ? Date.parse(status.license.expiresAt) - this.now().getTime() : Number.POSITIVE_INFINITY;
+        return clamp(Math.min(backoff, expiry));
+      }
+      return clamp(status.refreshAt ? status.refreshAt.getTime() - this.now().getTime() : 24 * 60 * MINUTE);
+    }
+    if (status.reason === 'UNREACHABLE') return clamp(backoff);
+    if (status.reason === 'NO_SEAT') return MINUTE;
+    return 60 * MINUTE;
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private valid(license: LicensePayload, source: 'server' | 'store', offline: boolean): LicenseStatus {
+    return { valid: true, license, source, offline, refreshAt: offline ? null : refreshDueAt(license) };
+  }
+
+  private fits(payload: LicensePayload): boolean {
+    const { product, version, machineId } = this.options;
+    return (
+      (payload.machineId === machineId || payload.machineId === '*') &&
+      payload.product.name === product &&
+      (version === undefined || payload.product.version === version)
+    );
+  }
+
+  /** The stored files that verify and fit, usable ones best first (a machine's own before ANY-Lic, longest running). */
+  private async stored(): Promise<{ usable: Candidate[]; expired: Candidate[] }> {
+    const now = this.now();
+    const candidates: Candidate[] = [];
+    for (const file of await this.store.list()) {
+      try {
+        const payload = await verifyLicenseFile(file.text, this.options.publicKeys);
+        if (this.fits(payload)) candidates.push({ ...file, payload });
+      } catch {
+        // Not a license file of ours: ignored.
+      }
+    }
+    const usable = candidates
+      .filter((candidate) => !isExpired(candidate.payload, now))
+      .sort((a, b) => Number(isAnyLic(a)) - Number(isAnyLic(b)) || expiryTime(b) - expiryTime(a) || Date.parse(b.payload.issuedAt) - Date.parse(a.payload.issuedAt));
+    return { usable, expired: candidates.filter((candidate) => isExpired(candidate.payload, now)) };
+  }
+
+  private async forget(candidates: Candidate[]): Promise<void> {
+    for (const candidate of candidates) await this.store.remove(candidate.name);
+  }
+
+  private async request(method: 'POST' | 'DELETE'): Promise<Response> {
+    const { serverUrl, machineId, product, version } = this.options;
+    return this.fetch(`${serverUrl.replace(/\/$/, '')}/api/client/v1/license`, {
+      method,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ machineId, product, ...(version === undefined ? {} : { version }) }),
+      signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 15_000),
+    });
+  }
+
+  private async fetchFresh(stored: { usable: Candidate[]; expired: Candidate[] }): Promise<LicenseStatus> {
+    let response: Response;
+    try {
+      response = await this.request('POST');
+    } catch (error) {
+      return this.offline(stored, `the license server cannot be reached (${(error as Error).message})`);
+    }
+    const text = await response.text().catch(() => '');
+    if (response.ok) {
+      try {
+        const payload = await verifyLicenseFile(text, this.options.publicKeys);
+        if (!this.fits(payload)) throw new Error('the server sent a file for another machine or product');
+        await this.store.save(text);
+        return this.valid(payload, 'server', false);
+      } catch (error) {
+        return this.offline(stored, `the server's license file is not valid (${(error as Error).message})`);
+      }
+    }
+    let body: { error?: string; message?: string } = {};
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      // not an error body of the license server
+    }
+    const reason = body.error ? SERVER_REASONS[body.error] : undefined;
+    if (!reason) return this.offline(stored, `the license server answered ${response.status}`);
+    // The server's final word: this machine's stored files no longer count; an ANY-Lic file still does.
+    await this.forget([...stored.usable, ...stored.expired].filter((candidate) => !isAnyLic(candidate)));
+    const anyLic = stored.usable.find(isAnyLic);
+    if (anyLic) return this.valid(anyLic.payload, 'store', false);
+    return invalid(reason, body.message ?? reason);
+  }
+
+  private offline(stored: { usable: Candidate[]; expired: Candidate[] }, message: string): LicenseStatus {
+    if (stored.usable[0]) return this.valid(stored.usable[0].payload, 'store', true);
+    const expired = stored.expired[0];
+    if (expired) return invalid('EXPIRED', `the license file expired at ${expired.payload.expiresAt} and ${message}`);
+    return invalid('UNREACHABLE', message);
+  }
+}

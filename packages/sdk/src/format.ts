@@ -1,0 +1,135 @@
+/**
+ * Reading and verifying license files, without dependencies: WebCrypto Ed25519 (Node 20+, Electron,
+ * current browsers), atob and TextDecoder. The format is described in docs/license-files.md.
+ */
+
+export interface LicensePayload {
+  formatVersion: number;
+  licenseId: number | null;
+  kind: 'TAN' | 'TEMPORARY' | 'ANYLIC';
+  policyType: 'PERPETUAL' | 'INDEFINITE' | 'FLOATING' | null;
+  product: { id: number; name: string; version: string };
+  features: string[];
+  /** The machine the file is for; `*` for any machine (ANY-Lic). */
+  machineId: string;
+  owner: { name: string; company: string | null };
+  issuedAt: string;
+  /** When the file stops being valid; null: never. */
+  expiresAt: string | null;
+  licenseValidUntil: string | null;
+  permanent: boolean;
+  freeUpdatesUntil: string | null;
+  refetchIntervalSeconds: number;
+  refetchBeforeExpirySeconds: number;
+  serverCustomerId: string | null;
+  kid: string;
+}
+
+export interface LicenseFile {
+  enc: string;
+  sig: string;
+  alg: 'ed25519';
+  kid: string;
+}
+
+/** A pinned public key, as `GET /api/client/v1/keys` publishes it. */
+export interface PublicKey {
+  kid: string;
+  publicKeyPem: string;
+}
+
+export class InvalidLicenseFileError extends Error {
+  readonly problem: 'MALFORMED' | 'UNKNOWN_KEY' | 'BAD_SIGNATURE';
+
+  constructor(problem: InvalidLicenseFileError['problem'], message: string) {
+    super(message);
+    this.problem = problem;
+  }
+}
+
+const BEGIN = '-----BEGIN LICENSE FILE-----';
+const END = '-----END LICENSE FILE-----';
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 !== 0) throw new InvalidLicenseFileError('MALFORMED', 'not valid base64');
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function utf8(bytes: Uint8Array): string {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    throw new InvalidLicenseFileError('MALFORMED', 'not UTF-8 text');
+  }
+}
+
+/** Reads a `.lic` or `.json` license file. */
+export function parseLicenseFile(text: string): LicenseFile {
+  let json = text.trim();
+  if (json.startsWith(BEGIN)) {
+    const end = json.indexOf(END);
+    if (end < 0) throw new InvalidLicenseFileError('MALFORMED', 'the END LICENSE FILE line is missing');
+    json = utf8(base64ToBytes(json.slice(BEGIN.length, end).replace(/\s+/g, '')));
+  }
+  let file: Partial<LicenseFile> | null;
+  try {
+    file = JSON.parse(json) as Partial<LicenseFile> | null;
+  } catch {
+    throw new InvalidLicenseFileError('MALFORMED', 'the license file is not JSON');
+  }
+  if (!file || typeof file.enc !== 'string' || typeof file.sig !== 'string' || typeof file.kid !== 'string' || file.alg !== 'ed25519') {
+    throw new InvalidLicenseFileError('MALFORMED', 'the license file lacks enc, sig, alg "ed25519" or kid');
+  }
+  return { enc: file.enc, sig: file.sig, alg: 'ed25519', kid: file.kid };
+}
+
+type VerifyKey = Awaited<ReturnType<typeof globalThis.crypto.subtle.importKey>>;
+const importedKeys = new Map<string, Promise<VerifyKey>>();
+
+function importKey(pem: string): Promise<VerifyKey> {
+  let key = importedKeys.get(pem);
+  if (!key) {
+    const der = base64ToBytes(pem.replace(/-----(BEGIN|END)[^-]*-----/g, '').replace(/\s+/g, ''));
+    key = globalThis.crypto.subtle.importKey('spki', der, { name: 'Ed25519' }, false, ['verify']);
+    key.catch(() => importedKeys.delete(pem));
+    importedKeys.set(pem, key);
+  }
+  return key;
+}
+
+/**
+ * Verifies a license file against pinned public keys and returns its payload. Throws
+ * InvalidLicenseFileError when it is malformed, signed by an unknown key, or altered.
+ */
+export async function verifyLicenseFile(input: string | LicenseFile, keys: readonly PublicKey[]): Promise<LicensePayload> {
+  const file = typeof input === 'string' ? parseLicenseFile(input) : input;
+  const pinned = keys.find((key) => key.kid === file.kid);
+  if (!pinned) throw new InvalidLicenseFileError('UNKNOWN_KEY', `signed with the unknown key ${file.kid}`);
+  const message = new TextEncoder().encode(`license/${file.enc}`);
+  const valid = await globalThis.crypto.subtle.verify({ name: 'Ed25519' }, await importKey(pinned.publicKeyPem), base64ToBytes(file.sig), message);
+  if (!valid) throw new InvalidLicenseFileError('BAD_SIGNATURE', 'the signature does not match: the file was altered');
+  let payload: LicensePayload;
+  try {
+    payload = JSON.parse(utf8(base64ToBytes(file.enc))) as LicensePayload;
+  } catch (error) {
+    throw error instanceof InvalidLicenseFileError ? error : new InvalidLicenseFileError('MALFORMED', 'the payload is not JSON');
+  }
+  if (payload.kid !== file.kid) throw new InvalidLicenseFileError('BAD_SIGNATURE', 'the payload names another key');
+  return payload;
+}
+
+/** When to fetch a fresh file: the earlier of issuedAt + interval and expiresAt − before-expiry; null: never. */
+export function refreshDueAt(payload: LicensePayload): Date | null {
+  const candidates: number[] = [];
+  if (payload.refetchIntervalSeconds > 0) candidates.push(Date.parse(payload.issuedAt) + payload.refetchIntervalSeconds * 1000);
+  if (payload.expiresAt) candidates.push(Date.parse(payload.expiresAt) - payload.refetchBeforeExpirySeconds * 1000);
+  return candidates.length ? new Date(Math.min(...candidates)) : null;
+}
+
+export function isExpired(payload: LicensePayload, now: Date): boolean {
+  return payload.expiresAt !== null && Date.parse(payload.expiresAt) <= now.getTime();
+}

@@ -1,0 +1,28 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultLicenseDirectory, directoryStore } from '../src/node.ts';
+
+describe('directoryStore', () => {
+  it('lists .lic and .json files, saves the fetched file atomically and removes files', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-sdk-'));
+    const store = directoryStore(path.join(dir, 'licenses'));
+    expect(await store.list()).toEqual([]);
+    await store.save('{"fetched":1}');
+    fs.writeFileSync(path.join(dir, 'licenses', 'offline.lic'), 'LIC');
+    fs.writeFileSync(path.join(dir, 'licenses', 'notes.txt'), 'ignored');
+    const names = (await store.list()).map((file) => file.name).sort();
+    expect(names).toEqual(['license.json', 'offline.lic']);
+    await store.remove('offline.lic');
+    await store.remove('offline.lic');
+    expect((await store.list()).map((file) => file.name)).toEqual(['license.json']);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('knows where the desktop software keeps its licenses on each system', () => {
+    expect(defaultLicenseDirectory('Studio', 'win32', { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' })).toBe('C:\\Users\\ada\\AppData\\Roaming\\Studio\\licenses');
+    expect(defaultLicenseDirectory('Studio', 'darwin', {})).toBe(path.join(os.homedir(), 'Library/Application Support/Studio/licenses'));
+    expect(defaultLicenseDirectory('Studio', 'linux', { XDG_CONFIG_HOME: '/home/ada/.config' })).toBe('/home/ada/.config/Studio/licenses');
+  });
+});

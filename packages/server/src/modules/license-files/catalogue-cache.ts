@@ -1,0 +1,105 @@
+import type { AppContext } from '../../platform/context.ts';
+import { settingValue } from '../settings/service.ts';
+import { listPolicies, listProducts, resolvedFeatureNames, type PolicyRow, type ProductRow } from './repo.ts';
+
+/**
+ * What every license file repeats and seldom changes: products, policies, a product's resolved
+ * features and the server customer id. Cached for a few seconds so that the desktop protocol needs
+ * one query per call; a catalogue change reaches the files of every app instance within
+ * CACHE_SECONDS. A license naming a product or policy not in the cache (just created) reloads it.
+ */
+const CACHE_SECONDS = 10;
+
+interface Entry<T> {
+  value: Promise<T>;
+  loadedAt: number;
+  failed?: boolean;
+}
+
+export class Catalogue {
+  private readonly byName = new Map<string, ProductRow[]>();
+  private readonly productsById = new Map<number, ProductRow>();
+  private readonly policiesById = new Map<number, PolicyRow>();
+
+  constructor(products: ProductRow[], policies: PolicyRow[]) {
+    for (const product of products) {
+      this.productsById.set(product.id, product);
+      this.byName.set(product.name, [...(this.byName.get(product.name) ?? []), product]);
+    }
+    for (const policy of policies) this.policiesById.set(policy.id, policy);
+  }
+
+  productsNamed(name: string, version?: string): ProductRow[] {
+    const products = this.byName.get(name) ?? [];
+    return version === undefined ? products : products.filter((product) => product.version === version);
+  }
+
+  product(id: number): ProductRow | undefined {
+    return this.productsById.get(id);
+  }
+
+  policy(id: number): PolicyRow | undefined {
+    return this.policiesById.get(id);
+  }
+}
+
+export class CatalogueCache {
+  private readonly ctx: AppContext;
+  private catalogue: Entry<Catalogue> | undefined;
+  private readonly features = new Map<number, Entry<string[]>>();
+  private customerId: Entry<string | null> | undefined;
+
+  constructor(ctx: AppContext) {
+    this.ctx = ctx;
+  }
+
+  /** The catalogue, reloaded when stale; `reload` forces it (a license names a product or policy not in it yet). */
+  current(options: { reload?: boolean } = {}, now = Date.now()): Promise<Catalogue> {
+    if (options.reload) this.catalogue = undefined;
+    this.catalogue = this.fresh(this.catalogue, CACHE_SECONDS * 1000, now, async () => {
+      const [products, policies] = await Promise.all([listProducts(this.ctx.db), listPolicies(this.ctx.db)]);
+      return new Catalogue(products, policies);
+    });
+    return this.catalogue.value;
+  }
+
+  featureNames(productId: number, now = Date.now()): Promise<string[]> {
+    if (this.features.size > 10_000) this.features.clear();
+    const entry = this.fresh(this.features.get(productId), CACHE_SECONDS * 1000, now, () => resolvedFeatureNames(this.ctx.db, productId));
+    this.features.set(productId, entry);
+    return entry.value;
+  }
+
+  serverCustomerId(now = Date.now()): Promise<string | null> {
+    this.customerId = this.fresh(this.customerId, CACHE_SECONDS * 1000, now, async () => (await settingValue<string | null>(this.ctx.db, 'SERVER_CUSTOMER_ID')) ?? null);
+    return this.customerId.value;
+  }
+
+  /** Forgets everything (tests that change the catalogue and look at the next file at once). */
+  clear(): void {
+    this.catalogue = undefined;
+    this.features.clear();
+    this.customerId = undefined;
+  }
+
+  private fresh<T>(entry: Entry<T> | undefined, maxAgeMs: number, now: number, load: () => Promise<T>): Entry<T> {
+    if (entry && !entry.failed && now - entry.loadedAt < maxAgeMs) return entry;
+    const loaded: Entry<T> = { value: load(), loadedAt: now };
+    // A failed load is not kept.
+    loaded.value.catch(() => {
+      loaded.failed = true;
+    });
+    return loaded;
+  }
+}
+
+const caches = new WeakMap<AppContext, CatalogueCache>();
+
+export function catalogueCache(ctx: AppContext): CatalogueCache {
+  let cache = caches.get(ctx);
+  if (!cache) {
+    cache = new CatalogueCache(ctx);
+    caches.set(ctx, cache);
+  }
+  return cache;
+}

@@ -1,0 +1,16 @@
+import type { FastifyReply } from 'fastify';
+import { formatJsonFile, formatLicenseFile, type LicenseFileFormat, type LicenseFileJson } from '@lm/contract/license-file';
+
+/** Answers a license file as a download; a Buffer, so that no JSON serializer touches it. */
+export function sendLicenseFile(reply: FastifyReply, file: LicenseFileJson, fileName: string, format: LicenseFileFormat): FastifyReply {
+  return reply
+    .header('content-type', format === 'json' ? 'application/json; charset=utf-8' : 'application/octet-stream')
+    .header('content-disposition', `attachment; filename="${fileName}"`)
+    .header('cache-control', 'no-store')
+    .send(Buffer.from(formatLicenseFile(file, format), 'utf8'));
+}
+
+/** The desktop protocol's answer: the `.json` license file byte for byte, formatted once rather than re-serialized. */
+export function sendJsonLicenseFile(reply: FastifyReply, file: LicenseFileJson): FastifyReply {
+  return reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(Buffer.from(formatJsonFile(file), 'utf8'));
+}

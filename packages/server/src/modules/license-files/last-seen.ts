@@ -1,0 +1,85 @@
+import type { AppContext } from '../../platform/context.ts';
+import { upsertLastSeen, type LastSeen } from './repo.ts';
+
+const FLUSH_INTERVAL_MS = 5_000;
+const FLUSH_SIZE = 5_000;
+/** Rows per transaction: large enough to share page writes, small enough not to stall other requests. */
+const CHUNK = 500;
+
+const byKey = (a: LastSeen, b: LastSeen) => a.licenseId - b.licenseId || (a.machineId < b.machineId ? -1 : a.machineId > b.machineId ? 1 : 0);
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Records when each machine last asked for its license (for the active-machines statistics) without
+ * a write per call: times collect in memory, one per license and machine, and are written in
+ * batches every few seconds, when many have gathered, and when the app closes.
+ */
+export class LastSeenRecorder {
+  private readonly ctx: AppContext;
+  private pending = new Map<string, LastSeen>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private flushQueued = false;
+
+  constructor(ctx: AppContext) {
+    this.ctx = ctx;
+  }
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  record(licenseId: number, machineId: string, at: string): void {
+    this.pending.set(`${licenseId}\u0000${machineId}`, { licenseId, machineId, at });
+    if (this.pending.size >= FLUSH_SIZE && !this.flushQueued) void this.flush();
+  }
+
+  /** Writes what has gathered; flushes run one after another. */
+  flush(): Promise<void> {
+    this.flushQueued = true;
+    this.flushing = this.flushing.then(() => {
+      this.flushQueued = false;
+      return this.write();
+    });
+    return this.flushing;
+  }
+
+  private async write(): Promise<void> {
+    if (!this.pending.size) return;
+    // Sorted by key, so that neighbouring rows share the index pages they dirty.
+    const rows = [...this.pending.values()].sort(byKey);
+    this.pending = new Map();
+    for (let start = 0; start < rows.length; start += CHUNK) {
+      const chunk = rows.slice(start, start + CHUNK);
+      try {
+        await this.ctx.db.transaction().execute((trx) => upsertLastSeen(trx, this.ctx.dialect, chunk));
+      } catch {
+        // A license deleted since its call fails the whole chunk: write the others one by one.
+        for (const row of chunk) {
+          await upsertLastSeen(this.ctx.db, this.ctx.dialect, [row]).catch((error: unknown) =>
+            this.ctx.log.debug({ err: error, licenseId: row.licenseId }, 'last-seen not recorded'),
+          );
+        }
+      }
+      await nextTurn();
+    }
+  }
+}
+
+const recorders = new WeakMap<AppContext, LastSeenRecorder>();
+
+export function lastSeenRecorder(ctx: AppContext): LastSeenRecorder {
+  let recorder = recorders.get(ctx);
+  if (!recorder) {
+    recorder = new LastSeenRecorder(ctx);
+    recorders.set(ctx, recorder);
+  }
+  return recorder;
+}

@@ -1,0 +1,313 @@
+import { sql } from 'kysely';
+import type { Dialect, Executor } from '../../platform/db/database.ts';
+import { PreparedQuery } from './prepared-query.ts';
+
+export interface ProductRow {
+  id: number;
+  name: string;
+  version: string;
+  releaseDate: string | null;
+}
+
+export interface PolicyRow {
+  id: number;
+  type: 'INDEFINITE' | 'PERPETUAL' | 'FLOATING';
+  licenseMaxValidDays: number;
+  refetchIntervalSeconds: number;
+  refetchBeforeExpirySeconds: number;
+  maxDifferentMachinesCount: number;
+  maxDifferentMachinesIntervalHours: number;
+}
+
+/** A stored license and its owner's name. */
+export interface LicenseRow {
+  id: number;
+  kind: 'TAN' | 'TEMPORARY';
+  ownerId: number;
+  productId: number;
+  policyId: number;
+  tanId: number | null;
+  machineId: string | null;
+  validUntil: string | null;
+  permanent: boolean;
+  revoked: boolean;
+  freeUpdatesUntil: string | null;
+  upgradedToId: number | null;
+  owner: { firstName: string; lastName: string; company: string | null };
+}
+
+/** A license with everything its file needs. */
+export interface LicenseForFile extends LicenseRow {
+  product: ProductRow;
+  policy: PolicyRow;
+}
+
+const LICENSE_COLUMNS = [
+  'l.id',
+  'l.kind',
+  'l.owner_id',
+  'l.product_id',
+  'l.license_policy_id',
+  'l.tan_id',
+  'l.machine_id',
+  'l.valid_until',
+  'l.permanent',
+  'l.revoked',
+  'l.free_updates_until',
+  'l.upgraded_to_id',
+  'u.first_name',
+  'u.last_name',
+  'u.company',
+] as const;
+
+const selectLicenseRows = (db: Executor) => db.selectFrom('licenses as l').innerJoin('users as u', 'u.id', 'l.owner_id').select(LICENSE_COLUMNS);
+type RawLicenseRow = Awaited<ReturnType<ReturnType<typeof selectLicenseRows>['executeTakeFirstOrThrow']>>;
+
+function toLicenseRow(row: RawLicenseRow): LicenseRow {
+  return {
+    id: row.id,
+    kind: row.kind,
+    ownerId: row.owner_id,
+    productId: row.product_id,
+    policyId: row.license_policy_id,
+    tanId: row.tan_id,
+    machineId: row.machine_id,
+    validUntil: row.valid_until,
+    permanent: Boolean(row.permanent),
+    revoked: Boolean(row.revoked),
+    freeUpdatesUntil: row.free_updates_until,
+    upgradedToId: row.upgraded_to_id,
+    owner: { firstName: row.first_name, lastName: row.last_name, company: row.company },
+  };
+}
+
+const toProductRow = (row: { id: number; name: string; version: string; release_date: string | null }): ProductRow => ({
+  id: row.id,
+  name: row.name,
+  version: row.version,
+  releaseDate: row.release_date,
+});
+
+const POLICY_COLUMNS = [
+  'id',
+  'type',
+  'license_max_valid_days',
+  'refetch_interval_seconds',
+  'refetch_before_expiry_seconds',
+  'max_different_machines_count',
+  'max_different_machines_interval_hours',
+] as const;
+
+const toPolicyRow = (row: {
+  id: number;
+  type: PolicyRow['type'];
+  license_max_valid_days: number;
+  refetch_interval_seconds: number;
+  refetch_before_expiry_seconds: number;
+  max_different_machines_count: number;
+  max_different_machines_interval_hours: number;
+}): PolicyRow => ({
+  id: row.id,
+  type: row.type,
+  licenseMaxValidDays: row.license_max_valid_days,
+  refetchIntervalSeconds: row.refetch_interval_seconds,
+  refetchBeforeExpirySeconds: row.refetch_before_expiry_seconds,
+  maxDifferentMachinesCount: row.max_different_machines_count,
+  maxDifferentMachinesIntervalHours: row.max_different_machines_interval_hours,
+});
+
+/** One license with its product, policy and the distributor of its TAN (for the download's permission check). */
+export async function findLicenseForFile(db: Executor, id: number): Promise<{ license: LicenseForFile; distributorId: number | null } | undefined> {
+  const row = await selectLicenseRows(db)
+    .innerJoin('products as p', 'p.id', 'l.product_id')
+    .innerJoin('license_policies as pol', 'pol.id', 'l.license_policy_id')
+    .leftJoin('tans as t', 't.id', 'l.tan_id')
+    .select(['p.name', 'p.version', 'p.release_date', 't.distributor_id'])
+    .select(POLICY_COLUMNS.map((column) => `pol.${column}` as const))
+    .where('l.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    license: {
+      ...toLicenseRow(row),
+      product: toProductRow({ id: row.product_id, name: row.name, version: row.version, release_date: row.release_date }),
+      policy: toPolicyRow({ ...row, id: row.license_policy_id }),
+    },
+    distributorId: row.distributor_id,
+  };
+}
+
+const machineLicenses = new PreparedQuery<RawLicenseRow, { machineId: string }>(['machineId'], (db, { machineId }) =>
+  selectLicenseRows(db).where('l.machine_id', '=', machineId).limit(100),
+);
+
+/** Every license bound to a machine, whatever the product: one indexed lookup, compiled once. */
+export async function findLicensesOfMachine(db: Executor, machineId: string): Promise<LicenseRow[]> {
+  return (await machineLicenses.execute(db, { machineId })).map(toLicenseRow);
+}
+
+/** The whole (small) catalogue of products and policies, for the protocol's cache. */
+export async function listProducts(db: Executor): Promise<ProductRow[]> {
+  return (await db.selectFrom('products').select(['id', 'name', 'version', 'release_date']).execute()).map(toProductRow);
+}
+
+export async function listPolicies(db: Executor): Promise<PolicyRow[]> {
+  return (await db.selectFrom('license_policies').select(POLICY_COLUMNS).execute()).map(toPolicyRow);
+}
+
+/** How many seats a floating TAN has (read inside the seat transaction: always current). */
+const tanLicenseCount = new PreparedQuery<{ license_count: number }, { tanId: number }>(['tanId'], (db, { tanId }) =>
+  db.selectFrom('tans').select('license_count').where('id', '=', tanId),
+);
+
+export async function findTanLicenseCount(db: Executor, tanId: number): Promise<number> {
+  const [row] = await tanLicenseCount.execute(db, { tanId });
+  return row?.license_count ?? 0;
+}
+
+export async function findProduct(db: Executor, id: number): Promise<{ id: number; name: string; version: string } | undefined> {
+  return db.selectFrom('products').select(['id', 'name', 'version']).where('id', '=', id).executeTakeFirst();
+}
+
+/** The product's feature names, each replaced by its expand-to-features (transitively), sorted. */
+export async function resolvedFeatureNames(db: Executor, productId: number): Promise<string[]> {
+  const direct = await db
+    .selectFrom('product_features as pf')
+    .innerJoin('features as f', 'f.id', 'pf.feature_id')
+    .select(['f.id', 'f.name'])
+    .where('pf.product_id', '=', productId)
+    .execute();
+  const names = new Set<string>();
+  const seen = new Set<number>();
+  let frontier = direct;
+  while (frontier.length) {
+    const fresh = frontier.filter((feature) => !seen.has(feature.id));
+    fresh.forEach((feature) => seen.add(feature.id));
+    if (!fresh.length) break;
+    const expansions = await db
+      .selectFrom('feature_expansions as e')
+      .innerJoin('features as f', 'f.id', 'e.expands_to_id')
+      .select(['e.feature_id', 'f.id', 'f.name'])
+      .where(
+        'e.feature_id',
+        'in',
+        fresh.map((feature) => feature.id),
+      )
+      .execute();
+    const expanded = new Set(expansions.map((row) => row.feature_id));
+    for (const feature of fresh) if (!expanded.has(feature.id)) names.add(feature.name);
+    frontier = expansions.map((row) => ({ id: row.id, name: row.name }));
+  }
+  return [...names].sort();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Floating seats
+
+export interface SeatRow {
+  machine_id: string;
+  license_id: number;
+  leased_until: string;
+  renewed_at: string;
+}
+
+/** Serializes seat decisions of one pool across app instances (PostgreSQL); SQLite has one writer. */
+export async function lockSeatPool(trx: Executor, dialect: Dialect, pool: string): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${`seat:${pool}`}))`.execute(trx);
+}
+
+export interface SeatState {
+  /** The machine's own row, if it ever held a seat of the pool. */
+  own: { leasedUntil: string; renewedAt: string } | null;
+  /** Other machines whose lease lies ahead. */
+  leasedByOthers: number;
+  /** Other machines that held a seat since the start of the different-machines window. */
+  recentOthers: number;
+}
+
+const seatStateQuery = new PreparedQuery<
+  { own_leased_until: string | null; own_renewed_at: string | null; leased_by_others: number; recent_others: number },
+  { pool: string; machineId: string; now: string; since: string }
+>(['pool', 'machineId', 'now', 'since'], (db, { pool, machineId, now, since }) => {
+  const seats = () => db.selectFrom('floating_seats').where('pool', '=', pool);
+  return db.selectNoFrom((eb) => [
+    seats().select('leased_until').where('machine_id', '=', machineId).as('own_leased_until'),
+    seats().select('renewed_at').where('machine_id', '=', machineId).as('own_renewed_at'),
+    seats().select(eb.fn.countAll<number>().as('n')).where('leased_until', '>', now).where('machine_id', '<>', machineId).as('leased_by_others'),
+    seats().select(eb.fn.countAll<number>().as('n')).where('renewed_at', '>=', since).where('machine_id', '<>', machineId).as('recent_others'),
+  ]);
+});
+
+/** What a seat decision needs, in one statement. */
+export async function findSeatState(db: Executor, values: { pool: string; machineId: string; now: string; since: string }): Promise<SeatState> {
+  const [row] = await seatStateQuery.execute(db, values);
+  return {
+    own: row.own_leased_until !== null && row.own_renewed_at !== null ? { leasedUntil: row.own_leased_until, renewedAt: row.own_renewed_at } : null,
+    leasedByOthers: Number(row.leased_by_others),
+    recentOthers: Number(row.recent_others),
+  };
+}
+
+const seatUpsert = new PreparedQuery<never, SeatRow & { pool: string }>(['pool', 'machine_id', 'license_id', 'leased_until', 'renewed_at'], (db, seat) =>
+  db
+    .insertInto('floating_seats')
+    .values(seat)
+    .onConflict((conflict) =>
+      conflict.columns(['pool', 'machine_id']).doUpdateSet({ license_id: seat.license_id, leased_until: seat.leased_until, renewed_at: seat.renewed_at }),
+    ),
+);
+
+export async function upsertSeat(db: Executor, pool: string, seat: SeatRow): Promise<void> {
+  await seatUpsert.execute(db, { pool, ...seat });
+}
+
+/** Ends the lease of a machine now (released, or its license revoked). */
+export async function endSeatLeases(db: Executor, where: { pool?: string; machineId?: string; licenseId?: number }, now: string): Promise<void> {
+  let query = db.updateTable('floating_seats').set({ leased_until: now }).where('leased_until', '>', now);
+  if (where.pool !== undefined) query = query.where('pool', '=', where.pool);
+  if (where.machineId !== undefined) query = query.where('machine_id', '=', where.machineId);
+  if (where.licenseId !== undefined) query = query.where('license_id', '=', where.licenseId);
+  await query.execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Last seen
+
+export interface LastSeen {
+  licenseId: number;
+  machineId: string;
+  at: string;
+}
+
+const lastSeenUpsert = (db: Executor, row: { license_id: number; machine_id: string; last_seen_at: string }[]) =>
+  db
+    .insertInto('license_last_seen')
+    .values(row)
+    .onConflict((conflict) =>
+      conflict
+        .columns(['license_id', 'machine_id'])
+        .doUpdateSet({ last_seen_at: (eb) => eb.ref('excluded.last_seen_at') })
+        .whereRef('license_last_seen.last_seen_at', '<', 'excluded.last_seen_at'),
+    );
+
+const singleLastSeen = new PreparedQuery<never, LastSeen>(['licenseId', 'machineId', 'at'], (db, row) =>
+  lastSeenUpsert(db, [{ license_id: row.licenseId, machine_id: row.machineId, last_seen_at: row.at }]),
+);
+
+/**
+ * Upserts last-seen times; a time never moves backwards. SQLite runs one compiled statement per row
+ * (cheaper than compiling a statement of many rows); PostgreSQL gets one statement for all (one
+ * round trip).
+ */
+export async function upsertLastSeen(db: Executor, dialect: Dialect, rows: LastSeen[]): Promise<void> {
+  if (!rows.length) return;
+  if (dialect === 'sqlite') {
+    for (const row of rows) await singleLastSeen.execute(db, row);
+    return;
+  }
+  await lastSeenUpsert(db, rows.map((row) => ({ license_id: row.licenseId, machine_id: row.machineId, last_seen_at: row.at }))).execute();
+}
+
+export async function findLastSeen(db: Executor, licenseId: number): Promise<{ machine_id: string; last_seen_at: string }[]> {
+  return db.selectFrom('license_last_seen').select(['machine_id', 'last_seen_at']).where('license_id', '=', licenseId).orderBy('machine_id').execute();
+}
