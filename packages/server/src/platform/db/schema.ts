@@ -173,6 +173,8 @@ export interface LicenseTrialsTable {
   owner_id: number | null;
   license_id: number | null;
   started_at: string;
+}
+
 /** Ed25519 key pairs; the active one signs, all stay published (migration 0005). */
 export interface SigningKeysTable {
   kid: string;
