@@ -9,7 +9,7 @@ import { ActivateDialog, TemporaryDialog } from './components/AddLicenseDialogs.
 import { FreeUpdatesNotices } from './components/FreeUpdatesNotices.tsx';
 import { FreeUpgradeOffer } from './components/FreeUpgrade.tsx';
 import { LicenseBrowser } from './components/LicenseBrowser.tsx';
-import { OfflineInstructions } from './components/OfflineInstructions.tsx';
+import { OfflineLicenseInstructions } from '../../components/OfflineLicenseInstructions.tsx';
 
 /** `/account/licenses/{showOffline}` (and `/` when logged in): my licenses, or with 'offline' the offline view. */
 export default function MyLicensesPage() {
@@ -39,7 +39,7 @@ export default function MyLicensesPage() {
       />
       {offline ? (
         <>
-          <OfflineInstructions />
+          <OfflineLicenseInstructions />
           <Anchor component={Link} to="/account/licenses">
             {t('licenses.allLicenses')}
           </Anchor>

@@ -4,7 +4,7 @@ import { Link, Navigate, useParams } from 'react-router';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useLicenses } from './api/licenses.ts';
 import { LicenseBrowser } from './components/LicenseBrowser.tsx';
-import { OfflineInstructions } from './components/OfflineInstructions.tsx';
+import { OfflineLicenseInstructions } from '../../components/OfflineLicenseInstructions.tsx';
 
 /**
  * `/users/{userId}/licenses/{showOffline}`: another account's licenses. Administrators see and change
@@ -26,7 +26,7 @@ export default function UserLicensesPage() {
           {owner.ownerEmail}
         </Text>
       )}
-      {offline && <OfflineInstructions />}
+      {offline && <OfflineLicenseInstructions />}
       <Anchor component={Link} to={offline ? `/users/${id}/licenses` : `/users/${id}/licenses/offline`}>
         {offline ? t('licenses.allLicenses') : t('licenses.offlineLink')}
       </Anchor>

@@ -131,18 +131,31 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
         )}
         <Group gap="xs" mt="auto">
           {can('download') && (
-            <Button
-              component="a"
-              href={live ? licenseFileUrl(license.id) : undefined}
-              download
-              size="xs"
-              variant="light"
-              leftSection={<IconDownload size={14} />}
-              disabled={!live}
-              title={live ? undefined : t('licenses.noDownload')}
-            >
-              {t('licenses.download')}
-            </Button>
+            <Button.Group>
+              <Button
+                component="a"
+                href={live ? licenseFileUrl(license.id, 'lic') : undefined}
+                download
+                size="xs"
+                variant="light"
+                leftSection={<IconDownload size={14} />}
+                disabled={!live}
+                title={live ? undefined : t('licenses.noDownload')}
+              >
+                {t('licenses.download')}
+              </Button>
+              <Button
+                component="a"
+                href={live ? licenseFileUrl(license.id, 'json') : undefined}
+                download
+                size="xs"
+                variant="light"
+                disabled={!live}
+                title={live ? t('licenses.downloadJson') : t('licenses.noDownload')}
+              >
+                .json
+              </Button>
+            </Button.Group>
           )}
           {live && can('update', 'machineId') && (
             <Button size="xs" variant="light" leftSection={<IconDeviceDesktop size={14} />} onClick={() => setDialog('machine')}>
