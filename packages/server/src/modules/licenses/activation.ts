@@ -90,6 +90,12 @@ async function activateIn(trx: Executor, request: FastifyRequest, ownerId: numbe
     tan && { revoked: Boolean(tan.revoked), licenseCount: tan.license_count, activatedCount: tan.activated_count, productActive: Boolean(tan.product_active) },
   );
   if (!tan || refusal) throw invalidLicense();
+
+  // The count is enforced here, by the conditional UPDATE. It also locks the TAN's row until the
+  // transaction ends, so that the checks below see every activation of this TAN that came first;
+  // a refusal below rolls the claim back.
+  const activatedCount = await claimActivation(trx, tan.id, nowText);
+  if (activatedCount === null) throw invalidLicense();
   if (await machineHoldsLicense(trx, input.machineId, tan.product_id, { kinds: ['TAN'], today })) throw machineIdUsed();
 
   const policy = await resolvePolicy(trx, tan.license_policy_id, tan.product_policy_id);
@@ -100,9 +106,6 @@ async function activateIn(trx: Executor, request: FastifyRequest, ownerId: numbe
   const since = new Date(now.getTime() - window.intervalHours * 3_600_000).toISOString();
   const machines = checkMachineWindow(await tanMachineBindings(trx, tan.id, since), input.machineId, window, now);
   if (!machines.allowed) throw tooManyMachines(machines);
-
-  // The count is enforced here, by the conditional UPDATE, whatever ran in between.
-  if (!(await claimActivation(trx, tan.id, nowText))) throw invalidLicense();
 
   const license = await insertLicense(
     trx,
@@ -126,8 +129,8 @@ async function activateIn(trx: Executor, request: FastifyRequest, ownerId: numbe
     model: 'Tan',
     recordId: tan.id,
     operation: 'update',
-    oldValues: { activatedCount: tan.activated_count },
-    newValues: { activatedCount: tan.activated_count + 1 },
+    oldValues: { activatedCount: activatedCount - 1 },
+    newValues: { activatedCount },
   });
   return license.id;
 }

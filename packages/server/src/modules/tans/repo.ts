@@ -255,18 +255,20 @@ export async function updateTan(trx: Executor, id: number, values: TanUpdateValu
 }
 
 /**
- * Takes one activation of a TAN if one is left: the condition is checked by the UPDATE itself, so
- * that concurrent activations (row lock on PostgreSQL, one writer on SQLite) never pass the count.
+ * Takes one activation of a TAN if one is left, answering the new count (null when none was left):
+ * the condition is checked by the UPDATE itself, so that concurrent activations (row lock on
+ * PostgreSQL, one writer on SQLite) never pass the count.
  */
-export async function claimActivation(trx: Executor, id: number, now: string): Promise<boolean> {
-  const result = await trx
+export async function claimActivation(trx: Executor, id: number, now: string): Promise<number | null> {
+  const row = await trx
     .updateTable('tans')
     .set((eb) => ({ activated_count: eb('activated_count', '+', 1), updated_at: now }))
     .where('id', '=', id)
     .where('activated_count', '<', (eb) => eb.ref('license_count'))
     .where('revoked', '=', false)
+    .returning('activated_count')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return row ? row.activated_count : null;
 }
 
 /** What activation needs to know about a TAN, by code. */
