@@ -31,6 +31,13 @@ describe('CASL rules', () => {
       }
     });
 
+    it('can update only the machine, owner and validity of its own License, not revoke or make it permanent', () => {
+      const own = asSubject('License', { ownerId: customer.id, kind: 'TAN' });
+      for (const field of ['machineId', 'ownerId', 'validUntil']) expect(ability.can('update', own, field), field).toBe(true);
+      for (const field of ['revoked', 'permanent']) expect(ability.can('update', own, field), field).toBe(false);
+      expect(ability.can('update', asSubject('License', { ownerId: 99 }), 'machineId')).toBe(false);
+    });
+
     it('cannot view-list License (the list of other accounts\' licenses)', () => {
       expect(ability.can('view-list', 'License')).toBe(false);
       expect(ability.can('view-list', asSubject('License', { ownerId: customer.id, distributorId: customer.id }))).toBe(false);

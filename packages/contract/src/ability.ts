@@ -64,6 +64,12 @@ export const OWN_USER_FIELDS = [
   'optInEmail',
 ] as const;
 
+/**
+ * The License fields an owner changes through the license actions: change machine, move, extend a
+ * trial. Revoking and making permanent are for administrators.
+ */
+export const OWN_LICENSE_FIELDS = ['machineId', 'ownerId', 'validUntil'] as const;
+
 /** Field paths of the statistics chart rules (spec section 6). */
 export const STATISTICS_FIELDS = {
   'tan-activations': 'Tans.Activated',
@@ -90,7 +96,8 @@ export function rulesFor(user: AbilityUser | null): AppRule[] {
 
   // Every signed-in account: its own licenses and its own account.
   const own = { ownerId: user.id };
-  can(['view', 'create', 'update', 'download'], 'License', own);
+  can(['view', 'create', 'download'], 'License', own);
+  can('update', 'License', [...OWN_LICENSE_FIELDS], own);
   can('delete', 'License', { ownerId: user.id, kind: 'TEMPORARY' });
   can('view', 'User', { id: user.id });
   can('update', 'User', [...OWN_USER_FIELDS], { id: user.id });

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { accessRole, email as emailSchema, password as passwordSchema } from '@lm/contract';
 import { loadConfig } from './platform/config.ts';
 import { openDatabase } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
 import { createUserFromCli } from './modules/users/cli.ts';
+import { BENCH_ACCOUNTS, BENCH_SIZES, seedBench } from './modules/bench-seed/service.ts';
 import { rotateSigningKey } from './platform/signing/keys.ts';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -12,6 +14,9 @@ Commands:
   user:create --email <address> --role <ADMIN|DISTRIBUTOR|USER> [--password <password>]
               [--first-name <name>] [--last-name <name>]
       Creates a confirmed account. Without --password a random one is printed.
+  seed:bench [--tans <n>] [--licenses <n>] [--users <n>]
+      Fills the database with the licensing benchmark's data set (default 1,000,000 TANs,
+      1,000,000 licenses, 200,000 users). Does nothing on a database that already holds it.
   keys:rotate
       Creates a new license signing key; the old public keys stay published.
 `;
@@ -45,6 +50,24 @@ async function main(): Promise<number> {
           lastName: values['last-name'],
         });
         console.log(`Created ${role} ${email} (id ${result.id})${result.generatedPassword ? ` with the password ${result.generatedPassword}` : ''}`);
+        return 0;
+      }
+      case 'seed:bench': {
+        const { values } = parseArgs({ args: rest, options: { tans: { type: 'string' }, licenses: { type: 'string' }, users: { type: 'string' } } });
+        const count = (value: string | undefined, fallback: number) => (value === undefined ? fallback : z.coerce.number().int().min(1).max(10_000_000).parse(value));
+        const sizes = {
+          ...BENCH_SIZES,
+          tans: count(values.tans, BENCH_SIZES.tans),
+          licenses: count(values.licenses, BENCH_SIZES.licenses),
+          users: count(values.users, BENCH_SIZES.users),
+        };
+        sizes.heavyUserLicenses = Math.min(sizes.heavyUserLicenses, Math.floor(sizes.licenses / 10));
+        const report = await seedBench(database.db, sizes, (text) => console.log(text));
+        console.log(
+          report.skipped
+            ? `Already seeded: ${report.tans} TANs, ${report.licenses} licenses, ${report.users} users`
+            : `Seeded ${report.tans} TANs, ${report.licenses} licenses and ${report.users} users in ${report.seconds} s; log in as ${BENCH_ACCOUNTS.admin.email} / ${BENCH_ACCOUNTS.admin.password}`,
+        );
         return 0;
       }
       case 'keys:rotate': {

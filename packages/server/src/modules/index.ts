@@ -6,6 +6,7 @@ import { clientErrorRoutes } from './client-errors/routes.ts';
 import { clientProtocolRoutes } from './client-protocol/routes.ts';
 import { featureRoutes } from './features/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { licenseRoutes } from './licenses/routes.ts';
 import { licenseFileRoutes } from './license-files/routes.ts';
 import { licensePolicyRoutes } from './license-policies/routes.ts';
 import { orderWebhookRoutes } from './orders/routes.ts';
@@ -13,6 +14,7 @@ import { productRoutes } from './products/routes.ts';
 import { sessionRoutes } from './session/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { statisticsRoutes } from './statistics/routes.ts';
+import { tanRoutes } from './tans/routes.ts';
 import { accountRoutes } from './users/account-routes.ts';
 import { usersRoutes } from './users/routes.ts';
 
@@ -26,6 +28,8 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     licensePolicyRoutes(ctx),
     productRoutes(ctx),
     clientErrorRoutes(),
+    tanRoutes(ctx),
+    licenseRoutes(ctx),
     accountRoutes(ctx),
     usersRoutes(ctx),
     changeLogRoutes(ctx),

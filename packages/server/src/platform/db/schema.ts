@@ -145,6 +145,8 @@ export interface LicensesTable {
   product_id: number;
   license_policy_id: number;
   tan_id: number | null;
+  /** The TAN's code, copied at activation (migration 0004): the license search reads no TAN rows. */
+  tan_code: string | null;
   machine_id: string | null;
   valid_until: string | null;
   permanent: Bool;
@@ -161,6 +163,16 @@ export interface LicenseMachinesTable {
   license_id: number;
   machine_id: string;
   bound_at: string;
+}
+
+/** Every temporary license ever added, kept when the license is deleted (repeat-trial rule). */
+export interface LicenseTrialsTable {
+  id: Generated<number>;
+  product_id: number;
+  machine_id: string;
+  owner_id: number | null;
+  license_id: number | null;
+  started_at: string;
 }
 
 /** Ed25519 key pairs; the active one signs, all stay published (migration 0005). */
@@ -263,6 +275,7 @@ export interface DB {
   tan_tags: TanTagsTable;
   licenses: LicensesTable;
   license_machines: LicenseMachinesTable;
+  license_trials: LicenseTrialsTable;
   user_tokens: UserTokensTable;
   mail_outbox: MailOutboxTable;
   setting_files: SettingFilesTable;

@@ -37,7 +37,10 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync }
     raw,
     close: () => raw.close(),
     prepare(sql: string): SqliteStatement {
-      const { statement, reader } = cached(sql);
+      // Transactions take the write lock when they begin: a deferred one that reads first and writes
+      // later fails with SQLITE_BUSY when another process (a second server, the CLI) wrote meanwhile;
+      // an immediate one waits for the lock (busy_timeout) instead. One process alone sees no change.
+      const { statement, reader } = cached(sql === 'begin' ? 'begin immediate' : sql);
       return {
         reader,
         all: (parameters) => statement.all(...bind(parameters)),

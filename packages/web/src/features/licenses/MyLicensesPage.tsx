@@ -1,5 +1,66 @@
-import { FeaturePending } from '../../components/FeaturePending.tsx';
+import { useState } from 'react';
+import { Anchor, Button, Group, Stack } from '@mantine/core';
+import { IconClockPlus, IconKey } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { PageTitle } from '../../components/PageTitle.tsx';
+import { useAbility, useAuth } from '../../lib/auth.ts';
+import { ActivateDialog, TemporaryDialog } from './components/AddLicenseDialogs.tsx';
+import { FreeUpdatesNotices } from './components/FreeUpdatesNotices.tsx';
+import { FreeUpgradeOffer } from './components/FreeUpgrade.tsx';
+import { LicenseBrowser } from './components/LicenseBrowser.tsx';
+import { OfflineLicenseInstructions } from '../../components/OfflineLicenseInstructions.tsx';
 
+/** `/account/licenses/{showOffline}` (and `/` when logged in): my licenses, or with 'offline' the offline view. */
 export default function MyLicensesPage() {
-  return <FeaturePending titleKey="pages.myLicenses" />;
+  const { t } = useTranslation();
+  const { showOffline } = useParams();
+  const { user } = useAuth();
+  const ability = useAbility();
+  const offline = showOffline === 'offline';
+  const [dialog, setDialog] = useState<'activate' | 'temporary' | null>(null);
+  const canCreate = user ? ability.can('create', 'License') : false;
+  return (
+    <Stack>
+      <PageTitle
+        title={offline ? t('licenses.offlinePageTitle') : t('pages.myLicenses')}
+        actions={
+          canCreate && (
+            <Group gap="xs">
+              <Button leftSection={<IconKey size={16} />} onClick={() => setDialog('activate')}>
+                {t('licenses.activate')}
+              </Button>
+              <Button variant="light" leftSection={<IconClockPlus size={16} />} onClick={() => setDialog('temporary')}>
+                {t('licenses.addTemporary')}
+              </Button>
+            </Group>
+          )
+        }
+      />
+      {offline ? (
+        <>
+          <OfflineLicenseInstructions />
+          <Anchor component={Link} to="/account/licenses">
+            {t('licenses.allLicenses')}
+          </Anchor>
+        </>
+      ) : (
+        <Anchor component={Link} to="/account/licenses/offline">
+          {t('licenses.offlineLink')}
+        </Anchor>
+      )}
+      <LicenseBrowser
+        key={offline ? 'offline' : 'all'}
+        offline={offline}
+        header={(page) => (
+          <>
+            <FreeUpdatesNotices licenses={page.items} />
+            <FreeUpgradeOffer licenses={page.items} />
+          </>
+        )}
+      />
+      {dialog === 'activate' && <ActivateDialog onClose={() => setDialog(null)} />}
+      {dialog === 'temporary' && <TemporaryDialog onClose={() => setDialog(null)} />}
+    </Stack>
+  );
 }

@@ -1,5 +1,220 @@
-import { FeaturePending } from '../../components/FeaturePending.tsx';
+import { useState } from 'react';
+import { Anchor, Badge, Button, Group, Pagination, SegmentedControl, Select, Stack, Table, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
+import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { asSubject, LIST_DEFAULT_LIMIT, SELECT_SEARCH_DEBOUNCE_MS } from '@lm/contract';
+import { freeUpdatesState, todayOf } from '@lm/contract/license';
+import { formatTanCode, TAN_SORT_FIELDS, type TanFieldsInput } from '@lm/contract/tan';
+import { PageTitle } from '../../components/PageTitle.tsx';
+import { policyLabel } from '../../lib/license-policies.ts';
+import { useAbility, useAuth } from '../../lib/auth.ts';
+import { showError, showSuccess } from '../../lib/notify.ts';
+import { useTanLimits, useTans, useTanTags, useUpdateTan, type TanItem } from './api/tans.ts';
+import { TanEditModal } from './components/TanEditModal.tsx';
+import { TanLicensesModal } from './components/TanLicensesModal.tsx';
 
+type SortField = (typeof TAN_SORT_FIELDS)[number];
+type RevokedFilter = 'all' | 'active' | 'revoked';
+
+function SortHeader({ field, sort, onSort, label }: { field: SortField; sort: string; onSort: (sort: string) => void; label: string }) {
+  const active = sort === field || sort === `-${field}`;
+  const Icon = !active ? IconSelector : sort.startsWith('-') ? IconChevronDown : IconChevronUp;
+  return (
+    <Table.Th aria-sort={active ? (sort.startsWith('-') ? 'descending' : 'ascending') : undefined}>
+      <UnstyledButton onClick={() => onSort(sort === field ? `-${field}` : field)} fw={700} fz="sm">
+        <Group gap={4} wrap="nowrap">
+          {label}
+          <Icon size={14} />
+        </Group>
+      </UnstyledButton>
+    </Table.Th>
+  );
+}
+
+/** A TAN as the permission rules see it. */
+const tanSubject = (tan: TanItem) => asSubject('Tan', { distributorId: tan.distributorId } as Record<string, unknown>);
+
+function bodyOf(tan: TanItem): TanFieldsInput {
+  return {
+    productId: tan.productId,
+    licensePolicyId: tan.licensePolicyId,
+    licenseCount: tan.licenseCount,
+    distributorId: tan.distributorId,
+    freeUpdatesUntil: tan.freeUpdatesUntil,
+    tags: tan.tags,
+    notes: tan.notes,
+  };
+}
+
+/** `/tans`: the TAN list with filter, tag filter, revoked state, sort, activations, edit and revoke. */
 export default function TanListPage() {
-  return <FeaturePending titleKey="pages.tans" />;
+  const { t, i18n } = useTranslation();
+  const ability = useAbility();
+  const { user } = useAuth();
+  const [search, setSearch] = useState('');
+  const [filter] = useDebouncedValue(search, SELECT_SEARCH_DEBOUNCE_MS);
+  const [tag, setTag] = useState<string | null>(null);
+  const [revoked, setRevoked] = useState<RevokedFilter>('all');
+  const [sort, setSort] = useState('-createdAt');
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<TanItem | null>(null);
+  const [activations, setActivations] = useState<TanItem | null>(null);
+  const tags = useTanTags();
+  const limits = useTanLimits();
+  const update = useUpdateTan();
+  const { data, isFetching } = useTans({
+    filter: filter || undefined,
+    tag: tag ?? undefined,
+    revoked: revoked === 'all' ? undefined : revoked === 'revoked',
+    offset: (page - 1) * LIST_DEFAULT_LIMIT,
+    limit: LIST_DEFAULT_LIMIT,
+    sort,
+  });
+  const today = todayOf();
+  const canChooseDistributor = user?.accessRole !== 'DISTRIBUTOR';
+  const resetPage = <T,>(set: (value: T) => void) => (value: T) => {
+    set(value);
+    setPage(1);
+  };
+
+  const revoke = (tan: TanItem) =>
+    modals.openConfirmModal({
+      title: t('tans.revokeTitle'),
+      children: <Text size="sm">{t('tans.revokeText', { code: formatTanCode(tan.code) })}</Text>,
+      labels: { confirm: t('tans.revoke'), cancel: t('common.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: async () => {
+        try {
+          await update.mutateAsync({ id: tan.id, body: { ...bodyOf(tan), revoked: true } });
+          showSuccess(t('tans.revokedDone'));
+        } catch (error) {
+          showError(error, 'tans.updateFailed');
+        }
+      },
+    });
+
+  const freeUpdatesBadge = (date: string | null) => {
+    const state = freeUpdatesState(date, today);
+    if (!date) return '–';
+    const text = new Date(`${date}T00:00:00Z`).toLocaleDateString(i18n.language, { timeZone: 'UTC' });
+    if (state === 'expired') return <Badge color="red" variant="light">{t('tans.expiredOn', { date: text })}</Badge>;
+    if (state === 'expiring') return <Badge color="yellow" variant="light">{text}</Badge>;
+    return text;
+  };
+
+  const pages = Math.max(1, Math.ceil((data?.totalCount ?? 0) / LIST_DEFAULT_LIMIT));
+  return (
+    <Stack>
+      <PageTitle
+        title={t('pages.tans')}
+        actions={
+          ability.can('create', 'Tan') && (
+            <Button component={Link} to="/tans/create">
+              {t('tans.createLink')}
+            </Button>
+          )
+        }
+      />
+      <Group align="end" wrap="wrap">
+        <TextInput
+          label={t('tans.filter')}
+          placeholder="xxxx-xxxx-xxxx"
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(event) => resetPage(setSearch)(event.currentTarget.value)}
+          w={{ base: '100%', sm: 240 }}
+        />
+        <Select label={t('tans.tagFilter')} data={tags.data?.items ?? []} value={tag} onChange={resetPage(setTag)} clearable searchable w={{ base: '100%', sm: 200 }} />
+        <SegmentedControl
+          value={revoked}
+          onChange={(value) => resetPage(setRevoked)(value as RevokedFilter)}
+          data={[
+            { value: 'all', label: t('tans.all') },
+            { value: 'active', label: t('tans.notRevoked') },
+            { value: 'revoked', label: t('tans.revoked') },
+          ]}
+          aria-label={t('tans.revokedFilter')}
+        />
+      </Group>
+      <Text size="sm" c="dimmed" aria-live="polite">
+        {t('tans.totalCount', { count: data?.totalCount ?? 0 })}
+      </Text>
+      <Table.ScrollContainer minWidth={1100}>
+        <Table striped highlightOnHover style={{ opacity: isFetching ? 0.7 : 1 }}>
+          <Table.Thead>
+            <Table.Tr>
+              <SortHeader field="code" sort={sort} onSort={resetPage(setSort)} label={t('tans.code')} />
+              <Table.Th>{t('tans.product')}</Table.Th>
+              <Table.Th>{t('tans.policy')}</Table.Th>
+              <SortHeader field="activatedCount" sort={sort} onSort={resetPage(setSort)} label={t('tans.activations')} />
+              <SortHeader field="licenseCount" sort={sort} onSort={resetPage(setSort)} label={t('tans.licenseCount')} />
+              <Table.Th>{t('tans.distributor')}</Table.Th>
+              <SortHeader field="freeUpdatesUntil" sort={sort} onSort={resetPage(setSort)} label={t('tans.freeUpdatesUntil')} />
+              <Table.Th>{t('tans.tags')}</Table.Th>
+              <SortHeader field="createdAt" sort={sort} onSort={resetPage(setSort)} label={t('tans.created')} />
+              <Table.Th>{t('common.actions')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data?.items.map((tan) => {
+              const canUpdate = ability.can('update', tanSubject(tan));
+              return (
+                <Table.Tr key={tan.id} data-testid="tan-row">
+                  <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                    {formatTanCode(tan.code)}
+                    {tan.revoked && (
+                      <Badge color="red" ml="xs" size="sm">
+                        {t('tans.revoked')}
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{tan.productName}</Table.Td>
+                  <Table.Td>{tan.licensePolicyName ? policyLabel({ name: tan.licensePolicyName }, t) : t('tans.policyFromProduct')}</Table.Td>
+                  <Table.Td>
+                    <Anchor component="button" type="button" onClick={() => setActivations(tan)} aria-label={t('tans.showActivations')}>
+                      {tan.activatedCount}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{tan.licenseCount}</Table.Td>
+                  <Table.Td>{tan.distributorName ?? '–'}</Table.Td>
+                  <Table.Td>{freeUpdatesBadge(tan.freeUpdatesUntil)}</Table.Td>
+                  <Table.Td>
+                    <Group gap={4}>
+                      {tan.tags.map((value) => (
+                        <Badge key={value} variant="light" size="sm" style={{ cursor: 'pointer' }} onClick={() => resetPage(setTag)(value)}>
+                          {value}
+                        </Badge>
+                      ))}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Tooltip label={tan.notes} disabled={!tan.notes}>
+                      <span>{tan.createdAt.toLocaleDateString(i18n.language)}</span>
+                    </Tooltip>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      <Button size="xs" variant="light" disabled={!canUpdate} onClick={() => setEditing(tan)}>
+                        {t('common.edit')}
+                      </Button>
+                      <Button size="xs" variant="light" color="red" disabled={!canUpdate || tan.revoked} onClick={() => revoke(tan)}>
+                        {t('tans.revoke')}
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {data && data.totalCount === 0 && <Text c="dimmed">{t('tans.noTans')}</Text>}
+      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} />}
+      {editing && <TanEditModal tan={editing} maxLicenseCount={limits.data?.maxLicenseCount} canChooseDistributor={canChooseDistributor} onClose={() => setEditing(null)} />}
+      {activations && <TanLicensesModal tan={activations} onClose={() => setActivations(null)} />}
+    </Stack>
+  );
 }

@@ -1,0 +1,142 @@
+/**
+ * TANs (DESIGN.md section 6): codes, tags and the shapes of the TAN calls. Pure: runs in Node and in
+ * browsers (the code generator takes Web Crypto's random source, present in both).
+ */
+import { z } from 'zod';
+import { isoDate, isoDateTime, listQuery, listResponse } from './list.ts';
+
+/** 31 characters without look-alikes: no 0/o, no 1/l/i. */
+export const TAN_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+export const TAN_CODE_LENGTH = 12;
+/** The most TANs one create call makes (bulk creation is one transaction). */
+export const TAN_MAX_BULK_COUNT = 10000;
+/** Counts offered by the "many" TAN creation dropdown. */
+export const TAN_BULK_COUNTS = [2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000] as const;
+
+const CODE_PATTERN = new RegExp(`^[${TAN_ALPHABET}]{${TAN_CODE_LENGTH}}$`);
+
+/** Input normalization of codes, also in list filters: trimmed, lowercased, dashes removed. */
+export function normalizeTanCode(input: string): string {
+  return input.trim().toLowerCase().replace(/-/g, '');
+}
+
+/** Whether a normalized string is a well-formed code (it may still not exist). */
+export function isTanCode(code: string): boolean {
+  return CODE_PATTERN.test(code);
+}
+
+/** A stored code shown as groups of 4: `abcd-efgh-jkmn`. */
+export function formatTanCode(code: string): string {
+  return code.match(/.{1,4}/g)?.join('-') ?? code;
+}
+
+type RandomBytes = (length: number) => Uint8Array;
+const webCryptoBytes: RandomBytes = (length) => globalThis.crypto.getRandomValues(new Uint8Array(length));
+
+/**
+ * A fresh code from a cryptographic random source. Bytes of 248 and above are discarded, so that
+ * each character is equally likely (248 = 8 × 31; a plain modulo would favour the first characters).
+ */
+export function generateTanCode(randomBytes: RandomBytes = webCryptoBytes): string {
+  const limit = Math.floor(256 / TAN_ALPHABET.length) * TAN_ALPHABET.length;
+  let code = '';
+  while (code.length < TAN_CODE_LENGTH) {
+    for (const byte of randomBytes(TAN_CODE_LENGTH * 2)) {
+      if (byte >= limit) continue;
+      code += TAN_ALPHABET[byte % TAN_ALPHABET.length];
+      if (code.length === TAN_CODE_LENGTH) break;
+    }
+  }
+  return code;
+}
+
+/** A TAN code as the forms and the activation call take it: normalized, then checked. */
+export const tanCode = z
+  .string()
+  .max(100)
+  .transform(normalizeTanCode)
+  .pipe(z.string().min(1).regex(CODE_PATTERN, 'validation.tanCode'));
+
+// ---------------------------------------------------------------------------------------------
+// Tags: letters, digits, accented Latin letters, colon, slash, underscore and dash (spec section 5).
+
+export const TAN_TAG_MAX_LENGTH = 50;
+export const TAN_MAX_TAGS = 20;
+const TAG_PATTERN = /^[A-Za-z0-9\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u1E00-\u1EFF:/_-]+$/;
+
+export function isTanTag(tag: string): boolean {
+  return tag.length <= TAN_TAG_MAX_LENGTH && TAG_PATTERN.test(tag);
+}
+
+/** Splits tag input at commas, semicolons and whitespace; empty parts and repeats are dropped. */
+export function parseTanTags(input: string): string[] {
+  return [...new Set(input.split(/[,;\s]+/).filter(Boolean))];
+}
+
+export const tanTag = z.string().max(TAN_TAG_MAX_LENGTH).regex(TAG_PATTERN, 'validation.tanTag');
+const tagList = z
+  .array(tanTag)
+  .max(TAN_MAX_TAGS)
+  .transform((tags) => [...new Set(tags)]);
+
+// ---------------------------------------------------------------------------------------------
+// Calls
+
+const optionalId = z.number().int().positive().nullish().transform((value) => value ?? null);
+const notes = z.string().max(10000).nullish().transform((value) => (value?.trim() ? value : null));
+
+/** What a create or edit form sends; the server checks licenseCount against the configured max. */
+export const tanFields = z.object({
+  productId: z.number().int().positive(),
+  licensePolicyId: optionalId,
+  licenseCount: z.number().int().min(1),
+  distributorId: optionalId,
+  freeUpdatesUntil: isoDate.nullish().transform((value) => value ?? null),
+  tags: tagList.default([]),
+  notes,
+});
+export type TanFields = z.output<typeof tanFields>;
+export type TanFieldsInput = z.input<typeof tanFields>;
+
+export const tanCreate = tanFields;
+export const tanCreateQuery = z.object({ count: z.coerce.number().int().min(1).max(TAN_MAX_BULK_COUNT).default(1) });
+
+export const tanUpdate = tanFields.extend({ revoked: z.boolean() });
+export type TanUpdate = z.output<typeof tanUpdate>;
+
+export const tan = z.object({
+  id: z.number().int(),
+  /** Stored form: lowercase, no dashes. */
+  code: z.string(),
+  productId: z.number().int(),
+  productName: z.string(),
+  licensePolicyId: z.number().int().nullable(),
+  licensePolicyName: z.string().nullable(),
+  licenseCount: z.number().int(),
+  activatedCount: z.number().int(),
+  distributorId: z.number().int().nullable(),
+  distributorName: z.string().nullable(),
+  revoked: z.boolean(),
+  freeUpdatesUntil: isoDate.nullable(),
+  tags: z.array(z.string()),
+  notes: z.string().nullable(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+export type Tan = z.output<typeof tan>;
+
+export const TAN_SORT_FIELDS = ['id', 'code', 'createdAt', 'licenseCount', 'activatedCount', 'freeUpdatesUntil'] as const;
+
+const booleanQuery = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+export const tanListQuery = listQuery(TAN_SORT_FIELDS).extend({
+  tag: tanTag.optional(),
+  revoked: booleanQuery.optional(),
+  productId: z.coerce.number().int().positive().optional(),
+});
+export type TanListQuery = z.output<typeof tanListQuery>;
+
+export const tanList = listResponse(tan);
+export const tanTags = z.object({ items: z.array(z.string()) });
+export const tanLimits = z.object({ maxLicenseCount: z.number().int() });
+export type TanLimits = z.output<typeof tanLimits>;

@@ -1,0 +1,119 @@
+import type { FastifyRequest } from 'fastify';
+import { todayOf, type ExtendLicense, type License } from '@lm/contract/license';
+import { recordChange } from '../../platform/changelog.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { actorOf } from '../../platform/http/auth.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import { settingValue } from '../settings/service.ts';
+import { findUserByEmail } from '../users/repo.ts';
+import { machineIdUsed, tooManyMachines } from './activation.ts';
+import { bindMachine, findLicenseRow, insertLicense, licenseMachineBindings, machineHoldsLicense, productVersions, updateLicense, type LicenseViewRow } from './repo.ts';
+import { checkMachineWindow, extendTrial } from './rules.ts';
+import { loadLicense } from './service.ts';
+import { freeUpgradeOf, licenseById, licenseValues } from './view.ts';
+
+/** Upgraded and revoked licenses take no more changes from their owner. */
+function assertLive(row: LicenseViewRow): void {
+  if (row.upgraded_to_id !== null) throw new AppError(409, 'ERR_LICENSE_UPGRADED', 'This license was upgraded to a newer version');
+  if (row.revoked) throw new AppError(422, 'ERR_LICENSE_REVOKED', 'This license is revoked');
+}
+
+/** `POST /licenses/{id}/extend`: a temporary license runs longer, up to today + the configured max days. */
+export async function extendLicense(ctx: AppContext, request: FastifyRequest, id: number, input: ExtendLicense): Promise<License> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await loadLicense(trx, request, id, 'update', 'validUntil');
+    assertLive(row);
+    if (row.kind !== 'TEMPORARY') throw new AppError(422, 'ERR_NOT_TEMPORARY', 'Only a temporary license can be extended');
+    const now = new Date();
+    const maxDays = await settingValue<number>(trx, 'license.temporaryMaxDays');
+    const result = extendTrial(row.valid_until, input.amount, input.unit, todayOf(now), maxDays);
+    if (!result.allowed) {
+      throw new AppError(422, 'ERR_EXTEND_TOO_FAR', 'You cannot extend the license this far into the future', { params: { latest: result.latest, max: maxDays } });
+    }
+    const old = (await findLicenseRow(trx, id))!;
+    const updated = await updateLicense(trx, id, { valid_until: result.validUntil }, now.toISOString());
+    await recordChange(trx, actorOf(request), { model: 'License', recordId: id, operation: 'update', oldValues: licenseValues(old), newValues: licenseValues(updated) });
+  });
+  return licenseById(ctx.db, id);
+}
+
+/** `PUT /licenses/{id}/machine`: binds the license to another machine, within the different-machines window. */
+export async function changeMachine(ctx: AppContext, request: FastifyRequest, id: number, machineId: string): Promise<License> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await loadLicense(trx, request, id, 'update', 'machineId');
+    assertLive(row);
+    if (row.machine_id === machineId) return;
+    const now = new Date();
+    const today = todayOf(now);
+    const kinds = row.kind === 'TAN' ? (['TAN'] as const) : (['TAN', 'TEMPORARY'] as const);
+    if (await machineHoldsLicense(trx, machineId, row.product_id, { kinds, today, except: id })) throw machineIdUsed();
+    const window = { maxCount: row.max_different_machines_count, intervalHours: row.max_different_machines_interval_hours };
+    const since = new Date(now.getTime() - window.intervalHours * 3_600_000).toISOString();
+    const result = checkMachineWindow(await licenseMachineBindings(trx, id, since), machineId, window, now);
+    if (!result.allowed) throw tooManyMachines(result);
+    const old = (await findLicenseRow(trx, id))!;
+    const updated = await updateLicense(trx, id, { machine_id: machineId }, now.toISOString());
+    await bindMachine(trx, id, machineId, now.toISOString());
+    await recordChange(trx, actorOf(request), { model: 'License', recordId: id, operation: 'update', oldValues: licenseValues(old), newValues: licenseValues(updated) });
+  });
+  return licenseById(ctx.db, id);
+}
+
+/** `POST /licenses/{id}/move`: hands the license to another confirmed account, named by e-mail. */
+export async function moveLicense(ctx: AppContext, request: FastifyRequest, id: number, email: string): Promise<License> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await loadLicense(trx, request, id, 'update', 'ownerId');
+    assertLive(row);
+    const target = await findUserByEmail(trx, email);
+    if (!target || !target.confirmed) throw new AppError(422, 'ERR_UNKNOWN_ACCOUNT', 'There is no confirmed account with this e-mail address');
+    if (target.id === row.owner_id) {
+      throw new AppError(400, 'ERR_VALIDATION', 'email: is the current owner', { details: [{ path: 'email', message: 'is the current owner' }] });
+    }
+    const old = (await findLicenseRow(trx, id))!;
+    const updated = await updateLicense(trx, id, { owner_id: target.id }, new Date().toISOString());
+    await recordChange(trx, actorOf(request), { model: 'License', recordId: id, operation: 'update', oldValues: licenseValues(old), newValues: licenseValues(updated) });
+  });
+  return licenseById(ctx.db, id);
+}
+
+/**
+ * `POST /licenses/{id}/upgrade`: the free upgrade to the next major version. The new license keeps
+ * owner, machine, TAN, policy, validity and free updates; the old one is marked upgraded and can no
+ * longer be downloaded.
+ */
+export async function upgradeLicense(ctx: AppContext, request: FastifyRequest, id: number): Promise<License> {
+  const newId = await ctx.db.transaction().execute(async (trx) => {
+    const row = await loadLicense(trx, request, id, 'create');
+    assertLive(row);
+    const now = new Date();
+    const today = todayOf(now);
+    const target = freeUpgradeOf(row, await productVersions(trx, [row.product_name]), today);
+    if (!target) throw new AppError(422, 'ERR_NO_FREE_UPGRADE', 'There is no free upgrade for this license');
+    if (row.machine_id && (await machineHoldsLicense(trx, row.machine_id, target.id, { kinds: ['TAN'], today }))) throw machineIdUsed();
+    const old = (await findLicenseRow(trx, id))!;
+    const nowText = now.toISOString();
+    const upgraded = await insertLicense(
+      trx,
+      {
+        kind: old.kind,
+        owner_id: old.owner_id,
+        product_id: target.id,
+        license_policy_id: old.license_policy_id,
+        tan_id: old.tan_id,
+        tan_code: old.tan_code,
+        machine_id: old.machine_id,
+        valid_until: old.valid_until,
+        permanent: Boolean(old.permanent),
+        free_updates_until: old.free_updates_until,
+      },
+      nowText,
+    );
+    if (old.machine_id) await bindMachine(trx, upgraded.id, old.machine_id, nowText);
+    const marked = await updateLicense(trx, id, { upgraded_to_id: upgraded.id }, nowText);
+    const actor = actorOf(request);
+    await recordChange(trx, actor, { model: 'License', recordId: upgraded.id, operation: 'insert', newValues: licenseValues(upgraded) });
+    await recordChange(trx, actor, { model: 'License', recordId: id, operation: 'update', oldValues: licenseValues(old), newValues: licenseValues(marked) });
+    return upgraded.id;
+  });
+  return licenseById(ctx.db, newId);
+}

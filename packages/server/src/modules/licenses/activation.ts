@@ -1,0 +1,194 @@
+import type { FastifyRequest } from 'fastify';
+import { todayOf, type ActivateLicense, type License, type TemporaryLicense } from '@lm/contract/license';
+import { recordChange } from '../../platform/changelog.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { nowIso, type Executor } from '../../platform/db/database.ts';
+import { actorOf, authorize, requireUser } from '../../platform/http/auth.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import { FailureThrottle } from '../../platform/http/throttle.ts';
+import { settingValue } from '../settings/service.ts';
+import { claimActivation, findTanForActivation } from '../tans/repo.ts';
+import {
+  bindMachine,
+  findPolicy,
+  findPolicyByName,
+  findProductForLicensing,
+  insertLicense,
+  machineHoldsLicense,
+  recordTrial,
+  tanMachineBindings,
+  trialStarts,
+} from './repo.ts';
+import { checkMachineWindow, checkTrialAllowed, freeUpdatesUntilAtActivation, tanActivationRefusal, tanMachineWindow, temporaryValidityRefusal } from './rules.ts';
+import { licenseById, licenseValues } from './view.ts';
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+
+/**
+ * Failed activations are counted per account and per address, per app instance: ten wrong TANs per
+ * account or thirty per address within 15 minutes pause activations there, so guessing a code out of
+ * 31^12 stays hopeless.
+ */
+const throttles = new WeakMap<AppContext, { account: FailureThrottle; address: FailureThrottle }>();
+
+function throttlesOf(ctx: AppContext) {
+  let found = throttles.get(ctx);
+  if (!found) {
+    found = { account: new FailureThrottle(10, FIFTEEN_MINUTES), address: new FailureThrottle(30, FIFTEEN_MINUTES) };
+    throttles.set(ctx, found);
+  }
+  return found;
+}
+
+export const invalidLicense = () => new AppError(422, 'ERR_INVALID_LICENSE', 'Invalid license (activation failed)');
+export const machineIdUsed = () => new AppError(409, 'ERR_MACHINE_ID_USED', 'Machine-ID already used for a license');
+
+export function tooManyMachines(result: { count: number; days: number; hours: number }): AppError {
+  return new AppError(
+    422,
+    'ERR_TOO_MANY_MACHINES',
+    `You have already used this license on ${result.count} different machines within the last ${result.days} days or ${result.hours} hours`,
+    { params: { count: result.count, days: result.days, hours: result.hours } },
+  );
+}
+
+/** The policy of a new license: the TAN's, else the product's default, else the built-in indefinite one. */
+export async function resolvePolicy(db: Executor, ...candidates: (number | null)[]) {
+  for (const id of candidates) {
+    const policy = id === null ? undefined : await findPolicy(db, id);
+    if (policy) return policy;
+  }
+  return (await findPolicyByName(db, 'SINGLE_HOST_INDEFINITE'))!;
+}
+
+/** `POST /licenses/activate`: a new license from a TAN, bound to a machine, for the caller. */
+export async function activateLicense(ctx: AppContext, request: FastifyRequest, input: ActivateLicense): Promise<License> {
+  const user = requireUser(request);
+  authorize(request, 'create', 'License', { ownerId: user.id, kind: 'TAN' });
+  const limits = ctx.config.rateLimits ? throttlesOf(ctx) : null;
+  const accountKey = String(user.id);
+  const wait = limits ? Math.max(limits.account.retryAfter(accountKey), limits.address.retryAfter(request.ip)) : 0;
+  if (wait > 0) throw new AppError(429, 'ERR_RATE_LIMITED', 'Too many failed activations, please try again later', { params: { retryAfter: wait } });
+  try {
+    const id = await ctx.db.transaction().execute((trx) => activateIn(trx, request, user.id, input));
+    return await licenseById(ctx.db, id);
+  } catch (error) {
+    if (limits && error instanceof AppError && error.code === 'ERR_INVALID_LICENSE') {
+      limits.account.fail(accountKey);
+      limits.address.fail(request.ip);
+    }
+    throw error;
+  }
+}
+
+async function activateIn(trx: Executor, request: FastifyRequest, ownerId: number, input: ActivateLicense): Promise<number> {
+  const now = new Date();
+  const nowText = now.toISOString();
+  const today = todayOf(now);
+  const tan = await findTanForActivation(trx, input.tan);
+  const refusal = tanActivationRefusal(
+    tan && { revoked: Boolean(tan.revoked), licenseCount: tan.license_count, activatedCount: tan.activated_count, productActive: Boolean(tan.product_active) },
+  );
+  if (!tan || refusal) throw invalidLicense();
+
+  // The count is enforced here, by the conditional UPDATE. It also locks the TAN's row until the
+  // transaction ends, so that the checks below see every activation of this TAN that came first;
+  // a refusal below rolls the claim back.
+  const activatedCount = await claimActivation(trx, tan.id, nowText);
+  if (activatedCount === null) throw invalidLicense();
+  if (await machineHoldsLicense(trx, input.machineId, tan.product_id, { kinds: ['TAN'], today })) throw machineIdUsed();
+
+  const policy = await resolvePolicy(trx, tan.license_policy_id, tan.product_policy_id);
+  const window = tanMachineWindow(
+    { maxCount: policy.max_different_machines_count, intervalHours: policy.max_different_machines_interval_hours },
+    tan.license_count,
+  );
+  const since = new Date(now.getTime() - window.intervalHours * 3_600_000).toISOString();
+  const machines = checkMachineWindow(await tanMachineBindings(trx, tan.id, since), input.machineId, window, now);
+  if (!machines.allowed) throw tooManyMachines(machines);
+
+  const license = await insertLicense(
+    trx,
+    {
+      kind: 'TAN',
+      owner_id: ownerId,
+      product_id: tan.product_id,
+      license_policy_id: policy.id,
+      tan_id: tan.id,
+      tan_code: input.tan,
+      machine_id: input.machineId,
+      valid_until: null,
+      free_updates_until: freeUpdatesUntilAtActivation(tan.free_updates_until, policy.free_updates_period_days, today),
+    },
+    nowText,
+  );
+  await bindMachine(trx, license.id, input.machineId, nowText);
+  const actor = actorOf(request);
+  await recordChange(trx, actor, { model: 'License', recordId: license.id, operation: 'insert', newValues: licenseValues(license) });
+  await recordChange(trx, actor, {
+    model: 'Tan',
+    recordId: tan.id,
+    operation: 'update',
+    oldValues: { activatedCount: activatedCount - 1 },
+    newValues: { activatedCount },
+  });
+  return license.id;
+}
+
+function invalidValidUntil(message: string, params: Record<string, string | number>): AppError {
+  return new AppError(400, 'ERR_VALIDATION', `validUntil: ${message}`, { details: [{ path: 'validUntil', message }], params });
+}
+
+/** `POST /licenses/temporary`: a trial license for the caller, within the trial rules of DESIGN.md section 6. */
+export async function addTemporaryLicense(ctx: AppContext, request: FastifyRequest, input: TemporaryLicense): Promise<License> {
+  const user = requireUser(request);
+  authorize(request, 'create', 'License', { ownerId: user.id, kind: 'TEMPORARY' });
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const nowText = nowIso();
+    const today = todayOf(new Date(nowText));
+    const product = await findProductForLicensing(trx, input.productId);
+    if (!product) throw new AppError(400, 'ERR_VALIDATION', 'productId: does not exist', { details: [{ path: 'productId', message: 'does not exist' }] });
+    if (!product.active) throw new AppError(422, 'ERR_TRIAL_NOT_ALLOWED', 'This product is not available');
+    // A product's trial days of "none" means it offers no temporary licenses.
+    if (product.trial_days === null) throw new AppError(422, 'ERR_TRIAL_NOT_ALLOWED', 'This product offers no temporary licenses');
+
+    const maxDays = await settingValue<number>(trx, 'license.temporaryMaxDays');
+    const validity = temporaryValidityRefusal(input.validUntil, today, maxDays);
+    if (validity === 'past') throw invalidValidUntil('must not be in the past', { min: today });
+    if (validity === 'too-far') throw invalidValidUntil(`must be at most ${maxDays} days from today`, { max: maxDays });
+
+    if (await machineHoldsLicense(trx, input.machineId, product.id, { kinds: ['TAN', 'TEMPORARY'], today })) throw machineIdUsed();
+    const trial = checkTrialAllowed(
+      await trialStarts(trx, product.id, input.machineId),
+      { repeatTrialAfterMonths: product.repeat_trial_after_months, ignoreTrialsBefore: product.ignore_trials_before },
+      today,
+    );
+    if (!trial.allowed) {
+      throw new AppError(422, 'ERR_TRIAL_NOT_ALLOWED', 'This machine has already had a temporary license for this product', {
+        params: trial.nextTrialFrom ? { nextTrialFrom: trial.nextTrialFrom } : {},
+      });
+    }
+
+    const policy = await resolvePolicy(trx, product.default_license_policy_id);
+    const license = await insertLicense(
+      trx,
+      {
+        kind: 'TEMPORARY',
+        owner_id: user.id,
+        product_id: product.id,
+        license_policy_id: policy.id,
+        tan_id: null,
+        tan_code: null,
+        machine_id: input.machineId,
+        valid_until: input.validUntil,
+        free_updates_until: null,
+      },
+      nowText,
+    );
+    await bindMachine(trx, license.id, input.machineId, nowText);
+    await recordTrial(trx, { productId: product.id, machineId: input.machineId, ownerId: user.id, licenseId: license.id }, nowText);
+    await recordChange(trx, actorOf(request), { model: 'License', recordId: license.id, operation: 'insert', newValues: licenseValues(license) });
+    return license.id;
+  });
+  return licenseById(ctx.db, id);
+}

@@ -1,0 +1,279 @@
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
+import type { SortField } from '@lm/contract';
+import type { Executor } from '../../platform/db/database.ts';
+import type { DB, LicensesTable } from '../../platform/db/schema.ts';
+
+export type LicenseRow = Selectable<LicensesTable>;
+
+/** A license with its product, policy, TAN and owner: what the cards and the permission rules need. */
+export function licenseView(db: Executor) {
+  return db
+    .selectFrom('licenses')
+    .innerJoin('products', 'products.id', 'licenses.product_id')
+    .innerJoin('license_policies', 'license_policies.id', 'licenses.license_policy_id')
+    .innerJoin('users as owner', 'owner.id', 'licenses.owner_id')
+    .leftJoin('tans', 'tans.id', 'licenses.tan_id')
+    .select([
+      'licenses.id',
+      'licenses.kind',
+      'licenses.owner_id',
+      'licenses.product_id',
+      'licenses.license_policy_id',
+      'licenses.tan_id',
+      'licenses.machine_id',
+      'licenses.valid_until',
+      'licenses.permanent',
+      'licenses.revoked',
+      'licenses.free_updates_until',
+      'licenses.upgraded_to_id',
+      'licenses.created_at',
+      'licenses.updated_at',
+      'products.name as product_name',
+      'products.version as product_version',
+      'products.active as product_active',
+      'products.release_date as product_release_date',
+      'license_policies.name as policy_name',
+      'license_policies.type as policy_type',
+      'license_policies.public_name as policy_public_name',
+      'license_policies.max_different_machines_count',
+      'license_policies.max_different_machines_interval_hours',
+      'tans.code as tan_code',
+      'tans.distributor_id',
+      'owner.email as owner_email',
+      'owner.first_name as owner_first_name',
+      'owner.last_name as owner_last_name',
+      'owner.company as owner_company',
+    ]);
+}
+
+export type LicenseViewRow = Awaited<ReturnType<ReturnType<typeof licenseView>['executeTakeFirstOrThrow']>>;
+
+export function findLicenseView(db: Executor, id: number): Promise<LicenseViewRow | undefined> {
+  return licenseView(db).where('licenses.id', '=', id).executeTakeFirst();
+}
+
+export interface LicenseListFilter {
+  ownerId?: number;
+  tanId?: number;
+  /** null: no restriction; otherwise only licenses from TANs of these distributors. */
+  distributorIds: number[] | null;
+  /** Lowercased text matched in the machine id, and without dashes in the TAN code. */
+  text?: string;
+  /** Only licenses an offline machine can use today. */
+  usableOn?: string;
+}
+
+const SORT_COLUMNS = {
+  id: 'licenses.id',
+  createdAt: 'licenses.created_at',
+  machineId: 'licenses.machine_id',
+  validUntil: 'licenses.valid_until',
+  freeUpdatesUntil: 'licenses.free_updates_until',
+} as const;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
+
+/** The list's conditions on the licenses table, for the count and the page alike. */
+function licenseConditions(filter: LicenseListFilter) {
+  return (eb: ExpressionBuilder<DB, 'licenses'>) => {
+    const conditions: Expression<SqlBool>[] = [];
+    if (filter.ownerId !== undefined) conditions.push(eb('licenses.owner_id', '=', filter.ownerId));
+    if (filter.tanId !== undefined) conditions.push(eb('licenses.tan_id', '=', filter.tanId));
+    if (filter.distributorIds) {
+      conditions.push(
+        filter.distributorIds.length
+          ? eb.exists(
+              eb
+                .selectFrom('tans as scope')
+                .select('scope.id')
+                .whereRef('scope.id', '=', 'licenses.tan_id')
+                .where('scope.distributor_id', 'in', filter.distributorIds),
+            )
+          : sql<boolean>`1 = 0`,
+      );
+    }
+    if (filter.text) {
+      const machinePattern = `%${escapeLike(filter.text)}%`;
+      const codePattern = `%${escapeLike(filter.text.replace(/-/g, ''))}%`;
+      conditions.push(
+        eb.or([eb(sql`lower(licenses.machine_id)`, 'like', sql`${machinePattern} escape '\\'`), eb('licenses.tan_code', 'like', sql<string>`${codePattern} escape '\\'`)]),
+      );
+    }
+    if (filter.usableOn) {
+      conditions.push(eb('licenses.revoked', '=', false), eb('licenses.upgraded_to_id', 'is', null));
+      conditions.push(eb.or([eb('licenses.permanent', '=', true), eb('licenses.valid_until', 'is', null), eb('licenses.valid_until', '>=', filter.usableOn)]));
+    }
+    return eb.and(conditions);
+  };
+}
+
+/** A page of licenses: the ids are sorted and cut on the licenses table alone, then only they are joined. */
+export async function listLicenses(db: Executor, filter: LicenseListFilter, page: { offset: number; limit: number; sort: SortField[] }) {
+  const where = licenseConditions(filter);
+  const total = await db
+    .selectFrom('licenses')
+    .where(where)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  const fields = page.sort.length ? page.sort : [{ field: 'createdAt', descending: true }];
+  const order = fields.map(({ field, descending }) => [SORT_COLUMNS[field as keyof typeof SORT_COLUMNS], descending ? 'desc' : 'asc'] as const);
+  const last = fields[fields.length - 1];
+  const tieBreak = last.field === 'id' ? [] : ([['licenses.id', last.descending ? 'desc' : 'asc']] as const);
+  let ids = db.selectFrom('licenses').select('licenses.id').where(where);
+  for (const [column, direction] of [...order, ...tieBreak]) ids = ids.orderBy(column, direction);
+  let query = licenseView(db).where('licenses.id', 'in', ids.limit(page.limit).offset(page.offset));
+  for (const [column, direction] of [...order, ...tieBreak]) query = query.orderBy(column, direction);
+  return { rows: await query.execute(), totalCount: Number(total.count) };
+}
+
+/**
+ * Whether the machine already holds a live license for the product: not revoked, not upgraded, and
+ * for a temporary license not ended. `kinds` says which kinds count; `except` skips one license.
+ */
+export async function machineHoldsLicense(
+  db: Executor,
+  machineId: string,
+  productId: number,
+  options: { kinds: readonly LicenseRow['kind'][]; today: string; except?: number },
+): Promise<boolean> {
+  let query = db
+    .selectFrom('licenses')
+    .select('licenses.id')
+    .where('licenses.machine_id', '=', machineId)
+    .where('licenses.product_id', '=', productId)
+    .where('licenses.revoked', '=', false)
+    .where('licenses.upgraded_to_id', 'is', null)
+    .where('licenses.kind', 'in', [...options.kinds])
+    .where((eb) => eb.or([eb('licenses.kind', '=', 'TAN'), eb('licenses.valid_until', 'is', null), eb('licenses.valid_until', '>=', options.today)]));
+  if (options.except !== undefined) query = query.where('licenses.id', '!=', options.except);
+  return Boolean(await query.limit(1).executeTakeFirst());
+}
+
+/** The machines the licenses of a TAN were bound to since a time (activation window). */
+export async function tanMachineBindings(db: Executor, tanId: number, since: string) {
+  const rows = await db
+    .selectFrom('license_machines')
+    .innerJoin('licenses', 'licenses.id', 'license_machines.license_id')
+    .select(['license_machines.machine_id', 'license_machines.bound_at'])
+    .where('licenses.tan_id', '=', tanId)
+    .where('license_machines.bound_at', '>', since)
+    .execute();
+  return rows.map((row) => ({ machineId: row.machine_id, boundAt: row.bound_at }));
+}
+
+/** The machines one license was bound to since a time (change-machine window). */
+export async function licenseMachineBindings(db: Executor, licenseId: number, since: string) {
+  const rows = await db
+    .selectFrom('license_machines')
+    .select(['machine_id', 'bound_at'])
+    .where('license_id', '=', licenseId)
+    .where('bound_at', '>', since)
+    .execute();
+  return rows.map((row) => ({ machineId: row.machine_id, boundAt: row.bound_at }));
+}
+
+export async function bindMachine(trx: Executor, licenseId: number, machineId: string, now: string): Promise<void> {
+  await trx.insertInto('license_machines').values({ license_id: licenseId, machine_id: machineId, bound_at: now }).execute();
+}
+
+export type NewLicense = Omit<LicenseRow, 'id' | 'created_at' | 'updated_at' | 'upgraded_to_id' | 'permanent' | 'revoked'> & { permanent?: boolean };
+
+export async function insertLicense(trx: Executor, license: NewLicense, now: string): Promise<LicenseRow> {
+  return trx
+    .insertInto('licenses')
+    .values({ ...license, permanent: license.permanent ?? false, revoked: false, upgraded_to_id: null, created_at: now, updated_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export type LicenseChanges = Partial<Pick<LicenseRow, 'owner_id' | 'machine_id' | 'valid_until' | 'permanent' | 'revoked' | 'upgraded_to_id' | 'free_updates_until'>>;
+
+export async function updateLicense(trx: Executor, id: number, changes: LicenseChanges, now: string): Promise<LicenseRow> {
+  return trx
+    .updateTable('licenses')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function findLicenseRow(db: Executor, id: number): Promise<LicenseRow | undefined> {
+  return db.selectFrom('licenses').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function deleteLicense(trx: Executor, id: number): Promise<void> {
+  await trx.updateTable('license_trials').set({ license_id: null }).where('license_id', '=', id).execute();
+  await trx.updateTable('licenses').set({ upgraded_to_id: null }).where('upgraded_to_id', '=', id).execute();
+  await trx.deleteFrom('licenses').where('id', '=', id).execute();
+}
+
+/** The licenses of a TAN that still follow its free-updates date (not upgraded away). */
+export function licensesFollowingTan(db: Executor, tanId: number) {
+  return db
+    .selectFrom('licenses')
+    .select(['id', 'free_updates_until'])
+    .where('tan_id', '=', tanId)
+    .where('upgraded_to_id', 'is', null)
+    .execute();
+}
+
+export async function setFreeUpdates(trx: Executor, ids: readonly number[], freeUpdatesUntil: string, now: string): Promise<void> {
+  for (let start = 0; start < ids.length; start += 1000) {
+    await trx
+      .updateTable('licenses')
+      .set({ free_updates_until: freeUpdatesUntil, updated_at: now })
+      .where('id', 'in', ids.slice(start, start + 1000))
+      .execute();
+  }
+}
+
+// Trials
+
+export async function trialStarts(db: Executor, productId: number, machineId: string): Promise<string[]> {
+  const rows = await db.selectFrom('license_trials').select('started_at').where('product_id', '=', productId).where('machine_id', '=', machineId).execute();
+  return rows.map((row) => row.started_at);
+}
+
+export async function recordTrial(trx: Executor, trial: { productId: number; machineId: string; ownerId: number; licenseId: number }, now: string): Promise<void> {
+  await trx
+    .insertInto('license_trials')
+    .values({ product_id: trial.productId, machine_id: trial.machineId, owner_id: trial.ownerId, license_id: trial.licenseId, started_at: now })
+    .execute();
+}
+
+// Catalogue rows the licensing rules read (the catalogue module owns these tables).
+
+export function findProductForLicensing(db: Executor, id: number) {
+  return db
+    .selectFrom('products')
+    .select(['id', 'name', 'version', 'active', 'trial_days', 'repeat_trial_after_months', 'ignore_trials_before', 'release_date', 'default_license_policy_id'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function findPolicy(db: Executor, id: number) {
+  return db.selectFrom('license_policies').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findPolicyByName(db: Executor, name: string) {
+  return db.selectFrom('license_policies').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+/** Every version of the named products, for the free-upgrade offers of a page of licenses. */
+export async function productVersions(db: Executor, names: readonly string[]) {
+  if (!names.length) return [];
+  const rows = await db.selectFrom('products').select(['id', 'name', 'version', 'active', 'release_date']).where('name', 'in', [...names]).execute();
+  return rows.map((row) => ({ id: row.id, name: row.name, version: row.version, active: Boolean(row.active), releaseDate: row.release_date }));
+}
+
+export function activeProducts(db: Executor) {
+  return db
+    .selectFrom('products')
+    .select(['id', 'name', 'version', 'trial_days'])
+    .where('active', '=', true)
+    .where('trial_days', 'is not', null)
+    .orderBy('name')
+    .orderBy('version')
+    .limit(1000)
+    .execute();
+}

@@ -1,0 +1,90 @@
+import { formatUserName } from '@lm/contract';
+import { freeUpdatesState, todayOf, type License } from '@lm/contract/license';
+import { formatProductName } from '@lm/contract/product';
+import type { Executor } from '../../platform/db/database.ts';
+import { findLicenseView, productVersions, type LicenseRow, type LicenseViewRow } from './repo.ts';
+import { findFreeUpgrade, type ProductVersion } from './rules.ts';
+
+/** A license as the permission rules see it. */
+export function licenseSubject(row: { owner_id: number; kind: string; distributor_id?: number | null }) {
+  return { ownerId: row.owner_id, kind: row.kind, distributorId: row.distributor_id ?? null };
+}
+
+/** A license's values for the change log. */
+export function licenseValues(row: LicenseRow): Record<string, unknown> {
+  return {
+    kind: row.kind,
+    ownerId: row.owner_id,
+    productId: row.product_id,
+    licensePolicyId: row.license_policy_id,
+    tanId: row.tan_id,
+    machineId: row.machine_id,
+    validUntil: row.valid_until,
+    permanent: Boolean(row.permanent),
+    revoked: Boolean(row.revoked),
+    freeUpdatesUntil: row.free_updates_until,
+    upgradedToId: row.upgraded_to_id,
+  };
+}
+
+function publicName(json: string): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (!parsed || typeof parsed !== 'object') return {};
+    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  } catch {
+    return {};
+  }
+}
+
+function currentVersion(row: LicenseViewRow): ProductVersion {
+  return { id: row.product_id, name: row.product_name, version: row.product_version, active: Boolean(row.product_active), releaseDate: row.product_release_date };
+}
+
+/** The free upgrade a license may take now: only a live license with free updates. */
+export function freeUpgradeOf(row: LicenseViewRow, versions: readonly ProductVersion[], today: string): ProductVersion | null {
+  if (row.revoked || row.upgraded_to_id !== null) return null;
+  return findFreeUpgrade(currentVersion(row), row.free_updates_until, versions, today);
+}
+
+export function toLicense(row: LicenseViewRow, upgrade: ProductVersion | null, today: string): License {
+  return {
+    id: row.id,
+    kind: row.kind,
+    ownerId: row.owner_id,
+    ownerName: formatUserName({ firstName: row.owner_first_name, lastName: row.owner_last_name, company: row.owner_company }),
+    ownerEmail: row.owner_email,
+    productId: row.product_id,
+    productName: formatProductName({ name: row.product_name, version: row.product_version }),
+    productVersion: row.product_version,
+    licensePolicyId: row.license_policy_id,
+    licensePolicyName: row.policy_name,
+    licensePolicyType: row.policy_type,
+    licensePolicyPublicName: publicName(row.policy_public_name),
+    tanId: row.tan_id,
+    tanCode: row.tan_code,
+    distributorId: row.distributor_id,
+    machineId: row.machine_id,
+    validUntil: row.valid_until,
+    permanent: Boolean(row.permanent),
+    revoked: Boolean(row.revoked),
+    freeUpdatesUntil: row.free_updates_until,
+    freeUpdatesState: freeUpdatesState(row.free_updates_until, today),
+    upgradedToId: row.upgraded_to_id,
+    freeUpgrade: upgrade ? { productId: upgrade.id, productName: formatProductName(upgrade) } : null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Licenses for the API, with their free-upgrade offers read in one query for the whole page. */
+export async function toLicenses(db: Executor, rows: readonly LicenseViewRow[], now = new Date()): Promise<License[]> {
+  const today = todayOf(now);
+  const versions = await productVersions(db, [...new Set(rows.map((row) => row.product_name))]);
+  return rows.map((row) => toLicense(row, freeUpgradeOf(row, versions, today), today));
+}
+
+export async function licenseById(db: Executor, id: number): Promise<License> {
+  const row = (await findLicenseView(db, id))!;
+  return (await toLicenses(db, [row]))[0];
+}

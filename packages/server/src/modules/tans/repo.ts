@@ -1,0 +1,307 @@
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
+import { formatUserName, type SortField } from '@lm/contract';
+import { formatProductName } from '@lm/contract/product';
+import { TAN_ALPHABET, type Tan } from '@lm/contract/tan';
+import type { Executor } from '../../platform/db/database.ts';
+import type { DB, TansTable } from '../../platform/db/schema.ts';
+
+export type TanRow = Selectable<TansTable>;
+
+/** Rows per multi-row insert: well under SQLite's and PostgreSQL's bound-parameter limits. */
+const CHUNK = 1000;
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
+  return result;
+}
+
+/** A TAN with the names the list shows; tags are read separately for a page of TANs. */
+function tanView(db: Executor) {
+  return db
+    .selectFrom('tans')
+    .innerJoin('products', 'products.id', 'tans.product_id')
+    .leftJoin('license_policies', 'license_policies.id', 'tans.license_policy_id')
+    .leftJoin('users as distributor', 'distributor.id', 'tans.distributor_id')
+    .select([
+      'tans.id',
+      'tans.code',
+      'tans.product_id',
+      'tans.license_policy_id',
+      'tans.license_count',
+      'tans.activated_count',
+      'tans.distributor_id',
+      'tans.revoked',
+      'tans.free_updates_until',
+      'tans.notes',
+      'tans.created_at',
+      'tans.updated_at',
+      'products.name as product_name',
+      'products.version as product_version',
+      'license_policies.name as policy_name',
+      'distributor.first_name as distributor_first_name',
+      'distributor.last_name as distributor_last_name',
+      'distributor.company as distributor_company',
+    ]);
+}
+
+type TanViewRow = Awaited<ReturnType<ReturnType<typeof tanView>['executeTakeFirstOrThrow']>>;
+
+export function toTan(row: TanViewRow, tags: string[]): Tan {
+  return {
+    id: row.id,
+    code: row.code,
+    productId: row.product_id,
+    productName: formatProductName({ name: row.product_name, version: row.product_version }),
+    licensePolicyId: row.license_policy_id,
+    licensePolicyName: row.policy_name,
+    licenseCount: row.license_count,
+    activatedCount: row.activated_count,
+    distributorId: row.distributor_id,
+    distributorName:
+      row.distributor_id !== null && row.distributor_first_name !== null
+        ? formatUserName({ firstName: row.distributor_first_name, lastName: row.distributor_last_name ?? '', company: row.distributor_company })
+        : null,
+    revoked: Boolean(row.revoked),
+    freeUpdatesUntil: row.free_updates_until,
+    tags,
+    notes: row.notes,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function tagsOf(db: Executor, tanIds: readonly number[]): Promise<Map<number, string[]>> {
+  const byTan = new Map<number, string[]>(tanIds.map((id) => [id, []]));
+  if (!tanIds.length) return byTan;
+  for (const ids of chunks(tanIds)) {
+    const rows = await db.selectFrom('tan_tags').select(['tan_id', 'tag']).where('tan_id', 'in', ids).orderBy('tag').execute();
+    for (const row of rows) byTan.get(row.tan_id)?.push(row.tag);
+  }
+  return byTan;
+}
+
+export async function findTanView(db: Executor, id: number): Promise<Tan | undefined> {
+  const row = await tanView(db).where('tans.id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  return toTan(row, (await tagsOf(db, [id])).get(id) ?? []);
+}
+
+export function findTanById(db: Executor, id: number): Promise<TanRow | undefined> {
+  return db.selectFrom('tans').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface TanListFilter {
+  /** null: every TAN; otherwise only TANs of these distributors. */
+  distributorIds: number[] | null;
+  /** A normalized code prefix. */
+  codePrefix?: string;
+  tag?: string;
+  revoked?: boolean;
+  productId?: number;
+}
+
+const SORT_COLUMNS = {
+  id: 'tans.id',
+  code: 'tans.code',
+  createdAt: 'tans.created_at',
+  licenseCount: 'tans.license_count',
+  activatedCount: 'tans.activated_count',
+  freeUpdatesUntil: 'tans.free_updates_until',
+} as const;
+
+/**
+ * The first string after every string that starts with `prefix`, in the order of any collation for
+ * the code alphabet (digits before letters): the prefix with its last character stepped up, carrying
+ * past the alphabet's end. Null when the prefix is all last characters ('zzz': no upper bound).
+ */
+export function prefixUpperBound(prefix: string): string | null {
+  const ordered = [...TAN_ALPHABET].sort().join('');
+  for (let i = prefix.length - 1; i >= 0; i--) {
+    const next = ordered[ordered.indexOf(prefix[i]) + 1];
+    if (next) return prefix.slice(0, i) + next;
+  }
+  return null;
+}
+
+/** The list's conditions on the tans table, for the count and the page alike. */
+function tanConditions(filter: TanListFilter) {
+  return (eb: ExpressionBuilder<DB, 'tans'>) => {
+    const conditions: Expression<SqlBool>[] = [];
+    if (filter.distributorIds) {
+      conditions.push(filter.distributorIds.length ? eb('tans.distributor_id', 'in', filter.distributorIds) : sql<boolean>`1 = 0`);
+    }
+    if (filter.codePrefix !== undefined) {
+      conditions.push(eb('tans.code', '>=', filter.codePrefix));
+      const upper = prefixUpperBound(filter.codePrefix);
+      if (upper) conditions.push(eb('tans.code', '<', upper));
+    }
+    if (filter.tag !== undefined) conditions.push(eb('tans.id', 'in', eb.selectFrom('tan_tags').select('tan_tags.tan_id').where('tan_tags.tag', '=', filter.tag)));
+    if (filter.revoked !== undefined) conditions.push(eb('tans.revoked', '=', filter.revoked));
+    if (filter.productId !== undefined) conditions.push(eb('tans.product_id', '=', filter.productId));
+    return eb.and(conditions);
+  };
+}
+
+/**
+ * A page of TANs: a code prefix is a range on the unique code index, so it stays fast at a million
+ * rows. The page's ids are sorted and cut first, in a subquery on the tans table alone, so that only
+ * the 50 rows of the page are joined to their names.
+ */
+export async function listTans(db: Executor, filter: TanListFilter, page: { offset: number; limit: number; sort: SortField[] }) {
+  const where = tanConditions(filter);
+  const total = await db
+    .selectFrom('tans')
+    .where(where)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  const order = sortOrder(page.sort);
+  let ids = db.selectFrom('tans').select('tans.id').where(where);
+  for (const [column, direction] of order) ids = ids.orderBy(column, direction);
+  let query = tanView(db).where('tans.id', 'in', ids.limit(page.limit).offset(page.offset));
+  for (const [column, direction] of order) query = query.orderBy(column, direction);
+  const rows = await query.execute();
+  const tags = await tagsOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return { items: rows.map((row) => toTan(row, tags.get(row.id) ?? [])), totalCount: Number(total.count) };
+}
+
+/** The requested order (newest first by default), ending with the id so that pages never overlap. */
+function sortOrder(sort: SortField[]): [(typeof SORT_COLUMNS)[keyof typeof SORT_COLUMNS], 'asc' | 'desc'][] {
+  const fields = sort.length ? sort : [{ field: 'createdAt', descending: true }];
+  const order = fields.map(({ field, descending }) => [SORT_COLUMNS[field as keyof typeof SORT_COLUMNS], descending ? 'desc' : 'asc'] as [(typeof SORT_COLUMNS)[keyof typeof SORT_COLUMNS], 'asc' | 'desc']);
+  const last = fields[fields.length - 1];
+  if (last.field !== 'id') order.push(['tans.id', last.descending ? 'desc' : 'asc']);
+  return order;
+}
+
+export async function distinctTags(db: Executor, distributorIds: number[] | null): Promise<string[]> {
+  let query = db.selectFrom('tan_tags').select('tan_tags.tag').distinct().orderBy('tan_tags.tag').limit(5000);
+  if (distributorIds) {
+    query = distributorIds.length
+      ? query.where('tan_tags.tan_id', 'in', (eb) => eb.selectFrom('tans').select('tans.id').where('tans.distributor_id', 'in', distributorIds))
+      : query.where(sql<boolean>`1 = 0`);
+  }
+  return (await query.execute()).map((row) => row.tag);
+}
+
+export async function existingCodes(db: Executor, codes: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const part of chunks(codes)) {
+    for (const row of await db.selectFrom('tans').select('code').where('code', 'in', part).execute()) found.add(row.code);
+  }
+  return found;
+}
+
+export interface NewTan {
+  code: string;
+  productId: number;
+  licensePolicyId: number | null;
+  licenseCount: number;
+  distributorId: number | null;
+  freeUpdatesUntil: string | null;
+  notes: string | null;
+  createdBy: number | null;
+}
+
+/** Inserts many TANs with multi-row inserts; the caller's transaction makes it all or nothing. */
+export async function insertTans(trx: Executor, tans: readonly NewTan[], now: string): Promise<TanRow[]> {
+  const inserted: TanRow[] = [];
+  for (const part of chunks(tans)) {
+    const rows = await trx
+      .insertInto('tans')
+      .values(
+        part.map((tan) => ({
+          code: tan.code,
+          product_id: tan.productId,
+          license_policy_id: tan.licensePolicyId,
+          license_count: tan.licenseCount,
+          activated_count: 0,
+          distributor_id: tan.distributorId,
+          revoked: false,
+          free_updates_until: tan.freeUpdatesUntil,
+          notes: tan.notes,
+          created_by: tan.createdBy,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .returningAll()
+      .execute();
+    inserted.push(...rows);
+  }
+  return inserted;
+}
+
+export async function insertTags(trx: Executor, tanIds: readonly number[], tags: readonly string[]): Promise<void> {
+  if (!tags.length) return;
+  const rows = tanIds.flatMap((tanId) => tags.map((tag) => ({ tan_id: tanId, tag })));
+  for (const part of chunks(rows)) await trx.insertInto('tan_tags').values(part).execute();
+}
+
+export async function replaceTags(trx: Executor, tanId: number, tags: readonly string[]): Promise<void> {
+  await trx.deleteFrom('tan_tags').where('tan_id', '=', tanId).execute();
+  await insertTags(trx, [tanId], tags);
+}
+
+export type TanUpdateValues = Pick<TansTable, 'product_id' | 'license_policy_id' | 'license_count' | 'distributor_id' | 'free_updates_until' | 'notes'> & {
+  revoked: boolean;
+};
+
+export async function updateTan(trx: Executor, id: number, values: TanUpdateValues, now: string): Promise<TanRow> {
+  return trx.updateTable('tans').set({ ...values, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * Takes one activation of a TAN if one is left, answering the new count (null when none was left):
+ * the condition is checked by the UPDATE itself, so that concurrent activations (row lock on
+ * PostgreSQL, one writer on SQLite) never pass the count.
+ */
+export async function claimActivation(trx: Executor, id: number, now: string): Promise<number | null> {
+  const row = await trx
+    .updateTable('tans')
+    .set((eb) => ({ activated_count: eb('activated_count', '+', 1), updated_at: now }))
+    .where('id', '=', id)
+    .where('activated_count', '<', (eb) => eb.ref('license_count'))
+    .where('revoked', '=', false)
+    .returning('activated_count')
+    .executeTakeFirst();
+  return row ? row.activated_count : null;
+}
+
+/** What activation needs to know about a TAN, by code. */
+export function findTanForActivation(db: Executor, code: string) {
+  return db
+    .selectFrom('tans')
+    .innerJoin('products', 'products.id', 'tans.product_id')
+    .select([
+      'tans.id',
+      'tans.product_id',
+      'tans.license_policy_id',
+      'tans.license_count',
+      'tans.activated_count',
+      'tans.revoked',
+      'tans.free_updates_until',
+      'tans.distributor_id',
+      'products.active as product_active',
+      'products.default_license_policy_id as product_policy_id',
+    ])
+    .where('tans.code', '=', code)
+    .executeTakeFirst();
+}
+
+// References a TAN holds, checked before writing (the catalogue and users modules own these tables).
+
+export async function productExists(db: Executor, id: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('products').select('id').where('id', '=', id).executeTakeFirst());
+}
+
+export async function policyExists(db: Executor, id: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('license_policies').select('id').where('id', '=', id).executeTakeFirst());
+}
+
+export function findUserRole(db: Executor, id: number) {
+  return db.selectFrom('users').select(['id', 'access_role']).where('id', '=', id).executeTakeFirst();
+}

@@ -1,0 +1,221 @@
+import type { FastifyRequest } from 'fastify';
+import type { ListResult } from '@lm/contract';
+import { generateTanCode, normalizeTanCode, TAN_ALPHABET, type Tan, type TanFields, type TanListQuery, type TanUpdate } from '@lm/contract/tan';
+import { recordChange, recordInserts } from '../../platform/changelog.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { nowIso, type Executor } from '../../platform/db/database.ts';
+import { actorOf, authorize, authorizeRecord, requireUser } from '../../platform/http/auth.ts';
+import { AppError, notFound } from '../../platform/http/errors.ts';
+import { settingValue } from '../settings/service.ts';
+import { propagateFreeUpdates } from '../licenses/service.ts';
+import { listScope, scopedIds } from '../licenses/scope.ts';
+import {
+  distinctTags,
+  existingCodes,
+  findTanById,
+  findTanView,
+  findUserRole,
+  insertTags,
+  insertTans,
+  listTans,
+  policyExists,
+  productExists,
+  replaceTags,
+  tagsOf,
+  updateTan,
+  type TanRow,
+} from './repo.ts';
+
+const TAN_CODE_CHARACTERS = new RegExp(`^[${TAN_ALPHABET}]*$`);
+
+function invalid(path: string, message: string, params?: Record<string, string | number>): AppError {
+  return new AppError(400, 'ERR_VALIDATION', `${path}: ${message}`, { details: [{ path, message }], params });
+}
+
+/** The distributors whose TANs the caller may see: null for all. */
+function visibleDistributors(request: FastifyRequest): number[] | null {
+  const scope = listScope(request.ability, 'view-list', 'Tan');
+  return scope === 'all' ? null : scopedIds(scope, 'distributorId');
+}
+
+/** A TAN record as the permission rules see it. */
+const tanSubject = (row: Pick<TanRow, 'distributor_id'>) => ({ distributorId: row.distributor_id });
+
+export async function maxLicenseCount(db: Executor): Promise<number> {
+  return settingValue<number>(db, 'tan.maxLicenseCount');
+}
+
+export async function listVisibleTans(ctx: AppContext, request: FastifyRequest, query: TanListQuery): Promise<ListResult<Tan>> {
+  requireUser(request);
+  authorize(request, 'view-list', 'Tan');
+  const codePrefix = query.filter ? normalizeTanCode(query.filter) : undefined;
+  // A filter with characters no code has matches no TAN; no need to ask the database.
+  if (codePrefix !== undefined && !TAN_CODE_CHARACTERS.test(codePrefix)) return { items: [], totalCount: 0 };
+  return listTans(
+    ctx.db,
+    { distributorIds: visibleDistributors(request), codePrefix: codePrefix || undefined, tag: query.tag, revoked: query.revoked, productId: query.productId },
+    query,
+  );
+}
+
+export async function tagsForCaller(ctx: AppContext, request: FastifyRequest): Promise<string[]> {
+  requireUser(request);
+  authorize(request, 'view-list', 'Tan');
+  return distinctTags(ctx.db, visibleDistributors(request));
+}
+
+export async function getTan(ctx: AppContext, request: FastifyRequest, id: number): Promise<Tan> {
+  requireUser(request);
+  const row = await findTanById(ctx.db, id);
+  if (!row) throw notFound('TAN');
+  authorizeRecord(request, 'view', 'Tan', tanSubject(row), 'TAN');
+  return (await findTanView(ctx.db, id))!;
+}
+
+/** A distributor's own TANs carry its id even when the form leaves the field empty. */
+function distributorOf(request: FastifyRequest, requested: number | null): number | null {
+  const user = requireUser(request);
+  return requested === null && user.accessRole === 'DISTRIBUTOR' ? user.id : requested;
+}
+
+/** The product, policy and distributor must exist; the count must not pass the configured maximum. */
+async function checkReferences(db: Executor, fields: TanFields): Promise<void> {
+  if (!(await productExists(db, fields.productId))) throw invalid('productId', 'does not exist');
+  if (fields.licensePolicyId !== null && !(await policyExists(db, fields.licensePolicyId))) throw invalid('licensePolicyId', 'does not exist');
+  if (fields.distributorId !== null) {
+    const distributor = await findUserRole(db, fields.distributorId);
+    if (distributor?.access_role !== 'DISTRIBUTOR') throw invalid('distributorId', 'is not a distributor');
+  }
+  const max = await maxLicenseCount(db);
+  if (fields.licenseCount > max) throw invalid('licenseCount', `must be at most ${max}`, { max });
+}
+
+/** Fresh codes that neither repeat among themselves nor exist yet. */
+async function freshCodes(db: Executor, count: number): Promise<string[]> {
+  const codes = new Set<string>();
+  while (codes.size < count) {
+    const batch = new Set<string>();
+    while (batch.size < count - codes.size) {
+      const code = generateTanCode();
+      if (!codes.has(code)) batch.add(code);
+    }
+    const taken = await existingCodes(db, [...batch]);
+    for (const code of batch) if (!taken.has(code)) codes.add(code);
+  }
+  return [...codes];
+}
+
+const isUniqueViolation = (error: unknown) => /unique|duplicate key/i.test(error instanceof Error ? error.message : String(error));
+
+/**
+ * `POST /tans?count=N`: N TANs in one transaction, all or nothing. A code taken meanwhile by another
+ * caller (a unique violation, astronomically rare) makes the whole call retry once with new codes.
+ */
+export async function createTans(ctx: AppContext, request: FastifyRequest, input: TanFields, count: number): Promise<Tan[]> {
+  const user = requireUser(request);
+  const fields = { ...input, distributorId: distributorOf(request, input.distributorId) };
+  authorize(request, 'create', 'Tan', { distributorId: fields.distributorId });
+  await checkReferences(ctx.db, fields);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await insertTanBatch(ctx, request, fields, await freshCodes(ctx.db, count), user.id);
+    } catch (error) {
+      if (attempt >= 2 || !isUniqueViolation(error)) throw error;
+    }
+  }
+}
+
+async function insertTanBatch(ctx: AppContext, request: FastifyRequest, fields: TanFields, codes: string[], userId: number): Promise<Tan[]> {
+  const now = nowIso();
+  const rows = await ctx.db.transaction().execute(async (trx) => {
+    const inserted = await insertTans(
+      trx,
+      codes.map((code) => ({ ...fields, code, createdBy: userId })),
+      now,
+    );
+    await insertTags(
+      trx,
+      inserted.map((row) => row.id),
+      fields.tags,
+    );
+    await recordInserts(
+      trx,
+      actorOf(request),
+      'Tan',
+      inserted.map((row) => ({ id: row.id, values: changeValues(row, fields.tags) })),
+    );
+    return inserted;
+  });
+  // Every new TAN shares product, policy and distributor: read their names once.
+  const names = (await findTanView(ctx.db, rows[0].id))!;
+  return rows.map((row) => ({ ...names, ...toTanFields(row), tags: fields.tags }));
+}
+
+function toTanFields(row: TanRow): Pick<Tan, 'id' | 'code' | 'licenseCount' | 'activatedCount' | 'revoked' | 'freeUpdatesUntil' | 'notes' | 'createdAt' | 'updatedAt'> {
+  return {
+    id: row.id,
+    code: row.code,
+    licenseCount: row.license_count,
+    activatedCount: row.activated_count,
+    revoked: Boolean(row.revoked),
+    freeUpdatesUntil: row.free_updates_until,
+    notes: row.notes,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** A TAN's values for the change log. */
+function changeValues(row: TanRow, tags: string[]): Record<string, unknown> {
+  return {
+    code: row.code,
+    productId: row.product_id,
+    licensePolicyId: row.license_policy_id,
+    licenseCount: row.license_count,
+    activatedCount: row.activated_count,
+    distributorId: row.distributor_id,
+    revoked: Boolean(row.revoked),
+    freeUpdatesUntil: row.free_updates_until,
+    tags,
+    notes: row.notes,
+  };
+}
+
+export async function updateTanFor(ctx: AppContext, request: FastifyRequest, id: number, input: TanUpdate): Promise<Tan> {
+  requireUser(request);
+  const fields = { ...input, distributorId: distributorOf(request, input.distributorId) };
+  await ctx.db.transaction().execute(async (trx) => {
+    const old = await findTanById(trx, id);
+    if (!old) throw notFound('TAN');
+    authorizeRecord(request, 'view', 'Tan', tanSubject(old), 'TAN');
+    authorize(request, 'update', 'Tan', tanSubject(old));
+    // The TAN must stay the caller's: a distributor cannot hand it to someone else.
+    authorize(request, 'update', 'Tan', { distributorId: fields.distributorId });
+    await checkReferences(trx, fields);
+    if (fields.licenseCount < old.activated_count) {
+      throw invalid('licenseCount', `must be at least the ${old.activated_count} activations made`, { min: old.activated_count });
+    }
+    const oldTags = (await tagsOf(trx, [id])).get(id) ?? [];
+    const now = nowIso();
+    const updated = await updateTan(
+      trx,
+      id,
+      {
+        product_id: fields.productId,
+        license_policy_id: fields.licensePolicyId,
+        license_count: fields.licenseCount,
+        distributor_id: fields.distributorId,
+        free_updates_until: fields.freeUpdatesUntil,
+        notes: fields.notes,
+        revoked: fields.revoked,
+      },
+      now,
+    );
+    await replaceTags(trx, id, fields.tags);
+    await recordChange(trx, actorOf(request), { model: 'Tan', recordId: id, operation: 'update', oldValues: changeValues(old, oldTags), newValues: changeValues(updated, fields.tags) });
+    if (fields.freeUpdatesUntil !== null && fields.freeUpdatesUntil !== old.free_updates_until) {
+      await propagateFreeUpdates(trx, actorOf(request), id, fields.freeUpdatesUntil, now);
+    }
+  });
+  return (await findTanView(ctx.db, id))!;
+}

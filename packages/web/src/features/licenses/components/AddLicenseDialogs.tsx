@@ -1,0 +1,127 @@
+import { useEffect, useMemo } from 'react';
+import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { activateLicense, addDays, machineId, todayOf } from '@lm/contract/license';
+import { formValidator } from '../../../lib/forms.ts';
+import { showError, showSuccess } from '../../../lib/notify.ts';
+import { useActivate, useAddTemporary, useTemporaryOptions } from '../api/licenses.ts';
+
+/** Activate a license: TAN code plus machine id (the code is normalized: case, spaces and dashes do not matter). */
+export function ActivateDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const activate = useActivate();
+  const form = useForm({ initialValues: { tan: '', machineId: '' }, validate: formValidator(activateLicense) });
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const license = await activate.mutateAsync(activateLicense.parse(values));
+      showSuccess(t('licenses.activated', { product: license.productName }));
+      onClose();
+    } catch (error) {
+      showError(error, 'licenses.activationFailed');
+    }
+  });
+  return (
+    <Modal opened onClose={onClose} title={t('licenses.activateTitle')}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput label={t('licenses.tanCode')} placeholder="xxxx-xxxx-xxxx" required data-autofocus autoComplete="off" styles={{ input: { fontFamily: 'monospace' } }} {...form.getInputProps('tan')} />
+          <TextInput label={t('licenses.machineId')} description={t('licenses.machineIdHelp')} required autoComplete="off" {...form.getInputProps('machineId')} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={activate.isPending}>
+              {t('licenses.activate')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** Add a temporary (trial) license: product, machine id and valid until, at most the configured days ahead. */
+export function TemporaryDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const add = useAddTemporary();
+  const options = useTemporaryOptions(true);
+  const today = todayOf();
+  const maxDays = options.data?.maxDays ?? 30;
+  const latest = addDays(today, maxDays);
+  const schema = useMemo(
+    () =>
+      z.object({
+        productId: z.string({ error: 'validation.required' }).min(1),
+        machineId,
+        validUntil: z
+          .string({ error: 'validation.required' })
+          .min(1)
+          .refine((date) => date >= today && date <= latest, 'validation.temporaryMaxDays'),
+      }),
+    [today, latest],
+  );
+  const form = useForm<{ productId: string | null; machineId: string; validUntil: string | null }>({
+    initialValues: { productId: null, machineId: '', validUntil: null },
+    validate: formValidator(schema),
+  });
+  const products = options.data?.products ?? [];
+  const productId = form.values.productId;
+
+  // A product's trial days are the suggested validity, within the configured maximum.
+  useEffect(() => {
+    const product = products.find((candidate) => String(candidate.id) === productId);
+    if (product) form.setFieldValue('validUntil', addDays(today, Math.min(product.trialDays ?? maxDays, maxDays)));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [productId]);
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const license = await add.mutateAsync({ productId: Number(values.productId), machineId: values.machineId.trim(), validUntil: values.validUntil! });
+      showSuccess(t('licenses.temporaryAdded', { product: license.productName }));
+      onClose();
+    } catch (error) {
+      showError(error, 'licenses.addFailed');
+    }
+  });
+  return (
+    <Modal opened onClose={onClose} title={t('licenses.temporaryTitle')}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Select
+            label={t('licenses.product')}
+            required
+            searchable
+            data={products.map((product) => ({ value: String(product.id), label: product.formattedName }))}
+            nothingFoundMessage={t('licenses.noTrialProducts')}
+            data-autofocus
+            {...form.getInputProps('productId')}
+          />
+          <TextInput label={t('licenses.machineId')} description={t('licenses.machineIdHelp')} required autoComplete="off" {...form.getInputProps('machineId')} />
+          <DateInput
+            label={t('licenses.validUntil')}
+            description={t('licenses.temporaryMax', { days: maxDays })}
+            valueFormat="YYYY-MM-DD"
+            required
+            minDate={today}
+            maxDate={latest}
+            {...form.getInputProps('validUntil')}
+          />
+          <Text size="xs" c="dimmed">
+            {t('licenses.temporaryHelp')}
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={add.isPending}>
+              {t('licenses.addTemporary')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,193 @@
+import { useState } from 'react';
+import { ActionIcon, Badge, Button, Card, Group, Popover, Stack, Table, Text, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconArrowsExchange, IconCalendarPlus, IconDeviceDesktop, IconDownload, IconEdit, IconGift, IconInfoCircle, IconTrash } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { todayOf } from '@lm/contract/license';
+import { formatTanCode } from '@lm/contract/tan';
+import { useAbility } from '../../../lib/auth.ts';
+import { showError, showSuccess } from '../../../lib/notify.ts';
+import { licenseFileUrl, useDelete, type LicenseItem } from '../api/licenses.ts';
+import { currentLocale } from '../../../lib/i18n.ts';
+import { formatDate, hasEnded, licenseSubject, policyName } from '../format.ts';
+import { AdminEditDialog, ChangeMachineDialog, ExtendDialog, MoveDialog } from './LicenseDialogs.tsx';
+import { useUpgradeOffer } from './FreeUpgrade.tsx';
+
+type Dialog = 'extend' | 'machine' | 'move' | 'edit' | null;
+
+function FreeUpdatesInfo({ license }: { license: LicenseItem }) {
+  const { t, i18n } = useTranslation();
+  const date = license.freeUpdatesUntil ? formatDate(license.freeUpdatesUntil, i18n.language) : '';
+  const color = { none: 'gray', active: 'green', expiring: 'yellow', expired: 'red' }[license.freeUpdatesState];
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Badge color={color} variant="light">
+        {t(`licenses.freeUpdates.${license.freeUpdatesState}`, { date })}
+      </Badge>
+      <Popover width={280} position="top" withArrow shadow="md">
+        <Popover.Target>
+          <ActionIcon variant="subtle" size="sm" aria-label={t('licenses.freeUpdatesInfo')}>
+            <IconInfoCircle size={16} />
+          </ActionIcon>
+        </Popover.Target>
+        <Popover.Dropdown>
+          <Text size="sm">{license.freeUpdatesUntil ? t('licenses.freeUpdatesExplained', { date }) : t('licenses.noFreeUpdatesExplained')}</Text>
+        </Popover.Dropdown>
+      </Popover>
+    </Group>
+  );
+}
+
+/** One license (spec section 2): product, machine, validity, free updates, and the actions the rules allow. */
+export function LicenseCard({ license, showOwner = false }: { license: LicenseItem; showOwner?: boolean }) {
+  const { t, i18n } = useTranslation();
+  const ability = useAbility();
+  const remove = useDelete();
+  const offerUpgrade = useUpgradeOffer();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const subject = licenseSubject(license);
+  const today = todayOf();
+  const live = !license.revoked && license.upgradedToId === null;
+  const ended = hasEnded(license, today);
+  const isTemporary = license.kind === 'TEMPORARY';
+  const can = (action: 'update' | 'delete' | 'download' | 'create', field?: string) => ability.can(action, subject, field);
+
+  const validity = license.permanent
+    ? t('licenses.permanent')
+    : license.validUntil
+      ? formatDate(license.validUntil, i18n.language)
+      : t('licenses.unlimited');
+
+  const confirmDelete = () =>
+    modals.openConfirmModal({
+      title: t('licenses.deleteTitle'),
+      children: <Text size="sm">{t('licenses.deleteText', { product: license.productName, machine: license.machineId ?? '–' })}</Text>,
+      labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: async () => {
+        try {
+          await remove.mutateAsync(license.id);
+          showSuccess(t('licenses.deleted'));
+        } catch (error) {
+          showError(error, 'licenses.updateFailed');
+        }
+      },
+    });
+
+  return (
+    <Card withBorder shadow="sm" radius="md" padding="md" data-testid="license-card" aria-label={`${license.productName} ${license.machineId ?? ''}`}>
+      <Stack gap="xs" h="100%">
+        <Group justify="space-between" align="start" wrap="nowrap">
+          <Title order={4}>{license.productName}</Title>
+          <Group gap={4} justify="flex-end">
+            {isTemporary && <Badge color="yellow">{t('licenses.temporary')}</Badge>}
+            {license.revoked && <Badge color="red">{t('licenses.revoked')}</Badge>}
+            {license.upgradedToId !== null && <Badge color="gray">{t('licenses.upgraded')}</Badge>}
+            {ended && !license.revoked && <Badge color="red" variant="outline">{t('licenses.ended')}</Badge>}
+          </Group>
+        </Group>
+        <Table variant="vertical" withRowBorders={false} verticalSpacing={2} fz="sm">
+          <Table.Tbody>
+            <Table.Tr>
+              <Table.Th w={130}>{t('licenses.machine')}</Table.Th>
+              <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }} data-testid="license-machine">
+                {license.machineId ?? t('licenses.noMachine')}
+              </Table.Td>
+            </Table.Tr>
+            {license.tanCode && (
+              <Table.Tr>
+                <Table.Th>{t('licenses.tan')}</Table.Th>
+                <Table.Td ff="monospace">{formatTanCode(license.tanCode)}</Table.Td>
+              </Table.Tr>
+            )}
+            <Table.Tr>
+              <Table.Th>{t('licenses.validUntil')}</Table.Th>
+              <Table.Td data-testid="license-valid-until">{validity}</Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th>{t('licenses.policy')}</Table.Th>
+              <Table.Td>{policyName(license, currentLocale(), t)}</Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th>{t('licenses.freeUpdatesLabel')}</Table.Th>
+              <Table.Td>
+                <FreeUpdatesInfo license={license} />
+              </Table.Td>
+            </Table.Tr>
+            {showOwner && (
+              <Table.Tr>
+                <Table.Th>{t('licenses.owner')}</Table.Th>
+                <Table.Td>
+                  {license.ownerName} <Text span size="xs" c="dimmed">{license.ownerEmail}</Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+        {license.freeUpgrade && can('create') && (
+          <Button variant="light" color="grape" leftSection={<IconGift size={16} />} onClick={() => offerUpgrade(license)}>
+            {t('licenses.freeUpgradeButton', { product: license.freeUpgrade.productName })}
+          </Button>
+        )}
+        <Group gap="xs" mt="auto">
+          {can('download') && (
+            <Button.Group>
+              <Button
+                component="a"
+                href={live ? licenseFileUrl(license.id, 'lic') : undefined}
+                download
+                size="xs"
+                variant="light"
+                leftSection={<IconDownload size={14} />}
+                disabled={!live}
+                title={live ? undefined : t('licenses.noDownload')}
+              >
+                {t('licenses.download')}
+              </Button>
+              <Button
+                component="a"
+                href={live ? licenseFileUrl(license.id, 'json') : undefined}
+                download
+                size="xs"
+                variant="light"
+                disabled={!live}
+                title={live ? t('licenses.downloadJson') : t('licenses.noDownload')}
+              >
+                .json
+              </Button>
+            </Button.Group>
+          )}
+          {live && can('update', 'machineId') && (
+            <Button size="xs" variant="light" leftSection={<IconDeviceDesktop size={14} />} onClick={() => setDialog('machine')}>
+              {t('licenses.changeMachine')}
+            </Button>
+          )}
+          {live && can('update', 'ownerId') && (
+            <Button size="xs" variant="light" leftSection={<IconArrowsExchange size={14} />} onClick={() => setDialog('move')}>
+              {t('licenses.move')}
+            </Button>
+          )}
+          {live && isTemporary && can('update', 'validUntil') && (
+            <Button size="xs" variant="light" leftSection={<IconCalendarPlus size={14} />} onClick={() => setDialog('extend')}>
+              {t('licenses.extend')}
+            </Button>
+          )}
+          {can('update', 'revoked') && (
+            <Button size="xs" variant="light" color="orange" leftSection={<IconEdit size={14} />} onClick={() => setDialog('edit')}>
+              {t('licenses.edit')}
+            </Button>
+          )}
+          {can('delete') && (
+            <Button size="xs" variant="light" color="red" leftSection={<IconTrash size={14} />} onClick={confirmDelete}>
+              {t('common.delete')}
+            </Button>
+          )}
+        </Group>
+      </Stack>
+      {dialog === 'extend' && <ExtendDialog license={license} onClose={() => setDialog(null)} />}
+      {dialog === 'machine' && <ChangeMachineDialog license={license} onClose={() => setDialog(null)} />}
+      {dialog === 'move' && <MoveDialog license={license} onClose={() => setDialog(null)} />}
+      {dialog === 'edit' && <AdminEditDialog license={license} onClose={() => setDialog(null)} />}
+    </Card>
+  );
+}

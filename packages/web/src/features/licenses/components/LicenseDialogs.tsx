@@ -1,0 +1,140 @@
+import { Button, Checkbox, Group, Modal, NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { email, TRIAL_EXTENSION_UNITS, type TrialExtensionUnit } from '@lm/contract';
+import { changeMachine, MAX_EXTENSION_AMOUNT } from '@lm/contract/license';
+import { formValidator } from '../../../lib/forms.ts';
+import { showError, showSuccess } from '../../../lib/notify.ts';
+import { useAdminUpdate, useChangeMachine, useExtend, useMove, type LicenseItem } from '../api/licenses.ts';
+
+interface DialogProps {
+  license: LicenseItem;
+  onClose: () => void;
+}
+
+function Actions({ onClose, pending, submitLabel }: { onClose: () => void; pending: boolean; submitLabel: string }) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="flex-end">
+      <Button variant="default" onClick={onClose}>
+        {t('common.cancel')}
+      </Button>
+      <Button type="submit" loading={pending}>
+        {submitLabel}
+      </Button>
+    </Group>
+  );
+}
+
+const extendForm = z.object({ amount: z.number().int().min(1).max(MAX_EXTENSION_AMOUNT), unit: z.enum(TRIAL_EXTENSION_UNITS) });
+
+/** Extend a trial by days, weeks or months. */
+export function ExtendDialog({ license, onClose }: DialogProps) {
+  const { t } = useTranslation();
+  const extend = useExtend();
+  const form = useForm<{ amount: number | string; unit: TrialExtensionUnit }>({ initialValues: { amount: 7, unit: 'days' }, validate: formValidator(extendForm) });
+  const submit = form.onSubmit(async ({ amount, unit }) => {
+    try {
+      await extend.mutateAsync({ id: license.id, amount: Number(amount), unit });
+      showSuccess(t('licenses.extended'));
+      onClose();
+    } catch (error) {
+      showError(error, 'licenses.updateFailed');
+    }
+  });
+  return (
+    <Modal opened onClose={onClose} title={t('licenses.extendTitle', { product: license.productName })}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <NumberInput label={t('licenses.extendAmount')} min={1} max={MAX_EXTENSION_AMOUNT} allowDecimal={false} data-autofocus {...form.getInputProps('amount')} />
+          <SegmentedControl data={TRIAL_EXTENSION_UNITS.map((unit) => ({ value: unit, label: t(`licenses.units.${unit}`) }))} {...form.getInputProps('unit')} />
+          <Actions onClose={onClose} pending={extend.isPending} submitLabel={t('licenses.extend')} />
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** Bind the license to another machine. */
+export function ChangeMachineDialog({ license, onClose }: DialogProps) {
+  const { t } = useTranslation();
+  const change = useChangeMachine();
+  const form = useForm({ initialValues: { machineId: '' }, validate: formValidator(changeMachine) });
+  const submit = form.onSubmit(async ({ machineId }) => {
+    try {
+      await change.mutateAsync({ id: license.id, machineId: machineId.trim() });
+      showSuccess(t('licenses.machineChanged'));
+      onClose();
+    } catch (error) {
+      showError(error, 'licenses.updateFailed');
+    }
+  });
+  return (
+    <Modal opened onClose={onClose} title={t('licenses.changeMachineTitle', { product: license.productName })}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm">{t('licenses.currentMachine', { machine: license.machineId ?? '–' })}</Text>
+          <TextInput label={t('licenses.newMachineId')} required data-autofocus autoComplete="off" {...form.getInputProps('machineId')} />
+          <Actions onClose={onClose} pending={change.isPending} submitLabel={t('licenses.changeMachine')} />
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** Hand the license to another confirmed account. */
+export function MoveDialog({ license, onClose }: DialogProps) {
+  const { t } = useTranslation();
+  const move = useMove();
+  const form = useForm({ initialValues: { email: '' }, validate: formValidator(z.object({ email })) });
+  const submit = form.onSubmit(async (values) => {
+    try {
+      await move.mutateAsync({ id: license.id, email: values.email.trim() });
+      showSuccess(t('licenses.moved', { email: values.email.trim() }));
+      onClose();
+    } catch (error) {
+      showError(error, 'licenses.updateFailed');
+    }
+  });
+  return (
+    <Modal opened onClose={onClose} title={t('licenses.moveTitle', { product: license.productName })}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm">{t('licenses.moveText')}</Text>
+          <TextInput label={t('licenses.targetEmail')} type="email" required data-autofocus {...form.getInputProps('email')} />
+          <Actions onClose={onClose} pending={move.isPending} submitLabel={t('licenses.move')} />
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** The administrator's edit: valid until, permanent, revoked. */
+export function AdminEditDialog({ license, onClose }: DialogProps) {
+  const { t } = useTranslation();
+  const update = useAdminUpdate();
+  const form = useForm({ initialValues: { validUntil: license.validUntil, permanent: license.permanent, revoked: license.revoked } });
+  const submit = form.onSubmit(async (values) => {
+    try {
+      await update.mutateAsync({ id: license.id, validUntil: values.validUntil || null, permanent: values.permanent, revoked: values.revoked });
+      showSuccess(t('licenses.saved'));
+      onClose();
+    } catch (error) {
+      showError(error, 'licenses.updateFailed');
+    }
+  });
+  return (
+    <Modal opened onClose={onClose} title={t('licenses.editTitle', { product: license.productName })}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <DateInput label={t('licenses.validUntil')} valueFormat="YYYY-MM-DD" clearable placeholder={t('licenses.unlimited')} {...form.getInputProps('validUntil')} />
+          <Checkbox label={t('licenses.permanent')} {...form.getInputProps('permanent', { type: 'checkbox' })} />
+          <Checkbox label={t('licenses.revokedLabel')} color="red" {...form.getInputProps('revoked', { type: 'checkbox' })} />
+          <Actions onClose={onClose} pending={update.isPending} submitLabel={t('common.save')} />
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,24 @@
+import type { TFunction } from 'i18next';
+import { asSubject } from '@lm/contract';
+import { policyLabel } from '../../lib/license-policies.ts';
+import type { LicenseItem } from './api/licenses.ts';
+
+/** A calendar date `YYYY-MM-DD` in the reader's language. */
+export function formatDate(date: string, language: string): string {
+  return new Date(`${date}T00:00:00Z`).toLocaleDateString(language, { timeZone: 'UTC' });
+}
+
+/** A license as the permission rules see it. */
+export function licenseSubject(license: LicenseItem) {
+  return asSubject('License', { ownerId: license.ownerId, kind: license.kind, distributorId: license.distributorId } as Record<string, unknown>);
+}
+
+/** A temporary or dated license whose last day has passed (permanent ones never end). */
+export function hasEnded(license: LicenseItem, today: string): boolean {
+  return !license.permanent && license.validUntil !== null && license.validUntil < today;
+}
+
+/** The policy as customers read it: its public name in their language, else a built-in's friendly label, else its name. */
+export function policyName(license: LicenseItem, locale: string, t: TFunction): string {
+  return license.licensePolicyPublicName[locale] || policyLabel({ name: license.licensePolicyName }, t);
+}

@@ -1,0 +1,62 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CACHE_LIFETIME_MS, type ListResult } from '@lm/contract';
+import type { Tan, TanFieldsInput, TanLimits } from '@lm/contract/tan';
+import { api } from '../../../lib/api.ts';
+import { announceChange, useClearedAcrossTabs } from '../../../lib/cache-broadcast.ts';
+
+/** A TAN as the API client hands it over: timestamps parsed to dates. */
+export type TanItem = Omit<Tan, 'createdAt' | 'updatedAt'> & { createdAt: Date; updatedAt: Date };
+
+export interface TanListParams {
+  filter?: string;
+  tag?: string;
+  revoked?: boolean;
+  offset: number;
+  limit: number;
+  sort?: string;
+}
+
+export const TANS_KEY = ['tans'] as const;
+const TAGS_KEY = ['tan-tags'] as const;
+/** The name under which tabs tell each other that TANs changed. */
+const TANS_CACHE = 'tans';
+
+export function useTans(params: TanListParams) {
+  useClearedAcrossTabs(TANS_CACHE, TANS_KEY);
+  return useQuery({
+    queryKey: [...TANS_KEY, params],
+    queryFn: ({ signal }) =>
+      api<ListResult<TanItem>>('/tans', {
+        signal,
+        query: { filter: params.filter, tag: params.tag, revoked: params.revoked === undefined ? undefined : String(params.revoked), offset: params.offset, limit: params.limit, sort: params.sort },
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The TAN tags, cached for 10 minutes and dropped in every tab when TANs change (spec section 4). */
+export function useTanTags() {
+  useClearedAcrossTabs(TANS_CACHE, TAGS_KEY);
+  return useQuery({ queryKey: TAGS_KEY, queryFn: () => api<{ items: string[] }>('/tans/tags'), staleTime: CACHE_LIFETIME_MS, gcTime: CACHE_LIFETIME_MS });
+}
+
+export function useTanLimits() {
+  return useQuery({ queryKey: ['tan-limits'], queryFn: () => api<TanLimits>('/tans/limits'), staleTime: 60_000 });
+}
+
+function useTanMutation<Input, Output>(call: (input: Input) => Promise<Output>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: async () => {
+      announceChange(TANS_CACHE);
+      await Promise.all([queryClient.invalidateQueries({ queryKey: TANS_KEY }), queryClient.invalidateQueries({ queryKey: TAGS_KEY })]);
+    },
+  });
+}
+
+export const useCreateTans = () =>
+  useTanMutation(({ count, body }: { count: number; body: TanFieldsInput }) => api<ListResult<TanItem>>('/tans', { method: 'POST', query: { count }, body }));
+
+export const useUpdateTan = () =>
+  useTanMutation(({ id, body }: { id: number; body: TanFieldsInput & { revoked: boolean } }) => api<TanItem>(`/tans/${id}`, { method: 'PUT', body }));

@@ -1,0 +1,80 @@
+import { useMemo, useState } from 'react';
+import { Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { modals } from '@mantine/modals';
+import { useTranslation } from 'react-i18next';
+import { extendedFreeUpdatesUntil, todayOf } from '@lm/contract/license';
+import { formatTanCode } from '@lm/contract/tan';
+import { formValidator } from '../../../lib/forms.ts';
+import { showError, showSuccess } from '../../../lib/notify.ts';
+import { useUpdateTan, type TanItem } from '../api/tans.ts';
+import { useAllLicensePolicies } from '../../../lib/license-policies.ts';
+import { tanFormSchema, toTanBody, toTanForm, type TanFormValues } from '../form.ts';
+import { TanFormFields } from './TanFormFields.tsx';
+
+interface Props {
+  tan: TanItem;
+  maxLicenseCount: number | undefined;
+  canChooseDistributor: boolean;
+  onClose: () => void;
+}
+
+/** Edits a TAN; picking another product asks whether to extend its free updates (spec section 4). */
+export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClose }: Props) {
+  const { t, i18n } = useTranslation();
+  const update = useUpdateTan();
+  const policies = useAllLicensePolicies();
+  const schema = useMemo(() => tanFormSchema(maxLicenseCount ?? Number.MAX_SAFE_INTEGER), [maxLicenseCount]);
+  const form = useForm<TanFormValues>({ initialValues: toTanForm(tan), validate: formValidator(schema) });
+  const [revoked, setRevoked] = useState(tan.revoked);
+
+  const askAboutFreeUpdates = (productId: number | null, defaultPolicyId: number | null) => {
+    if (productId === null || productId === tan.productId) return;
+    // The TAN's own policy, else the new product's default one, decides the period.
+    const policyId = form.getValues().licensePolicyId ?? (defaultPolicyId === null ? null : String(defaultPolicyId));
+    const period = policies.data?.find((policy) => String(policy.id) === policyId)?.freeUpdatesPeriodDays ?? null;
+    const extended = extendedFreeUpdatesUntil(todayOf(), period);
+    const shown = new Date(`${extended}T00:00:00Z`).toLocaleDateString(i18n.language, { timeZone: 'UTC' });
+    modals.openConfirmModal({
+      title: t('tans.extendFreeUpdatesTitle'),
+      children: <Text size="sm">{t('tans.extendFreeUpdatesText', { date: shown })}</Text>,
+      labels: { confirm: t('tans.extendFreeUpdatesYes'), cancel: t('tans.extendFreeUpdatesNo') },
+      onConfirm: () => form.setFieldValue('freeUpdatesUntil', extended),
+    });
+  };
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      await update.mutateAsync({ id: tan.id, body: { ...toTanBody(values), revoked } });
+      showSuccess(t('tans.updated'));
+      onClose();
+    } catch (error) {
+      showError(error, 'tans.updateFailed');
+    }
+  });
+
+  return (
+    <Modal opened onClose={onClose} size="xl" title={t('tans.editTitle', { code: formatTanCode(tan.code) })}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TanFormFields
+            form={form}
+            maxLicenseCount={maxLicenseCount}
+            canChooseDistributor={canChooseDistributor}
+            labels={{ policy: tan.licensePolicyName }}
+            onProductChange={askAboutFreeUpdates}
+          />
+          <Checkbox label={t('tans.revoked')} checked={revoked} onChange={(event) => setRevoked(event.currentTarget.checked)} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={update.isPending}>
+              {t('common.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

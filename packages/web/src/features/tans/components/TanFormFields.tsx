@@ -1,0 +1,92 @@
+import { NumberInput, SimpleGrid, Textarea, TagsInput } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import type { UseFormReturnType } from '@mantine/form';
+import { IconLock } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { parseTanTags, TAN_MAX_TAGS } from '@lm/contract/tan';
+import type { TanFormValues } from '../form.ts';
+import { ProductSelect } from '../../../components/ProductSelect.tsx';
+import { UserSelect } from '../../../components/UserSelect.tsx';
+import forbidden from '../../../components/FieldAccess.module.css';
+import { PolicySelect } from './ReferenceSelects.tsx';
+
+export interface TanFormFieldsProps {
+  form: UseFormReturnType<TanFormValues>;
+  maxLicenseCount: number | undefined;
+  /** False for a distributor: the field shows its own account and is styled as forbidden. */
+  canChooseDistributor: boolean;
+  labels?: { policy?: string | null };
+  /** Called when the user picks another product (the edit form asks about free updates then). */
+  onProductChange?: (productId: number | null, defaultPolicyId: number | null) => void;
+}
+
+/** The TAN fields of the create and edit forms (spec section 3): product, policy, count, distributor, free updates, tags, notes. */
+export function TanFormFields({ form, maxLicenseCount, canChooseDistributor, labels, onProductChange }: TanFormFieldsProps) {
+  const { t } = useTranslation();
+  const product = form.getInputProps('productId');
+  return (
+    <>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <ProductSelect
+          label={t('tans.product')}
+          required
+          {...product}
+          value={form.values.productId}
+          onChange={(productId, chosen) => {
+            form.setFieldValue('productId', productId);
+            onProductChange?.(productId, chosen?.defaultLicensePolicyId ?? null);
+          }}
+        />
+        <PolicySelect
+          label={t('tans.policy')}
+          placeholder={t('tans.policyFromProduct')}
+          currentLabel={labels?.policy}
+          {...form.getInputProps('licensePolicyId')}
+        />
+        <NumberInput
+          label={t('tans.licenseCount')}
+          description={maxLicenseCount ? t('tans.licenseCountMax', { max: maxLicenseCount }) : undefined}
+          required
+          min={1}
+          max={maxLicenseCount}
+          allowDecimal={false}
+          allowNegative={false}
+          {...form.getInputProps('licenseCount')}
+        />
+        <UserSelect
+          label={t('tans.distributor')}
+          placeholder={canChooseDistributor ? t('tans.noDistributor') : undefined}
+          accessRole="DISTRIBUTOR"
+          {...form.getInputProps('distributorId')}
+          value={form.values.distributorId}
+          onChange={(userId) => form.setFieldValue('distributorId', userId)}
+          {...(canChooseDistributor
+            ? {}
+            : {
+                disabled: true,
+                title: t('tans.forbiddenField'),
+                classNames: { input: forbidden.forbidden },
+                rightSection: <IconLock size={16} aria-label={t('tans.forbiddenField')} />,
+              })}
+        />
+        <DateInput
+          label={t('tans.freeUpdatesUntil')}
+          valueFormat="YYYY-MM-DD"
+          clearable
+          {...form.getInputProps('freeUpdatesUntil')}
+        />
+        <TagsInput
+          label={t('tans.tags')}
+          description={t('tans.tagsHelp')}
+          splitChars={[',', ';', ' ']}
+          maxTags={TAN_MAX_TAGS}
+          clearable
+          acceptValueOnBlur
+          {...form.getInputProps('tags')}
+          onChange={(tags) => form.setFieldValue('tags', [...new Set(tags.flatMap(parseTanTags))] )}
+        />
+      </SimpleGrid>
+      <Textarea label={t('tans.notes')} autosize minRows={2} maxRows={6} {...form.getInputProps('notes')} />
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+import { Anchor, Loader, Modal, Table, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { ListResult } from '@lm/contract';
+import { formatTanCode } from '@lm/contract/tan';
+import { api } from '../../../lib/api.ts';
+import type { TanItem } from '../api/tans.ts';
+
+interface ActivatedLicense {
+  id: number;
+  ownerId: number;
+  ownerName: string;
+  ownerEmail: string;
+  machineId: string | null;
+  productName: string;
+  revoked: boolean;
+  createdAt: Date;
+}
+
+/** The licenses activated from one TAN; each owner links to that account's licenses. */
+export function TanLicensesModal({ tan, onClose }: { tan: TanItem; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
+  const { data, isLoading } = useQuery({
+    queryKey: ['licenses', 'of-tan', tan.id],
+    queryFn: ({ signal }) => api<ListResult<ActivatedLicense>>('/licenses', { signal, query: { tanId: tan.id, limit: 1000 } }),
+  });
+  return (
+    <Modal opened onClose={onClose} size="lg" title={t('tans.activationsTitle', { code: formatTanCode(tan.code) })}>
+      {isLoading && <Loader size="sm" />}
+      {data && data.items.length === 0 && <Text c="dimmed">{t('tans.noActivations')}</Text>}
+      {data && data.items.length > 0 && (
+        <Table.ScrollContainer minWidth={480}>
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('tans.owner')}</Table.Th>
+                <Table.Th>{t('tans.machine')}</Table.Th>
+                <Table.Th>{t('tans.activatedAt')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.items.map((license) => (
+                <Table.Tr key={license.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/users/${license.ownerId}/licenses`} onClick={onClose}>
+                      {license.ownerName}
+                    </Anchor>
+                    <Text size="xs" c="dimmed">
+                      {license.ownerEmail}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td ff="monospace">{license.machineId ?? '–'}</Table.Td>
+                  <Table.Td>{license.createdAt.toLocaleString(i18n.language)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Modal>
+  );
+}

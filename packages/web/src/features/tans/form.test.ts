@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { TanItem } from './api/tans.ts';
+import { emptyTanForm, tanFormSchema, tansCsv, toTanBody, toTanForm } from './form.ts';
+
+const tan: TanItem = {
+  id: 7,
+  code: 'abcdefghjkmn',
+  productId: 3,
+  productName: 'Studio "Pro" 2.0',
+  licensePolicyId: null,
+  licensePolicyName: null,
+  licenseCount: 5,
+  activatedCount: 1,
+  distributorId: 4,
+  distributorName: 'Dora',
+  revoked: false,
+  freeUpdatesUntil: '2027-01-31',
+  tags: ['fair:2026', 'Müller'],
+  notes: null,
+  createdAt: new Date('2026-01-01T00:00:00.000Z'),
+  updatedAt: new Date('2026-01-01T00:00:00.000Z'),
+};
+
+describe('the TAN form', () => {
+  it('turns select strings into the ids and nulls the API takes, and back', () => {
+    const values = toTanForm(tan);
+    expect(values).toEqual({ productId: 3, licensePolicyId: null, licenseCount: 5, distributorId: 4, freeUpdatesUntil: '2027-01-31', tags: ['fair:2026', 'Müller'], notes: '' });
+    expect(toTanBody(values)).toEqual({ productId: 3, licensePolicyId: null, licenseCount: 5, distributorId: 4, freeUpdatesUntil: '2027-01-31', tags: ['fair:2026', 'Müller'], notes: null });
+  });
+
+  it('requires a product and a count within the configured maximum, and valid tags', () => {
+    const schema = tanFormSchema(10);
+    expect(schema.safeParse({ ...emptyTanForm, productId: 1 }).success).toBe(true);
+    expect(schema.safeParse(emptyTanForm).success).toBe(false);
+    expect(schema.safeParse({ ...emptyTanForm, productId: 1, licenseCount: 11 }).success).toBe(false);
+    expect(schema.safeParse({ ...emptyTanForm, productId: 1, licenseCount: '' }).success).toBe(false);
+    const badTag = schema.safeParse({ ...emptyTanForm, productId: 1, tags: ['ok', 'not ok'] });
+    expect(badTag.error?.issues[0]).toMatchObject({ path: ['tags'], message: 'validation.tanTag' });
+  });
+});
+
+describe('the CSV of new codes', () => {
+  it('has a header and one line per TAN, codes shown in groups of 4, text quoted where needed', () => {
+    expect(tansCsv([tan]).split('\r\n')).toEqual(['code,product,licenseCount,freeUpdatesUntil,tags', 'abcd-efgh-jkmn,"Studio ""Pro"" 2.0",5,2027-01-31,fair:2026 Müller', '']);
+  });
+});

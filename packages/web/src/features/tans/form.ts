@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { formatTanCode, isTanTag, TAN_MAX_TAGS, type TanFieldsInput } from '@lm/contract/tan';
+import type { TanItem } from './api/tans.ts';
+
+/** The TAN form as Mantine holds it: selects give strings, the count a number or ''. */
+export interface TanFormValues {
+  productId: number | null;
+  licensePolicyId: string | null;
+  licenseCount: number | string;
+  distributorId: number | null;
+  freeUpdatesUntil: string | null;
+  tags: string[];
+  notes: string;
+}
+
+export const emptyTanForm: TanFormValues = {
+  productId: null,
+  licensePolicyId: null,
+  licenseCount: 1,
+  distributorId: null,
+  freeUpdatesUntil: null,
+  tags: [],
+  notes: '',
+};
+
+/** The form's rules; the license count may not pass the configured maximum (spec section 5). */
+export function tanFormSchema(maxLicenseCount: number) {
+  return z.object({
+    productId: z.number({ error: 'validation.required' }).int().positive(),
+    licensePolicyId: z.string().nullable(),
+    licenseCount: z.number({ error: 'validation.required' }).int().min(1).max(maxLicenseCount),
+    distributorId: z.number().int().positive().nullable(),
+    freeUpdatesUntil: z.iso.date().nullable(),
+    tags: z
+      .array(z.string())
+      .max(TAN_MAX_TAGS)
+      .refine((tags) => tags.every(isTanTag), 'validation.tanTag'),
+    notes: z.string().max(10000),
+  });
+}
+
+const idOrNull = (value: string | null) => (value ? Number(value) : null);
+
+export function toTanBody(values: TanFormValues): TanFieldsInput {
+  return {
+    productId: Number(values.productId),
+    licensePolicyId: idOrNull(values.licensePolicyId),
+    licenseCount: Number(values.licenseCount),
+    distributorId: values.distributorId,
+    freeUpdatesUntil: values.freeUpdatesUntil || null,
+    tags: values.tags,
+    notes: values.notes.trim() ? values.notes : null,
+  };
+}
+
+export function toTanForm(tan: TanItem): TanFormValues {
+  return {
+    productId: tan.productId,
+    licensePolicyId: tan.licensePolicyId === null ? null : String(tan.licensePolicyId),
+    licenseCount: tan.licenseCount,
+    distributorId: tan.distributorId,
+    freeUpdatesUntil: tan.freeUpdatesUntil,
+    tags: tan.tags,
+    notes: tan.notes ?? '',
+  };
+}
+
+/** The new codes as a CSV file: code as shown, product, license count, free updates, tags. */
+export function tansCsv(tans: readonly TanItem[]): string {
+  const cell = (value: string | number | null) => {
+    const text = value === null ? '' : String(value);
+    return /[",\n;]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  const header = ['code', 'product', 'licenseCount', 'freeUpdatesUntil', 'tags'].join(',');
+  const lines = tans.map((tan) => [formatTanCode(tan.code), tan.productName, tan.licenseCount, tan.freeUpdatesUntil, tan.tags.join(' ')].map(cell).join(','));
+  return [header, ...lines].join('\r\n') + '\r\n';
+}
+
+export function downloadText(fileName: string, text: string, type = 'text/csv;charset=utf-8'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
