@@ -138,6 +138,9 @@ describeBothDatabases(
         expect(Boolean(license.revoked)).toBe(false);
         const bound = await t.app.ctx.db.selectFrom('license_machines').select('machine_id').where('license_id', '=', license.id).execute();
         expect(bound).toEqual([{ machine_id: body.machineId }]);
+        // The machine's trial of the product, for the licensing rules of later self-service trials.
+        const trials = await t.app.ctx.db.selectFrom('license_trials').select(['machine_id', 'license_id']).where('product_id', '=', productId).where('machine_id', '=', body.machineId).execute();
+        expect(trials).toEqual([{ machine_id: body.machineId, license_id: license.id }]);
 
         // Both changes are in the change log as the system's, without the password hash.
         const userChanges = (await admin.get('/api/changes/User', { query: { recordId: String(user.id) } })).json();
@@ -173,11 +176,17 @@ describeBothDatabases(
         expect((await onlyMailTo(t.app, body.email)).subject).toBe('Your account at License Manager');
       });
 
-      it('leaves the license unbound when the order carries no machine id', async () => {
-        const result = await accepted(order({ machineId: undefined }));
+      it('leaves the license unbound when the order carries no machine id, until the customer changes the machine', async () => {
+        const customer = await loggedIn(t.app, 'USER');
+        const result = await accepted(order({ email: customer.email, machineId: undefined }));
         const license = await t.app.ctx.db.selectFrom('licenses').selectAll().where('id', '=', result.licenseId!).executeTakeFirstOrThrow();
         expect(license.machine_id).toBeNull();
         expect(await t.app.ctx.db.selectFrom('license_machines').select('id').where('license_id', '=', license.id).execute()).toEqual([]);
+
+        const changed = await client(t.app, customer.cookie).put(`/api/licenses/${license.id}/machine`, { body: { machineId: 'SET-BY-CUSTOMER' } });
+        expect(changed.statusCode, changed.body).toBe(200);
+        const bound = await t.app.ctx.db.selectFrom('licenses').select('machine_id').where('id', '=', license.id).executeTakeFirstOrThrow();
+        expect(bound.machine_id).toBe('SET-BY-CUSTOMER');
       });
 
       it('handles an order id once: a repeated delivery answers the first result and creates nothing', async () => {

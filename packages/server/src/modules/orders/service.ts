@@ -6,16 +6,10 @@ import type { Executor } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { settingValue } from '../settings/service.ts';
 import { findUserByEmail, insertUser, toUser, type UserRow } from '../users/repo.ts';
-import {
-  claimOrder,
-  fallbackPolicyId,
-  findOrderResult,
-  findProductWithPolicy,
-  insertTemporaryLicense,
-  machineHoldsLicense,
-  storeOrderResult,
-  type OrderLicenseRow,
-} from './repo.ts';
+import { resolvePolicy } from '../licenses/activation.ts';
+import { bindMachine, findProductForLicensing, insertLicense, machineHoldsLicense, recordTrial, type LicenseRow } from '../licenses/repo.ts';
+import { licenseValues } from '../licenses/view.ts';
+import { claimOrder, findOrderResult, storeOrderResult } from './repo.ts';
 import { queueSetPasswordMail } from './mail.ts';
 import { isFresh, signatureMatches } from './signature.ts';
 
@@ -29,21 +23,6 @@ export async function verifyOrderSignature(ctx: AppContext, rawBody: string, sig
   const secret = await settingValue<string | null>(ctx.db, 'webhook.secret');
   if (!secret) throw new AppError(401, 'ERR_INVALID_SIGNATURE', 'The order webhook has no secret configured');
   if (!signatureMatches(secret, rawBody, signature)) throw invalidSignature();
-}
-
-function licenseValues(row: OrderLicenseRow) {
-  return {
-    id: row.id,
-    kind: row.kind,
-    ownerId: row.owner_id,
-    productId: row.product_id,
-    licensePolicyId: row.license_policy_id,
-    machineId: row.machine_id,
-    validUntil: row.valid_until,
-    permanent: Boolean(row.permanent),
-    revoked: Boolean(row.revoked),
-    createdAt: row.created_at,
-  };
 }
 
 function addDays(date: Date, days: number): string {
@@ -83,27 +62,42 @@ async function orderAccount(ctx: AppContext, trx: Executor, order: OrderWebhook,
   return { row, created: true };
 }
 
-/** The temporary license of the order, for the configured product and days, bound to the order's machine if it names one. */
-async function orderTemporaryLicense(trx: Executor, order: OrderWebhook, owner: UserRow | undefined, now: Date): Promise<{ outcome: OrderWebhookResult['temporaryLicense']; row?: OrderLicenseRow }> {
+/**
+ * The temporary license of the order, for the configured product and days, bound to the order's
+ * machine if it names one (then recorded as that machine's trial of the product, as the licensing
+ * rules expect), else unbound until the customer sets the machine with "change machine". The shop
+ * sold it, so the repeat-trial rule of self-service trials does not apply.
+ */
+async function orderTemporaryLicense(trx: Executor, order: OrderWebhook, owner: UserRow | undefined, now: Date): Promise<{ outcome: OrderWebhookResult['temporaryLicense']; row?: LicenseRow }> {
   if (!(await settingValue<boolean>(trx, 'order.autoTemporaryLicense'))) return { outcome: 'off' };
   if (!owner) return { outcome: 'no-account' };
   const productId = await settingValue<number | null>(trx, 'order.temporaryLicenseProductId');
-  const product = productId ? await findProductWithPolicy(trx, productId) : undefined;
+  const product = productId ? await findProductForLicensing(trx, productId) : undefined;
   if (!product || !product.active) return { outcome: 'no-product' };
   const today = now.toISOString().slice(0, 10);
-  if (order.machineId && (await machineHoldsLicense(trx, order.machineId, product.id, today))) return { outcome: 'machine-has-license' };
+  if (order.machineId && (await machineHoldsLicense(trx, order.machineId, product.id, { kinds: ['TAN', 'TEMPORARY'], today }))) return { outcome: 'machine-has-license' };
   const days = await settingValue<number>(trx, 'order.temporaryLicenseDays');
-  const row = await insertTemporaryLicense(
+  const policy = await resolvePolicy(trx, product.default_license_policy_id);
+  const nowText = now.toISOString();
+  const row = await insertLicense(
     trx,
     {
-      ownerId: owner.id,
-      productId: product.id,
-      policyId: product.default_license_policy_id ?? (await fallbackPolicyId(trx)),
-      machineId: order.machineId,
-      validUntil: addDays(now, days),
+      kind: 'TEMPORARY',
+      owner_id: owner.id,
+      product_id: product.id,
+      license_policy_id: policy.id,
+      tan_id: null,
+      tan_code: null,
+      machine_id: order.machineId,
+      valid_until: addDays(now, days),
+      free_updates_until: null,
     },
-    now.toISOString(),
+    nowText,
   );
+  if (order.machineId) {
+    await bindMachine(trx, row.id, order.machineId, nowText);
+    await recordTrial(trx, { productId: product.id, machineId: order.machineId, ownerId: owner.id, licenseId: row.id }, nowText);
+  }
   await recordChange(trx, SYSTEM, { model: 'License', recordId: row.id, operation: 'insert', newValues: licenseValues(row) });
   return { outcome: 'created', row };
 }
