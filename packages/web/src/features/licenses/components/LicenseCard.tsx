@@ -5,6 +5,7 @@ import { IconArrowsExchange, IconCalendarPlus, IconDeviceDesktop, IconDownload, 
 import { useTranslation } from 'react-i18next';
 import { todayOf } from '@lm/contract/license';
 import { formatTanCode } from '@lm/contract/tan';
+import { ChangeLogLink } from '../../../components/ChangeLogLink.tsx';
 import { useAbility } from '../../../lib/auth.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { licenseFileUrl, useDelete, type LicenseItem } from '../api/licenses.ts';
@@ -182,6 +183,7 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
               {t('common.delete')}
             </Button>
           )}
+          <ChangeLogLink model="License" recordId={license.id} inline />
         </Group>
       </Stack>
       {dialog === 'extend' && <ExtendDialog license={license} onClose={() => setDialog(null)} />}

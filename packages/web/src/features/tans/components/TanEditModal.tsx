@@ -5,6 +5,7 @@ import { modals } from '@mantine/modals';
 import { useTranslation } from 'react-i18next';
 import { extendedFreeUpdatesUntil, todayOf } from '@lm/contract/license';
 import { formatTanCode } from '@lm/contract/tan';
+import { ChangeLogLink } from '../../../components/ChangeLogLink.tsx';
 import { formValidator } from '../../../lib/forms.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { useUpdateTan, type TanItem } from '../api/tans.ts';
@@ -57,6 +58,7 @@ export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClo
     <Modal opened onClose={onClose} size="xl" title={t('tans.editTitle', { code: formatTanCode(tan.code) })}>
       <form onSubmit={submit} noValidate>
         <Stack>
+          <ChangeLogLink model="Tan" recordId={tan.id} />
           <TanFormFields
             form={form}
             maxLicenseCount={maxLicenseCount}
