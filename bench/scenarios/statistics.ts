@@ -1,9 +1,10 @@
 /**
  * Each statistics category with 1,000,000 licenses (DESIGN.md section 9: under 300 ms), on SQLite
  * and on PostgreSQL, through the real HTTP route as an administrator: the last twelve months (the
- * page's default) and all three years, for all products and for one. The data set is seeded once per
- * database with batched inserts (bench/statistics-data.ts) and kept for the next run
- * (BENCH_STATISTICS_FRESH=1 seeds anew). PostgreSQL: BENCH_DATABASE_URL, default the test server.
+ * page's default) and all three years, for all products and for one. The data set is the shared one
+ * of `npm run cli -- seed:bench` plus logins and desktop contacts (bench/statistics-data.ts), seeded
+ * once per database and kept for the next run (BENCH_STATISTICS_FRESH=1 seeds anew). PostgreSQL:
+ * BENCH_DATABASE_URL, default the test server.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,16 +16,16 @@ import { buildApp, type App } from '../../packages/server/src/app.ts';
 import { loadConfig, type Config } from '../../packages/server/src/platform/config.ts';
 import { openDatabase } from '../../packages/server/src/platform/db/database.ts';
 import { foldCounterDeltas } from '../../packages/server/src/modules/statistics/repo.ts';
-import { createUserFromCli } from '../../packages/server/src/modules/users/cli.ts';
+import { BENCH_ACCOUNTS, seedBench } from '../../packages/server/src/modules/bench-seed/service.ts';
 import type { Figure, Scenario } from '../run.ts';
-import { seedStatisticsData, SIZES } from '../statistics-data.ts';
+import { addStatisticsActivity } from '../statistics-data.ts';
 
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SCHEMA = 'bench_statistics';
 const SQLITE_FILE = path.join(os.tmpdir(), 'lm-bench-statistics', 'statistics.db');
 const FRESH = process.env.BENCH_STATISTICS_FRESH === '1';
 const RUNS = 7;
-const ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-secret' };
+const ADMIN = BENCH_ACCOUNTS.admin;
 const log = (text: string) => console.log(`  ${text}`);
 
 async function postgresReachable(): Promise<boolean> {
@@ -42,7 +43,7 @@ async function postgresReachable(): Promise<boolean> {
 }
 
 function configFor(kind: 'sqlite' | 'postgres'): Config {
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: path.dirname(SQLITE_FILE), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: path.dirname(SQLITE_FILE) });
   const database: Config['database'] = kind === 'sqlite' ? { kind, file: SQLITE_FILE } : { kind, url: POSTGRES_URL, schema: SCHEMA };
   return { ...config, rateLimits: false, database };
 }
@@ -54,20 +55,17 @@ async function prepare(kind: 'sqlite' | 'postgres'): Promise<App> {
   const database = openDatabase(config.database);
   const app = await buildApp(config, { database, logger: false });
   app.addHook('onClose', () => database.close());
-  const licenses = Number((await app.ctx.db.selectFrom('licenses').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()).count);
-  if (licenses < SIZES.tanLicenses + SIZES.temporaryLicenses) {
-    log(`seeding ${kind} (a few minutes, once)…`);
-    await seedStatisticsData(app.ctx.db, new Date(), log);
+  const report = await seedBench(app.ctx.db, undefined, (text) => log(`[${kind}] seeding: ${text}`));
+  if (!report.skipped) {
+    log(`[${kind}] seeded ${report.licenses.toLocaleString('en')} licenses in ${Math.round(report.seconds)} s`);
+    await addStatisticsActivity(app.ctx.db, (text) => log(`[${kind}] ${text}`));
     // The first read folds the deltas the triggers wrote while seeding: a one-time cost, shown apart.
     const started = performance.now();
     await foldCounterDeltas(app.ctx.db);
-    log(`folding the counters of the seeded rows: ${Math.round(performance.now() - started)} ms`);
+    log(`[${kind}] folding the counters of the seeded rows: ${Math.round(performance.now() - started)} ms`);
     // The steady state of a running installation: statistics known to the planner, and on PostgreSQL
     // the dead rows of the folded deltas cleared, as autovacuum does.
     await sql.raw(kind === 'postgres' ? 'vacuum analyze' : 'analyze').execute(app.ctx.db);
-  }
-  if (!(await app.ctx.db.selectFrom('users').select('id').where('email', '=', ADMIN.email).executeTakeFirst())) {
-    await createUserFromCli(app.ctx, { email: ADMIN.email, role: 'ADMIN', password: ADMIN.password });
   }
   return app;
 }
@@ -131,7 +129,7 @@ const scenario: Scenario = {
 };
 
 async function firstProduct(app: App): Promise<number> {
-  const row = await app.ctx.db.selectFrom('products').select('id').where('name', '=', 'Bench Product 0').executeTakeFirstOrThrow();
+  const row = await app.ctx.db.selectFrom('products').select('id').where('name', 'like', 'Bench Product %').orderBy('id').executeTakeFirstOrThrow();
   return row.id;
 }
 

@@ -8,7 +8,8 @@ import { STATISTICS_METRICS, type StatisticsResult } from '@lm/contract/statisti
 import { errorText } from '../../lib/notify.ts';
 import { useStatistics, type StatisticsFilter } from './api.ts';
 import { CategoryChart } from './CategoryChart.tsx';
-import { downloadText, formatNumber, statisticsCsv } from './format.ts';
+import { downloadText, statisticsCsv } from './csv.ts';
+import { formatNumber } from './format.ts';
 import { StatisticsTable } from './StatisticsTable.tsx';
 
 function Totals({ category, result, compact }: { category: StatisticsCategory; result: StatisticsResult; compact?: boolean }) {
