@@ -13,12 +13,14 @@ export const statisticsParams = z.object({ category: statisticsCategory });
  * - tan-activations: TAN licenses activated (`activations`), and all activations up to the month's
  *   end, since the beginning (`total`);
  * - tan-free-updates-expired: TANs whose free updates ended (`tans`) and their activated licenses (`licenses`);
- * - trial-licenses: temporary licenses added (`trials`), machines that tried a product (`machines`: machine
- *   and product pairs, counted in the month of their first trial), those of them that later got a TAN
- *   license for that product (`converted`), and `conversionRate` = converted / machines (0 to 1);
- * - new-users: accounts created (`users`);
- * - active-users: accounts whose last login falls in the month (`users`);
- * - active-machines: machines whose desktop software last asked for their license in the month (`machines`).
+ * - trial-licenses: temporary licenses added (`trials`), machines that tried a product (`machines`:
+ *   machine and product pairs, counted in the month of their first trial ever), those of them that got
+ *   a TAN license for that product since (`converted`), and `conversionRate` = converted / machines
+ *   (0 to 1); a trial and its conversion stay counted when the licenses are deleted later;
+ * - new-users: accounts created (`users`); with a product, those holding a license of it;
+ * - active-users: accounts by the month of their last login (`users`); with a product, as above;
+ * - active-machines: machines by the month of their software's latest contact through the desktop
+ *   protocol (`machines`); with a product, the latest contact for a license of that product.
  */
 export const STATISTICS_METRICS = {
   'tan-activations': ['activations', 'total'],
