@@ -58,7 +58,7 @@ export default function StatisticsPage() {
 
   return (
     <Stack>
-      <PageTitle title={chosen ? `${t('pages.statistics')}: ${t(`statistics.categories.${chosen}`)}` : t('pages.statistics')} />
+      <PageTitle title={chosen ? t('statistics.title', { category: t(`statistics.categories.${chosen}`) }) : t('pages.statistics')} />
       <Tabs value={chosen ?? OVERVIEW} onChange={(value) => navigate(`/statistics${value && value !== OVERVIEW ? `/${value}` : ''}${query}`)} variant="pills">
         <Tabs.List style={{ flexWrap: 'wrap' }}>
           {categories.length > 1 && <Tabs.Tab value={OVERVIEW}>{t('statistics.overview')}</Tabs.Tab>}
