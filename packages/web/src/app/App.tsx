@@ -1,5 +1,5 @@
+import { lazy, Suspense } from 'react';
 import { createTheme, MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router';
@@ -8,6 +8,12 @@ import { ApiError } from '../lib/api.ts';
 import { Guard } from './Guard.tsx';
 import { ROUTES } from './routes.tsx';
 import { Shell } from './Shell.tsx';
+
+/**
+ * The pages open dialogs through `modals.open…()`, which are window events; the provider that shows
+ * them only has to be mounted, not wrap the app, so it loads after the first paint.
+ */
+const Modals = lazy(() => import('@mantine/modals').then(({ ModalsProvider }) => ({ default: () => <ModalsProvider>{null}</ModalsProvider> })));
 
 const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' });
 
@@ -40,10 +46,11 @@ export function App() {
   return (
     <MantineProvider theme={theme}>
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider>
-          <Notifications position="top-right" />
-          <RouterProvider router={router} />
-        </ModalsProvider>
+        <Notifications position="top-right" />
+        <RouterProvider router={router} />
+        <Suspense fallback={null}>
+          <Modals />
+        </Suspense>
       </QueryClientProvider>
     </MantineProvider>
   );

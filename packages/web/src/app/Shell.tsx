@@ -1,10 +1,9 @@
-import { Suspense, useEffect } from 'react';
-import { Alert, AppShell, Burger, Button, Container, Group, Menu, NavLink as MantineNavLink, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import { lazy, Suspense, useEffect } from 'react';
+import { Alert, AppShell, Burger, Button, Container, Group, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useFavicon } from '@mantine/hooks';
-import { IconChevronDown } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { onAuthFailure } from '../lib/api.ts';
 import { auth, useAuth } from '../lib/auth.ts';
 import { reloadSettings, useAppSettings } from '../lib/settings.ts';
@@ -12,10 +11,15 @@ import { BusyOverlay } from '../components/BusyOverlay.tsx';
 import { CookieConsent } from './CookieConsent.tsx';
 import { Footer } from './Footer.tsx';
 import { loginUrl } from './Guard.tsx';
-import { AccountMenu, LocaleSwitcher } from './HeaderMenus.tsx';
-import { visibleMenu, type MenuEntry } from './menu.ts';
+import { LocaleSwitcher } from './LocaleSwitcher.tsx';
+import { visibleMenu } from './menu.ts';
 import { useNewVersionAvailable } from './version-check.ts';
 import classes from './Shell.module.css';
+
+const menus = () => import('./SignedInMenus.tsx');
+const DesktopMenu = lazy(() => menus().then((module) => ({ default: module.DesktopMenu })));
+const MobileMenu = lazy(() => menus().then((module) => ({ default: module.MobileMenu })));
+const AccountMenu = lazy(() => menus().then((module) => ({ default: module.AccountMenu })));
 
 function Logo() {
   const { data: settings } = useAppSettings();
@@ -32,57 +36,12 @@ function Logo() {
   );
 }
 
-function DesktopMenu({ entries }: { entries: MenuEntry[] }) {
+function LoginButton() {
   const { t } = useTranslation();
   return (
-    <Group gap={4} visibleFrom="md" component="nav" aria-label={t('nav.main')}>
-      {entries.map((entry) =>
-        'links' in entry ? (
-          <Menu key={entry.labelKey} trigger="click-hover" openDelay={50} closeDelay={150} position="bottom-start" withinPortal>
-            <Menu.Target>
-              <UnstyledButton className={classes.link}>
-                <Group gap={4} wrap="nowrap">
-                  {t(entry.labelKey)}
-                  <IconChevronDown size={14} aria-hidden />
-                </Group>
-              </UnstyledButton>
-            </Menu.Target>
-            <Menu.Dropdown>
-              {entry.links.map((link) => (
-                <Menu.Item key={link.to} component={Link} to={link.to}>
-                  {t(link.labelKey)}
-                </Menu.Item>
-              ))}
-            </Menu.Dropdown>
-          </Menu>
-        ) : (
-          <NavLink key={entry.to} to={entry.to} className={classes.link}>
-            {t(entry.labelKey)}
-          </NavLink>
-        ),
-      )}
-    </Group>
-  );
-}
-
-function MobileMenu({ entries, onNavigate }: { entries: MenuEntry[]; onNavigate: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <ScrollArea>
-      <Stack gap={0} component="nav" aria-label={t('nav.main')}>
-        {entries.map((entry) =>
-          'links' in entry ? (
-            <MantineNavLink key={entry.labelKey} label={t(entry.labelKey)} defaultOpened>
-              {entry.links.map((link) => (
-                <MantineNavLink key={link.to} component={Link} to={link.to} label={t(link.labelKey)} onClick={onNavigate} />
-              ))}
-            </MantineNavLink>
-          ) : (
-            <MantineNavLink key={entry.to} component={Link} to={entry.to} label={t(entry.labelKey)} onClick={onNavigate} />
-          ),
-        )}
-      </Stack>
-    </ScrollArea>
+    <Button component={Link} to="/login" size="xs" variant="white">
+      {t('auth.login')}
+    </Button>
   );
 }
 
@@ -132,18 +91,32 @@ export function Shell() {
       <AppShell.Header className={classes.header}>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="md" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" color="white" aria-label="Menu" />
+            {user && <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" color="white" aria-label="Menu" />}
             <Logo />
-            <DesktopMenu entries={entries} />
+            {user && (
+              <Suspense fallback={null}>
+                <DesktopMenu entries={entries} />
+              </Suspense>
+            )}
           </Group>
           <Group gap="xs" wrap="nowrap">
             <LocaleSwitcher />
-            <AccountMenu />
+            {user ? (
+              <Suspense fallback={null}>
+                <AccountMenu />
+              </Suspense>
+            ) : (
+              <LoginButton />
+            )}
           </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs">
-        {opened && <MobileMenu entries={entries} onNavigate={close} />}
+        {opened && user && (
+          <Suspense fallback={null}>
+            <MobileMenu entries={entries} onNavigate={close} />
+          </Suspense>
+        )}
       </AppShell.Navbar>
       <AppShell.Main className={classes.main}>
         <Container size="xl" px={0} className={classes.content}>
