@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -17,6 +16,7 @@ import { createMailService } from './platform/mail/index.ts';
 import { registerSessionAuth } from './platform/http/auth.ts';
 import { registerCsrfProtection } from './platform/http/csrf.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
+import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { apiModules } from './modules/index.ts';
 import { themeRoutes } from './modules/settings/routes.ts';
 
@@ -52,7 +52,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   mail.start();
 
   registerErrorHandling(app);
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         'img-src': ["'self'", 'data:', 'https:'],

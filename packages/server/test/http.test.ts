@@ -82,6 +82,17 @@ describeBothDatabases('HTTP conventions', (t) => {
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['content-security-policy']).toContain("script-src 'self'");
     });
+
+    it('sends them on error answers and on the desktop protocol too', async () => {
+      for (const response of [
+        await t.app.inject({ url: '/api/no-such-route' }),
+        await t.app.inject({ method: 'POST', url: '/api/client/v1/license', payload: { machineId: 'unknown-machine', product: 'Unknown' } }),
+      ]) {
+        expect(response.statusCode).toBe(404);
+        expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+        expect(response.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+      }
+    });
   });
 
   describe('OpenAPI', () => {
