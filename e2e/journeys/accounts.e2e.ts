@@ -177,6 +177,10 @@ describeJourney('accounts: registration, password, e-mail change, closing, admin
     await expect.poll(() => page.getByTestId('user-count').textContent(), WAIT).toBe('1 account');
     await expect.poll(() => page.getByTestId('user-table').textContent(), WAIT).toContain('Admin Works');
     expect(mailsTo(server, 'made-by-admin@e2e.test')).toHaveLength(0);
+    // Deleting asks first, then the account is gone from the list.
+    await page.getByTestId('delete-user').click();
+    await page.getByTestId('confirm-delete-user').click();
+    await expect.poll(() => page.getByTestId('user-count').textContent(), WAIT).toBe('0 accounts');
 
     await page.getByTestId('user-search').fill('waiting@');
     await expect.poll(() => page.getByTestId('user-table').textContent(), WAIT).toContain('waiting@e2e.test');

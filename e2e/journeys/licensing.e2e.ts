@@ -91,6 +91,14 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
     await admin.getByLabel('Search by code').fill(codes[0].toUpperCase());
     await eventually(() => admin.getByTestId('tan-row').count()).toBe(1);
     await screenshot(admin, 'licensing-tan-list');
+
+    // Revoking asks first; the unused fifth TAN is revoked and its row says so.
+    await admin.getByLabel('Search by code').fill(codes[4]);
+    await eventually(() => admin.getByTestId('tan-row').textContent()).toContain(codes[4]);
+    await admin.getByTestId('tan-row').getByRole('button', { name: 'Revoke' }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await eventually(() => admin.getByText('TAN revoked').isVisible()).toBe(true);
+    await eventually(() => admin.getByTestId('tan-row').getByRole('button', { name: 'Revoke' }).isDisabled()).toBe(true);
   });
 
   it('a customer activates a TAN, changes its machine and moves the license to another account, which then sees it', async () => {

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Modal, Paper, Text, TextInput, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
-import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, Group, Modal, Paper, Text } from '@mantine/core';
+import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { featureLabel, type Feature } from '@lm/contract/feature';
@@ -12,10 +11,12 @@ import { useAbility } from '../../lib/auth.ts';
 import { formatDate } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { useListState } from '../../lib/list-state.ts';
-import { showError, showSuccess } from '../../lib/notify.ts';
 import { useDeleteFeature } from './api/delete-feature.ts';
 import { useFeatureList } from './api/list-features.ts';
 import { FeatureForm } from './FeatureForm.tsx';
+import { confirmDanger } from '../../components/confirm-danger.tsx';
+import { ListSearch } from '../../components/ListSearch.tsx';
+import { RowAction } from '../../components/RowAction.tsx';
 
 /** The feature list: search, sort, edit in a dialog, delete with a confirmation. */
 export default function FeatureListPage() {
@@ -28,19 +29,13 @@ export default function FeatureListPage() {
   const locale = currentLocale();
 
   const confirmDelete = (feature: Feature) =>
-    modals.openConfirmModal({
+    confirmDanger({
       title: t('catalogue.feature.deleteTitle'),
-      children: <Text size="sm">{t('catalogue.feature.deleteText', { name: feature.name })}</Text>,
-      labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-delete' },
-      onConfirm: async () => {
-        try {
-          await remove.mutateAsync(feature.id);
-          showSuccess(t('catalogue.deleted', { name: feature.name }));
-        } catch (error) {
-          showError(error, 'catalogue.deleteFailed');
-        }
-      },
+      text: t('catalogue.feature.deleteText', { name: feature.name }),
+      confirmTestId: 'confirm-delete',
+      run: () => remove.mutateAsync(feature.id),
+      done: t('catalogue.deleted', { name: feature.name }),
+      failedKey: 'catalogue.deleteFailed',
     });
 
   const columns: ListColumn<Feature>[] = [
@@ -67,18 +62,10 @@ export default function FeatureListPage() {
       render: (feature) => (
         <Group gap={4} wrap="nowrap">
           {ability.can('update', 'Feature') && (
-            <Tooltip label={t('common.edit')}>
-              <ActionIcon variant="subtle" onClick={() => setEditing(feature)} aria-label={`${t('common.edit')} ${feature.name}`}>
-                <IconPencil size={18} />
-              </ActionIcon>
-            </Tooltip>
+            <RowAction label={t('common.edit')} subject={feature.name} icon={<IconPencil size={18} />} onClick={() => setEditing(feature)} />
           )}
           {ability.can('delete', 'Feature') && (
-            <Tooltip label={t('common.delete')}>
-              <ActionIcon variant="subtle" color="red" onClick={() => confirmDelete(feature)} aria-label={`${t('common.delete')} ${feature.name}`}>
-                <IconTrash size={18} />
-              </ActionIcon>
-            </Tooltip>
+            <RowAction label={t('common.delete')} subject={feature.name} icon={<IconTrash size={18} />} color="red" onClick={() => confirmDelete(feature)} />
           )}
         </Group>
       ),
@@ -98,15 +85,7 @@ export default function FeatureListPage() {
         }
       />
       <Paper withBorder p="md">
-        <TextInput
-          mb="sm"
-          maw={360}
-          leftSection={<IconSearch size={16} />}
-          placeholder={t('common.search')}
-          aria-label={t('common.search')}
-          value={state.filter}
-          onChange={(event) => state.setFilter(event.currentTarget.value)}
-        />
+        <ListSearch state={state} mb="sm" />
         <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} state={state} rowKey={(feature) => feature.id} />
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('catalogue.feature.editTitle', { name: editing?.name })} size="xl">

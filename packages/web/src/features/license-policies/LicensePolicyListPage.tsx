@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Modal, Paper, SegmentedControl, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconPencil, IconPlus, IconSearch } from '@tabler/icons-react';
+import { Badge, Button, Group, Modal, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { POLICY_TYPES, type LicensePolicy, type PolicyType } from '@lm/contract/license-policy';
@@ -14,6 +14,8 @@ import { useListState } from '../../lib/list-state.ts';
 import { useLicensePolicyList } from './api/list-license-policies.ts';
 import { LicensePolicyForm } from './LicensePolicyForm.tsx';
 import { freeUpdatesLabel } from './policy-options.ts';
+import { ListSearch } from '../../components/ListSearch.tsx';
+import { RowAction } from '../../components/RowAction.tsx';
 
 const TYPE_COLORS: Record<PolicyType, string> = { INDEFINITE: 'grape', PERPETUAL: 'blue', FLOATING: 'teal' };
 
@@ -76,11 +78,7 @@ export default function LicensePolicyListPage() {
       label: t('common.actions'),
       render: (policy) =>
         ability.can('update', 'LicensePolicy') && (
-          <Tooltip label={t('common.edit')}>
-            <ActionIcon variant="subtle" onClick={() => setEditing(policy)} aria-label={`${t('common.edit')} ${policy.name}`}>
-              <IconPencil size={18} />
-            </ActionIcon>
-          </Tooltip>
+          <RowAction label={t('common.edit')} subject={policy.name} icon={<IconPencil size={18} />} onClick={() => setEditing(policy)} />
         ),
     },
   ];
@@ -99,15 +97,7 @@ export default function LicensePolicyListPage() {
       />
       <Paper withBorder p="md">
         <Group mb="sm" gap="sm">
-          <TextInput
-            maw={360}
-            style={{ flex: 1 }}
-            leftSection={<IconSearch size={16} />}
-            placeholder={t('common.search')}
-            aria-label={t('common.search')}
-            value={state.filter}
-            onChange={(event) => state.setFilter(event.currentTarget.value)}
-          />
+          <ListSearch state={state} />
           <SegmentedControl
             value={type}
             onChange={(value) => {

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Modal, Paper, SegmentedControl, Text, TextInput, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
-import { IconCopy, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, Group, Modal, Paper, SegmentedControl, Text, Tooltip } from '@mantine/core';
+import { IconCopy, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Product } from '@lm/contract/product';
@@ -12,11 +11,13 @@ import { useAbility } from '../../lib/auth.ts';
 import { formatDate } from '../../lib/format.ts';
 import { policyLabel, useAllLicensePolicies } from '../../lib/license-policies.ts';
 import { useListState } from '../../lib/list-state.ts';
-import { showError, showSuccess } from '../../lib/notify.ts';
 import { useDeleteProduct } from './api/delete-product.ts';
 import { useProductList } from './api/list-products.ts';
 import { ProductForm } from './ProductForm.tsx';
 import { ProductVersions } from './ProductVersions.tsx';
+import { confirmDanger } from '../../components/confirm-danger.tsx';
+import { ListSearch } from '../../components/ListSearch.tsx';
+import { RowAction } from '../../components/RowAction.tsx';
 
 const ACTIVE_FILTERS = { all: undefined, active: true, inactive: false } as const;
 type ActiveFilter = keyof typeof ACTIVE_FILTERS;
@@ -37,19 +38,13 @@ export default function ProductListPage() {
   };
 
   const confirmDelete = (product: Product) =>
-    modals.openConfirmModal({
+    confirmDanger({
       title: t('catalogue.product.deleteTitle'),
-      children: <Text size="sm">{t('catalogue.product.deleteText', { name: product.formattedName })}</Text>,
-      labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-delete' },
-      onConfirm: async () => {
-        try {
-          await remove.mutateAsync(product.id);
-          showSuccess(t('catalogue.deleted', { name: product.formattedName }));
-        } catch (error) {
-          showError(error, 'catalogue.deleteFailed');
-        }
-      },
+      text: t('catalogue.product.deleteText', { name: product.formattedName }),
+      confirmTestId: 'confirm-delete',
+      run: () => remove.mutateAsync(product.id),
+      done: t('catalogue.deleted', { name: product.formattedName }),
+      failedKey: 'catalogue.deleteFailed',
     });
 
   const columns: ListColumn<Product>[] = [
@@ -84,25 +79,13 @@ export default function ProductListPage() {
       render: (product) => (
         <Group gap={4} wrap="nowrap">
           {ability.can('update', 'Product') && (
-            <Tooltip label={t('common.edit')}>
-              <ActionIcon variant="subtle" onClick={() => setEditing(product)} aria-label={`${t('common.edit')} ${product.formattedName}`}>
-                <IconPencil size={18} />
-              </ActionIcon>
-            </Tooltip>
+            <RowAction label={t('common.edit')} subject={product.formattedName} icon={<IconPencil size={18} />} onClick={() => setEditing(product)} />
           )}
           {ability.can('create', 'Product') && (
-            <Tooltip label={t('catalogue.product.duplicate')}>
-              <ActionIcon variant="subtle" component={Link} to={`/products/create?duplicate=${product.id}`} aria-label={`${t('catalogue.product.duplicate')} ${product.formattedName}`}>
-                <IconCopy size={18} />
-              </ActionIcon>
-            </Tooltip>
+            <RowAction label={t('catalogue.product.duplicate')} subject={product.formattedName} icon={<IconCopy size={18} />} to={`/products/create?duplicate=${product.id}`} />
           )}
           {ability.can('delete', 'Product') && (
-            <Tooltip label={t('common.delete')}>
-              <ActionIcon variant="subtle" color="red" onClick={() => confirmDelete(product)} aria-label={`${t('common.delete')} ${product.formattedName}`}>
-                <IconTrash size={18} />
-              </ActionIcon>
-            </Tooltip>
+            <RowAction label={t('common.delete')} subject={product.formattedName} icon={<IconTrash size={18} />} color="red" onClick={() => confirmDelete(product)} />
           )}
         </Group>
       ),
@@ -123,15 +106,7 @@ export default function ProductListPage() {
       />
       <Paper withBorder p="md">
         <Group mb="sm" gap="sm">
-          <TextInput
-            maw={360}
-            style={{ flex: 1 }}
-            leftSection={<IconSearch size={16} />}
-            placeholder={t('common.search')}
-            aria-label={t('common.search')}
-            value={state.filter}
-            onChange={(event) => state.setFilter(event.currentTarget.value)}
-          />
+          <ListSearch state={state} />
           <SegmentedControl
             value={active}
             onChange={(value) => {

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Anchor, Badge, Button, Group, Pagination, SegmentedControl, Select, Stack, Table, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -11,10 +10,10 @@ import { formatTanCode, TAN_SORT_FIELDS, type TanFieldsInput } from '@lm/contrac
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { policyLabel } from '../../lib/license-policies.ts';
 import { useAbility, useAuth } from '../../lib/auth.ts';
-import { showError, showSuccess } from '../../lib/notify.ts';
 import { useTanLimits, useTans, useTanTags, useUpdateTan, type TanItem } from './api/tans.ts';
 import { TanEditModal } from './components/TanEditModal.tsx';
 import { TanLicensesModal } from './components/TanLicensesModal.tsx';
+import { confirmDanger } from '../../components/confirm-danger.tsx';
 
 type SortField = (typeof TAN_SORT_FIELDS)[number];
 type RevokedFilter = 'all' | 'active' | 'revoked';
@@ -81,19 +80,13 @@ export default function TanListPage() {
   };
 
   const revoke = (tan: TanItem) =>
-    modals.openConfirmModal({
+    confirmDanger({
       title: t('tans.revokeTitle'),
-      children: <Text size="sm">{t('tans.revokeText', { code: formatTanCode(tan.code) })}</Text>,
-      labels: { confirm: t('tans.revoke'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: async () => {
-        try {
-          await update.mutateAsync({ id: tan.id, body: { ...bodyOf(tan), revoked: true } });
-          showSuccess(t('tans.revokedDone'));
-        } catch (error) {
-          showError(error, 'tans.updateFailed');
-        }
-      },
+      text: t('tans.revokeText', { code: formatTanCode(tan.code) }),
+      confirmLabel: t('tans.revoke'),
+      run: () => update.mutateAsync({ id: tan.id, body: { ...bodyOf(tan), revoked: true } }),
+      done: t('tans.revokedDone'),
+      failedKey: 'tans.updateFailed',
     });
 
   const freeUpdatesBadge = (date: string | null) => {

@@ -1,15 +1,15 @@
-import { ActionIcon, Badge, Button, Group, Table, Text, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Badge, Button, Group, Table, Text } from '@mantine/core';
 import { IconCertificate, IconPencil, IconTrash, IconUserCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { asSubject, type User } from '@lm/contract';
 import { useAbility } from '../../lib/auth.ts';
 import { countryName } from '../../lib/countries.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { USERS_KEY, usersApi } from './api.ts';
+import { confirmDanger } from '../../components/confirm-danger.tsx';
+import { RowAction } from '../../components/RowAction.tsx';
 
 /** One account in the users table, with its actions as far as the rules allow them. */
 export function UserRow({ user, onEdit }: { user: User; onEdit: (user: User) => void }) {
@@ -30,20 +30,16 @@ export function UserRow({ user, onEdit }: { user: User; onEdit: (user: User) => 
   };
 
   const remove = () =>
-    modals.openConfirmModal({
+    confirmDanger({
       title: t('users.deleteTitle'),
-      children: <Text size="sm">{t('users.deleteText', { email: user.email })}</Text>,
-      labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-delete-user' } as never,
-      onConfirm: async () => {
-        try {
-          await usersApi.remove(user.id);
-          showSuccess(t('users.deleted', { email: user.email }));
-          await refresh();
-        } catch (error) {
-          showError(error, 'users.deleteFailed');
-        }
+      text: t('users.deleteText', { email: user.email }),
+      confirmTestId: 'confirm-delete-user',
+      run: async () => {
+        await usersApi.remove(user.id);
+        await refresh();
       },
+      done: t('users.deleted', { email: user.email }),
+      failedKey: 'users.deleteFailed',
     });
 
   return (
@@ -79,25 +75,13 @@ export function UserRow({ user, onEdit }: { user: User; onEdit: (user: User) => 
       <Table.Td>
         <Group gap={4} wrap="nowrap" justify="flex-end">
           {ability.can('view-list', 'License') && (
-            <Tooltip label={t('users.licenses')}>
-              <ActionIcon component={Link} to={`/users/${user.id}/licenses`} variant="subtle" aria-label={t('users.licenses')} data-testid="user-licenses">
-                <IconCertificate size={18} />
-              </ActionIcon>
-            </Tooltip>
+            <RowAction label={t('users.licenses')} icon={<IconCertificate size={18} />} to={`/users/${user.id}/licenses`} testId="user-licenses" />
           )}
           {ability.can('update', subject) && (
-            <Tooltip label={t('common.edit')}>
-              <ActionIcon variant="subtle" onClick={() => onEdit(user)} aria-label={t('common.edit')} data-testid="edit-user">
-                <IconPencil size={18} />
-              </ActionIcon>
-            </Tooltip>
+            <RowAction label={t('common.edit')} icon={<IconPencil size={18} />} onClick={() => onEdit(user)} testId="edit-user" />
           )}
           {ability.can('delete', subject) && (
-            <Tooltip label={t('common.delete')}>
-              <ActionIcon variant="subtle" color="red" onClick={remove} aria-label={t('common.delete')} data-testid="delete-user">
-                <IconTrash size={18} />
-              </ActionIcon>
-            </Tooltip>
+            <RowAction label={t('common.delete')} icon={<IconTrash size={18} />} color="red" onClick={remove} testId="delete-user" />
           )}
         </Group>
       </Table.Td>

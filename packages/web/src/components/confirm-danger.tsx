@@ -1,0 +1,35 @@
+import { Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import i18n from '../lib/i18n.ts';
+import { showError, showSuccess } from '../lib/notify.ts';
+
+interface DangerousAction {
+  title: string;
+  text: string;
+  /** The red button's label; "Delete" unless told. */
+  confirmLabel?: string;
+  confirmTestId?: string;
+  run: () => Promise<unknown>;
+  /** The green toast after it worked. */
+  done: string;
+  /** The translation key of the red toast when the server gives no better reason. */
+  failedKey: string;
+}
+
+/** Asks before an action that cannot be undone (delete, revoke), then runs it and says how it went. */
+export function confirmDanger({ title, text, confirmLabel, confirmTestId, run, done, failedKey }: DangerousAction): void {
+  modals.openConfirmModal({
+    title,
+    children: <Text size="sm">{text}</Text>,
+    labels: { confirm: confirmLabel ?? i18n.t('common.delete'), cancel: i18n.t('common.cancel') },
+    confirmProps: { color: 'red', 'data-testid': confirmTestId } as never,
+    onConfirm: async () => {
+      try {
+        await run();
+        showSuccess(done);
+      } catch (error) {
+        showError(error, failedKey);
+      }
+    },
+  });
+}
