@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 const NODE = path.join(ROOT, 'node_modules/.bin/node');
@@ -106,6 +106,23 @@ export function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+/**
+ * The server and Chromium of one describe block's journeys: started before them, stopped after
+ * them. Read `server` and `browser` inside hooks and tests, once they have started.
+ */
+export function journeySetup(): { server: TestServer; browser: Browser } {
+  const setup = {} as { server: TestServer; browser: Browser };
+  beforeAll(async () => {
+    setup.server = await startServer();
+    setup.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await setup.browser?.close();
+    await setup.server?.stop();
+  });
+  return setup;
 }
 
 export interface ContextOptions {

@@ -1,11 +1,8 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN, createAccount, describeJourney, launchBrowser, login, newContext, screenshot, startServer, type TestServer } from '../harness.ts';
+import { expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, screenshot } from '../harness.ts';
 import { linkFromMail, mailsTo } from '../mailbox.ts';
-
-/** Pages load their code on first visit: give them time. */
-const WAIT = { timeout: 10_000 };
 
 async function fillRegistration(page: Page, email: string, password: string, optIn = false): Promise<void> {
   await page.goto('/register');
@@ -22,24 +19,14 @@ async function loginFails(page: Page, email: string, password: string): Promise<
   await page.getByLabel(/e-mail/i).first().fill(email);
   await page.getByLabel(/password/i).first().fill(password);
   await page.getByRole('button', { name: 'Log in' }).last().click();
-  await expect.poll(() => page.getByTestId('login-error').textContent(), WAIT).toBe('Login Failed');
+  await expect.poll(() => page.getByTestId('login-error').textContent()).toBe('Login Failed');
 }
 
 describeJourney('accounts: registration, password, e-mail change, closing, administration, export', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const setup = journeySetup();
 
   it('registers, opens the link from the mail, and logs in', async () => {
-    const context = await newContext(browser, server);
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     const email = 'newcomer@e2e.test';
     await fillRegistration(page, email, 'my-secret-1');
@@ -52,23 +39,23 @@ describeJourney('accounts: registration, password, e-mail change, closing, admin
     await page.getByLabel(/e-mail/i).first().fill(email);
     await page.getByLabel(/password/i).first().fill('my-secret-1');
     await page.getByRole('button', { name: 'Log in' }).last().click();
-    await expect.poll(() => page.url(), WAIT).toContain('/register/confirm?email=');
+    await expect.poll(() => page.url()).toContain('/register/confirm?email=');
 
-    await page.goto(await linkFromMail(server, email, '/register/confirm'));
+    await page.goto(await linkFromMail(setup.server, email, '/register/confirm'));
     await page.getByTestId('registration-complete').waitFor();
     await screenshot(page, 'accounts-registration-complete');
     await login(page, email, 'my-secret-1');
-    await expect.poll(() => new URL(page.url()).pathname, WAIT).toBe('/');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/');
     await page.getByTestId('account-menu').waitFor();
     await context.close();
   });
 
   it('a used confirmation link fails and offers to resend the mail', async () => {
-    const context = await newContext(browser, server);
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     const email = 'twice@e2e.test';
     await fillRegistration(page, email, 'my-secret-1');
-    const link = await linkFromMail(server, email, '/register/confirm');
+    const link = await linkFromMail(setup.server, email, '/register/confirm');
     await page.goto(link);
     await page.getByTestId('registration-complete').waitFor();
     await page.goto(link);
@@ -80,8 +67,8 @@ describeJourney('accounts: registration, password, e-mail change, closing, admin
   });
 
   it('forgot password → reset → log in with the new password', async () => {
-    const account = createAccount(server, 'forgetful@e2e.test', 'USER', 'old-password-1');
-    const context = await newContext(browser, server);
+    const account = createAccount(setup.server, 'forgetful@e2e.test', 'USER', 'old-password-1');
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
@@ -91,11 +78,11 @@ describeJourney('accounts: registration, password, e-mail change, closing, admin
     await page.getByTestId('forgot-sent').waitFor();
     await screenshot(page, 'accounts-forgot-sent');
 
-    await page.goto(await linkFromMail(server, account.email, '/reset-password'));
+    await page.goto(await linkFromMail(setup.server, account.email, '/reset-password'));
     await page.getByLabel(/^new password/i).fill('new-password-2');
     await page.getByLabel(/^confirmation/i).fill('new-password-2');
     await page.getByRole('button', { name: 'Set password' }).click();
-    await expect.poll(() => new URL(page.url()).pathname, WAIT).toBe('/login');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
     await loginFails(page, account.email, 'old-password-1');
     await login(page, account.email, 'new-password-2');
     await page.getByTestId('account-menu').waitFor();
@@ -103,24 +90,24 @@ describeJourney('accounts: registration, password, e-mail change, closing, admin
   });
 
   it('changes the e-mail address through the link mailed to the new address', async () => {
-    const account = createAccount(server, 'mover@e2e.test', 'USER');
-    const context = await newContext(browser, server);
+    const account = createAccount(setup.server, 'mover@e2e.test', 'USER');
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, account.email, account.password);
     await page.goto('/account/settings');
     await page.getByTestId('account-form').waitFor();
     // A customer may not edit the address directly: the field is locked, a button leads to the change page.
     const emailField = page.getByTestId('account-form').getByLabel(/^e-mail address/i);
-    await expect.poll(() => emailField.isDisabled(), WAIT).toBe(true);
+    await expect.poll(() => emailField.isDisabled()).toBe(true);
     expect(await emailField.getAttribute('data-forbidden')).toBe('true');
     await page.getByTestId('change-email-button').click();
-    await expect.poll(() => new URL(page.url()).pathname, WAIT).toBe('/account/change-email');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/account/change-email');
     await page.getByLabel(/new e-mail address/i).fill('moved@e2e.test');
     await page.getByRole('button', { name: 'Send confirmation link' }).click();
     await page.getByTestId('change-email-requested').waitFor();
     await screenshot(page, 'accounts-change-email-requested');
 
-    await page.goto(await linkFromMail(server, 'moved@e2e.test', '/account/change-email'));
+    await page.goto(await linkFromMail(setup.server, 'moved@e2e.test', '/account/change-email'));
     await page.getByTestId('change-email-complete').waitFor();
     await page.goto('/account/settings');
     await page.getByTestId('account-form').waitFor();
@@ -133,8 +120,8 @@ describeJourney('accounts: registration, password, e-mail change, closing, admin
   });
 
   it('closes the account after two warnings and the repeated address; it cannot log in afterwards', async () => {
-    const account = createAccount(server, 'leaver@e2e.test', 'USER');
-    const context = await newContext(browser, server);
+    const account = createAccount(setup.server, 'leaver@e2e.test', 'USER');
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, account.email, account.password);
     await page.goto('/account/settings');
@@ -158,7 +145,7 @@ describeJourney('accounts: registration, password, e-mail change, closing, admin
   });
 
   it('an administrator creates a user (no mail) and confirms another person’s registration', async () => {
-    const context = await newContext(browser, server);
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     // Someone registers and does not confirm.
     await fillRegistration(page, 'waiting@e2e.test', 'waiting-pass-1');
@@ -172,22 +159,22 @@ describeJourney('accounts: registration, password, e-mail change, closing, admin
     await form.getByLabel(/last name/i).fill('ByAdmin');
     await form.getByLabel(/company/i).fill('Admin Works');
     await form.getByRole('button', { name: 'Create' }).click();
-    await expect.poll(() => new URL(page.url()).pathname, WAIT).toBe('/users');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/users');
     await page.getByTestId('user-search').fill('made-by-admin');
-    await expect.poll(() => page.getByTestId('user-count').textContent(), WAIT).toBe('1 account');
-    await expect.poll(() => page.getByTestId('user-table').textContent(), WAIT).toContain('Admin Works');
-    expect(mailsTo(server, 'made-by-admin@e2e.test')).toHaveLength(0);
+    await expect.poll(() => page.getByTestId('user-count').textContent()).toBe('1 account');
+    await expect.poll(() => page.getByTestId('user-table').textContent()).toContain('Admin Works');
+    expect(mailsTo(setup.server, 'made-by-admin@e2e.test')).toHaveLength(0);
     // Deleting asks first, then the account is gone from the list.
     await page.getByTestId('delete-user').click();
     await page.getByTestId('confirm-delete-user').click();
-    await expect.poll(() => page.getByTestId('user-count').textContent(), WAIT).toBe('0 accounts');
+    await expect.poll(() => page.getByTestId('user-count').textContent()).toBe('0 accounts');
 
     await page.getByTestId('user-search').fill('waiting@');
-    await expect.poll(() => page.getByTestId('user-table').textContent(), WAIT).toContain('waiting@e2e.test');
+    await expect.poll(() => page.getByTestId('user-table').textContent()).toContain('waiting@e2e.test');
     expect(await page.getByTestId('user-count').textContent()).toBe('1 account');
     await screenshot(page, 'accounts-users-pending');
     await page.getByTestId('confirm-registration').click();
-    await expect.poll(() => page.getByTestId('user-table').textContent(), WAIT).toContain('Confirmed');
+    await expect.poll(() => page.getByTestId('user-table').textContent()).toContain('Confirmed');
     expect(await page.getByTestId('user-licenses').getAttribute('href')).toMatch(/^\/users\/\d+\/licenses$/);
 
     await page.getByTestId('account-menu').click();
@@ -198,10 +185,10 @@ describeJourney('accounts: registration, password, e-mail change, closing, admin
   });
 
   it('downloads the e-mail-consent CSV', async () => {
-    const context = await newContext(browser, server);
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await fillRegistration(page, 'subscriber@e2e.test', 'subscriber-1', true);
-    await page.goto(await linkFromMail(server, 'subscriber@e2e.test', '/register/confirm'));
+    await page.goto(await linkFromMail(setup.server, 'subscriber@e2e.test', '/register/confirm'));
     await page.getByTestId('registration-complete').waitFor();
 
     await login(page, ADMIN.email, ADMIN.password);

@@ -1,33 +1,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN, describeJourney, launchBrowser, login, newContext, screenshot, startServer, type TestServer } from '../harness.ts';
-
-/** Pages load lazily and the machine may be busy: wait longer than expect.poll's default second. */
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
+import { expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ADMIN, describeJourney, journeySetup, login, newContext, screenshot } from '../harness.ts';
 
 /** A navigation that a React transition finishes later: wait until the new page's heading shows. */
 async function heading(page: Page, name: string) {
-  await eventually(() => page.getByRole('heading', { name, exact: true }).isVisible()).toBe(true);
+  await expect.poll(() => page.getByRole('heading', { name, exact: true }).isVisible()).toBe(true);
 }
 
 describeJourney('the catalogue: features, policies, products, matrix, compare', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const setup = journeySetup();
 
   it('an administrator creates a feature and a policy, a product that uses them, duplicates it, and sees both in the matrix and the compare view', async () => {
-    const context = await newContext(browser, server);
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, ADMIN.email, ADMIN.password);
 
@@ -39,7 +26,7 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
     await page.getByRole('textbox', { name: 'Description (Deutsch)' }).fill('PDF-Export');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await heading(page, 'Features');
-    await eventually(() => page.getByRole('cell', { name: 'export:pdf', exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('cell', { name: 'export:pdf', exact: true }).isVisible()).toBe(true);
 
     // A policy: floating, a public name, valid for 2 months (61 days), refreshed every 15 minutes.
     await page.goto('/license-policies/create');
@@ -57,10 +44,10 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await heading(page, 'License policies');
     const policyRow = page.getByRole('row').filter({ hasText: 'Lab floating' });
-    await eventually(() => policyRow.textContent()).toContain('61 days');
-    await eventually(() => policyRow.textContent()).toContain('15 minutes');
+    await expect.poll(() => policyRow.textContent()).toContain('61 days');
+    await expect.poll(() => policyRow.textContent()).toContain('15 minutes');
     // The built-in policies show friendly labels.
-    await eventually(() => page.getByText('Single computer, perpetual').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Single computer, perpetual').isVisible()).toBe(true);
 
     // A product using both; an unknown feature is marked invalid before it is removed again.
     await page.goto('/products/create');
@@ -73,10 +60,10 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
     await features.fill('no-such-feature');
     await features.press('Enter');
     await features.press('Escape');
-    await eventually(() => page.getByText('Unknown features: no-such-feature').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Unknown features: no-such-feature').isVisible()).toBe(true);
     await features.press('Backspace');
     await features.press('Escape');
-    await eventually(() => page.getByText('Unknown features: no-such-feature').count()).toBe(0);
+    await expect.poll(() => page.getByText('Unknown features: no-such-feature').count()).toBe(0);
     await page.getByRole('combobox', { name: /^Default license policy/ }).click();
     await page.getByRole('option', { name: 'Lab floating' }).click();
     await page.getByRole('button', { name: 'Add a download link' }).click();
@@ -84,17 +71,17 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
     await screenshot(page, 'catalogue-product-form');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await heading(page, 'Products');
-    await eventually(() => page.getByRole('row').filter({ hasText: 'Studio' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'Studio' }).count()).toBe(1);
 
     // Duplicate: the form starts with the product's values; only the version changes.
     await page.getByRole('link', { name: 'Duplicate Studio 1.0' }).click();
     await heading(page, 'Duplicate Studio 1.0');
-    await eventually(() => page.getByRole('textbox', { name: /^Name/ }).inputValue()).toBe('Studio');
-    await eventually(() => page.getByText('export:pdf').isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('textbox', { name: /^Name/ }).inputValue()).toBe('Studio');
+    await expect.poll(() => page.getByText('export:pdf').isVisible()).toBe(true);
     await page.getByRole('textbox', { name: /^Version/ }).fill('2.0');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await heading(page, 'Products');
-    await eventually(() => page.getByRole('row').filter({ hasText: 'Studio' }).count()).toBe(2);
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'Studio' }).count()).toBe(2);
     await screenshot(page, 'catalogue-products');
 
     // The matrix: both products have the feature.
@@ -103,10 +90,10 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
     const matrix = page.getByTestId('product-matrix');
     for (const product of ['Studio 1.0', 'Studio 2.0']) {
       const row = matrix.getByRole('row').filter({ hasText: product });
-      await eventually(() => row.locator('[data-feature="export:pdf"][data-has]').count()).toBe(1);
+      await expect.poll(() => row.locator('[data-feature="export:pdf"][data-has]').count()).toBe(1);
     }
     await page.getByRole('switch', { name: 'Localized names' }).check();
-    await eventually(() => matrix.getByText('PDF export').isVisible()).toBe(true);
+    await expect.poll(() => matrix.getByText('PDF export').isVisible()).toBe(true);
     await screenshot(page, 'catalogue-matrix');
 
     // Compare: the two side by side, the version row highlighted as a difference.
@@ -117,10 +104,10 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
       await add.click();
       await add.fill('Studio');
       await page.getByRole('option', { name: product }).click();
-      await eventually(() => page.getByTestId('compare-chosen').textContent()).toContain(product);
+      await expect.poll(() => page.getByTestId('compare-chosen').textContent()).toContain(product);
     }
     const compare = page.getByTestId('product-compare');
-    await eventually(() => compare.getByTestId('compare-row-version').getAttribute('data-differs')).toBe('true');
+    await expect.poll(() => compare.getByTestId('compare-row-version').getAttribute('data-differs')).toBe('true');
     expect(await compare.getByTestId('compare-row-name').getAttribute('data-differs')).toBeNull();
     expect(await compare.getByTestId('compare-row-feature-export:pdf').getAttribute('data-differs')).toBeNull();
     await screenshot(page, 'catalogue-compare');
@@ -128,7 +115,7 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
   });
 
   it('a feature cycle is refused with a clear error; a used feature cannot be deleted, an unused one can after a confirmation', async () => {
-    const context = await newContext(browser, server);
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, ADMIN.email, ADMIN.password);
 
@@ -150,64 +137,54 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
     await dialogExpandTo.press('Enter');
     await dialogExpandTo.press('Escape');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await eventually(() => dialog.getByText('These features would expand into each other: export:pdf → suite → export:pdf').isVisible()).toBe(true);
+    await expect.poll(() => dialog.getByText('These features would expand into each other: export:pdf → suite → export:pdf').isVisible()).toBe(true);
     await screenshot(page, 'catalogue-feature-cycle');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     // export:pdf is used by the products and by suite: refused.
     await page.getByRole('button', { name: 'Delete export:pdf' }).click();
     await page.getByTestId('confirm-delete').click();
-    await eventually(() => page.getByText(/An error occured: export:pdf is still in use/).isVisible()).toBe(true);
-    await eventually(() => page.getByRole('cell', { name: 'export:pdf', exact: true }).first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(/An error occured: export:pdf is still in use/).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('cell', { name: 'export:pdf', exact: true }).first().isVisible()).toBe(true);
 
     // suite is used by nothing: cancelling keeps it, confirming deletes it.
     await page.getByRole('button', { name: 'Delete suite' }).click();
     await page.getByRole('button', { name: 'Cancel' }).click();
-    await eventually(() => page.getByRole('cell', { name: 'suite', exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('cell', { name: 'suite', exact: true }).isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Delete suite' }).click();
     await page.getByTestId('confirm-delete').click();
-    await eventually(() => page.getByRole('cell', { name: 'suite', exact: true }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('cell', { name: 'suite', exact: true }).count()).toBe(0);
     await context.close();
   });
 });
 
 describeJourney('the settings: logo and localized links', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const setup = journeySetup();
 
   it('an uploaded logo shows in the navbar at once, for visitors too', async () => {
     const logo = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lm-logo-')), 'logo.svg');
     fs.writeFileSync(logo, '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><circle cx="32" cy="32" r="30" fill="#e8590c"/></svg>');
-    const context = await newContext(browser, server);
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, ADMIN.email, ADMIN.password);
     await page.goto('/settings');
     await heading(page, 'Settings');
     await page.getByTestId('file-theme.logo').locator('input[type=file]').setInputFiles(logo);
-    await eventually(() => page.getByTestId('navbar-logo').getAttribute('src')).toMatch(/^\/theme\/files\/logo\?v=/);
+    await expect.poll(() => page.getByTestId('navbar-logo').getAttribute('src')).toMatch(/^\/theme\/files\/logo\?v=/);
     const src = (await page.getByTestId('navbar-logo').getAttribute('src'))!;
     const image = await page.request.get(src);
     expect(image.headers()['content-type']).toBe('image/svg+xml');
     await screenshot(page, 'settings-logo');
 
-    const visitor = await (await newContext(browser, server)).newPage();
+    const visitor = await (await newContext(setup.browser, setup.server)).newPage();
     await visitor.goto('/');
-    await eventually(() => visitor.getByTestId('navbar-logo').getAttribute('src')).toBe(src);
+    await expect.poll(() => visitor.getByTestId('navbar-logo').getAttribute('src')).toBe(src);
     await visitor.context().close();
     await context.close();
   });
 
   it('a changed imprint link shows in the footer, per locale', async () => {
-    const context = await newContext(browser, server);
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, ADMIN.email, ADMIN.password);
     await page.goto('/settings');
@@ -216,17 +193,17 @@ describeJourney('the settings: logo and localized links', () => {
     await imprint.getByRole('textbox', { name: 'Imprint (English)' }).fill('https://example.com/imprint');
     await imprint.getByRole('textbox', { name: 'Imprint (Deutsch)' }).fill('https://example.com/impressum');
     await imprint.getByRole('button', { name: 'Save' }).click();
-    await eventually(() => page.getByTestId('footer-imprint').getAttribute('href')).toBe('https://example.com/imprint');
+    await expect.poll(() => page.getByTestId('footer-imprint').getAttribute('href')).toBe('https://example.com/imprint');
 
     await page.getByTestId('locale-switcher').selectOption('de');
-    await eventually(() => page.getByTestId('footer-imprint').getAttribute('href')).toBe('https://example.com/impressum');
-    await eventually(() => page.getByTestId('footer-imprint').textContent()).toBe('Impressum');
+    await expect.poll(() => page.getByTestId('footer-imprint').getAttribute('href')).toBe('https://example.com/impressum');
+    await expect.poll(() => page.getByTestId('footer-imprint').textContent()).toBe('Impressum');
     await screenshot(page, 'settings-imprint-de');
 
     // A visitor in French gets no French link and no general one: no imprint link at all.
-    const visitor = await (await newContext(browser, server, { locale: 'fr-FR' })).newPage();
+    const visitor = await (await newContext(setup.browser, setup.server, { locale: 'fr-FR' })).newPage();
     await visitor.goto('/');
-    await eventually(() => visitor.getByRole('heading', { name: 'Connectez-vous à votre compte' }).isVisible()).toBe(true);
+    await expect.poll(() => visitor.getByRole('heading', { name: 'Connectez-vous à votre compte' }).isVisible()).toBe(true);
     expect(await visitor.getByTestId('footer-imprint').count()).toBe(0);
     await visitor.context().close();
     await context.close();

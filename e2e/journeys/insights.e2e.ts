@@ -1,30 +1,19 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { ADMIN, createAccount, describeJourney, launchBrowser, login, newContext, screenshot, startServer, type TestServer } from '../harness.ts';
-
-/** Pages load lazily and the machine may be busy: wait longer than expect.poll's default second. */
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
+import { beforeAll, expect, it } from 'vitest';
+import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, screenshot } from '../harness.ts';
 
 const CATEGORIES = ['TAN activations', 'Expired free updates', 'Trial licenses', 'New users', 'Active users', 'Active machines'];
 
 describeJourney('statistics and change log', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const setup = journeySetup();
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    createAccount(server, 'stats-customer@e2e.test', 'USER');
-    createAccount(server, 'stats-distributor@e2e.test', 'DISTRIBUTOR');
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    createAccount(setup.server, 'stats-customer@e2e.test', 'USER');
+    createAccount(setup.server, 'stats-distributor@e2e.test', 'DISTRIBUTOR');
   });
 
   it('an administrator opens every statistics category, reads the table and downloads the CSV', async () => {
-    const context = await newContext(browser, server);
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, ADMIN.email, ADMIN.password);
     await page.getByRole('navigation', { name: 'Main menu' }).getByText('Statistics', { exact: true }).click();
@@ -60,7 +49,7 @@ describeJourney('statistics and change log', () => {
   });
 
   it('a distributor sees only the TAN activations, and is sent back from the others', async () => {
-    const context = await newContext(browser, server);
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, 'stats-distributor@e2e.test', 'secret-pass-1');
     await page.goto('/statistics');
@@ -72,7 +61,7 @@ describeJourney('statistics and change log', () => {
   });
 
   it('an administrator opens the change log from the Tools menu and narrows it to one record', async () => {
-    const context = await newContext(browser, server);
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, ADMIN.email, ADMIN.password);
     const nav = page.getByRole('navigation', { name: 'Main menu' });
@@ -95,7 +84,7 @@ describeJourney('statistics and change log', () => {
   });
 
   it('an administrator edits a product, opens its change log from the edit dialog and sees the change highlighted', async () => {
-    const context = await newContext(browser, server);
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, ADMIN.email, ADMIN.password);
     const policies = (await (await page.request.get('/api/license-policies')).json()) as { items: { id: number }[] };
@@ -104,34 +93,34 @@ describeJourney('statistics and change log', () => {
     const product = (await created.json()) as { id: number };
 
     await page.goto('/products');
-    await eventually(() => page.getByRole('row').filter({ hasText: 'Darkroom' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'Darkroom' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Edit Darkroom 3.0' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('textbox', { name: /^Name/ }).fill('Darkroom Pro');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await eventually(() => page.getByRole('row').filter({ hasText: 'Darkroom Pro' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'Darkroom Pro' }).count()).toBe(1);
 
     await page.getByRole('button', { name: 'Edit Darkroom Pro 3.0' }).click();
     await page.getByRole('dialog').getByRole('link', { name: 'Change log' }).click();
-    await eventually(() => page.getByRole('heading', { name: 'Change log: Products' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: 'Change log: Products' }).isVisible()).toBe(true);
     expect(new URL(page.url()).searchParams.get('recordId')).toBe(String(product.id));
 
     const entries = page.getByTestId('change-entry');
-    await eventually(() => entries.count()).toBe(2);
+    await expect.poll(() => entries.count()).toBe(2);
     const update = entries.first();
     expect(await update.getAttribute('data-operation')).toBe('update');
-    await eventually(() => update.getByTestId('change-actor').textContent()).not.toBe('System');
+    await expect.poll(() => update.getByTestId('change-actor').textContent()).not.toBe('System');
     const changed = update.locator('tr[data-changed]');
-    await eventually(() => changed.count()).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => changed.count()).toBeGreaterThanOrEqual(1);
     const nameRow = changed.filter({ hasText: /^name/ });
-    await eventually(() => nameRow.textContent()).toContain('Darkroom Pro');
+    await expect.poll(() => nameRow.textContent()).toContain('Darkroom Pro');
     expect(await nameRow.textContent()).toContain('Darkroom');
     expect(await entries.nth(1).getAttribute('data-operation')).toBe('insert');
     await screenshot(page, 'change-log-product-edit');
 
     // Only the changed fields, on request.
     await page.getByRole('switch', { name: 'Only changed fields' }).check({ force: true });
-    await eventually(() => update.locator('tbody tr').count()).toBe(await changed.count());
+    await expect.poll(() => update.locator('tbody tr').count()).toBe(await changed.count());
     await context.close();
   });
 });

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Download, Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import type { Download, Page } from 'playwright-core';
 import { verifyLicenseFile, type PublicKey } from '@lm/sdk';
-import { ADMIN, createAccount, describeJourney, launchBrowser, login, newContext, screenshot, startServer, type TestServer } from '../harness.ts';
+import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, screenshot } from '../harness.ts';
 import { seedActivatedLicense, seedProduct } from '../support/licensing-seed.ts';
 
 /** What the page scripts below use of the browser (the journeys compile without the DOM library). */
@@ -29,26 +29,19 @@ async function downloadLicenseFile(page: Page, href: string): Promise<Download> 
 }
 
 describeJourney('license files: a customer downloads a .lic file, an administrator shares an ANY-Lic link', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const setup = journeySetup();
   let keys: PublicKey[];
   let productId: number;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    keys = ((await (await fetch(`${server.url}/api/client/v1/keys`)).json()) as { keys: PublicKey[] }).keys;
-    productId = await seedProduct(server, 'Studio Pro', '2.1');
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    keys = ((await (await fetch(`${setup.server.url}/api/client/v1/keys`)).json()) as { keys: PublicKey[] }).keys;
+    productId = await seedProduct(setup.server, 'Studio Pro', '2.1');
   });
 
   it('a customer downloads the .lic file of an activated license and it verifies', async () => {
-    const customer = createAccount(server, 'file-customer@e2e.test', 'USER');
-    const licenseId = await seedActivatedLicense(server, { email: customer.email, productId, machineId: 'WORKSTATION-7' });
-    const context = await newContext(browser, server);
+    const customer = createAccount(setup.server, 'file-customer@e2e.test', 'USER');
+    const licenseId = await seedActivatedLicense(setup.server, { email: customer.email, productId, machineId: 'WORKSTATION-7' });
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, customer.email, customer.password);
     await page.goto('/account/licenses');
@@ -62,11 +55,11 @@ describeJourney('license files: a customer downloads a .lic file, an administrat
   });
 
   it('an administrator creates an ANY-Lic link, copies it, and the link downloads a valid file in a fresh browser', async () => {
-    const context = await newContext(browser, server);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    const context = await newContext(setup.browser, setup.server);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: setup.server.url });
     const page = await context.newPage();
     // Until the catalogue API (issue 4) answers GET /api/products, the product select is fed the seeded product.
-    if ((await fetch(`${server.url}/api/products`)).status === 404) {
+    if ((await fetch(`${setup.server.url}/api/products`)).status === 404) {
       await page.route('**/api/products?*', (route) => route.fulfill({ json: { items: [{ id: productId, name: 'Studio Pro', version: '2.1' }], totalCount: 1 } }));
     }
     await login(page, ADMIN.email, ADMIN.password);
@@ -79,7 +72,7 @@ describeJourney('license files: a customer downloads a .lic file, an administrat
     await page.locator('table button:not([data-disabled]):not([data-outside])', { hasText: new RegExp(`^${lastDay.getDate()}$`) }).first().click();
     await page.getByRole('button', { name: 'Create link' }).click();
     const url = await page.getByTestId('anylic-url').inputValue();
-    expect(url).toMatch(new RegExp(`^${server.url}/api/anylic/[A-Za-z0-9_-]{43}$`));
+    expect(url).toMatch(new RegExp(`^${setup.server.url}/api/anylic/[A-Za-z0-9_-]{43}$`));
 
     await page.getByRole('button', { name: 'Copy' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Copied' }).isVisible()).toBe(true);
@@ -89,7 +82,7 @@ describeJourney('license files: a customer downloads a .lic file, an administrat
     await expect.poll(() => page.getByRole('button', { name: 'Copy', exact: true }).isVisible(), { timeout: 2000 }).toBe(true);
     await context.close();
 
-    const stranger = await browser.newContext({ acceptDownloads: true });
+    const stranger = await setup.browser.newContext({ acceptDownloads: true });
     expect(await stranger.cookies()).toEqual([]);
     const visitor = await stranger.newPage();
     const downloading = visitor.waitForEvent('download');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { ADMIN, createAccount, describeJourney, launchBrowser, login, newContext, screenshot, startServer, type TestServer } from '../harness.ts';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, screenshot } from '../harness.ts';
 
 const PRODUCT = { name: 'E2E Studio', version: '1.0' };
 const PRODUCT_LABEL = `${PRODUCT.name} ${PRODUCT.version}`;
@@ -8,14 +8,11 @@ const PRODUCT_LABEL = `${PRODUCT.name} ${PRODUCT.version}`;
 const isoDaysFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const shownDate = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { timeZone: 'UTC' });
 
-/** Polls up to 10 s: pages load calls and toasts appear after a round trip, slower on a busy machine. */
-const eventually = <T,>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000 });
-
 /** The license card showing this machine id. */
 const cardOf = (page: Page, machineId: string): Locator => page.getByTestId('license-card').filter({ has: page.getByTestId('license-machine').getByText(machineId, { exact: true }) });
 
 async function toastSays(page: Page, text: string): Promise<void> {
-  await eventually(() => page.getByText(`An error occured: ${text}`).isVisible()).toBe(true);
+  await expect.poll(() => page.getByText(`An error occured: ${text}`).isVisible()).toBe(true);
 }
 
 async function activate(page: Page, tan: string, machineId: string): Promise<void> {
@@ -34,23 +31,18 @@ async function changeMachine(page: Page, from: string, to: string): Promise<void
 }
 
 describeJourney('licensing: TANs, activation, machines, moving and temporary licenses', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const setup = journeySetup();
   let adminContext: BrowserContext;
   let admin: Page;
   let codes: string[] = [];
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    adminContext = await newContext(browser, server);
+    adminContext = await newContext(setup.browser, setup.server);
     admin = await adminContext.newPage();
   });
 
   afterAll(async () => {
     await adminContext?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   it('an administrator creates 5 TANs and sees them in the recent-TANs table and the TAN list', async () => {
@@ -75,10 +67,10 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
     await admin.getByRole('button', { name: 'Create 5 TANs' }).click();
     await admin.getByRole('dialog').getByRole('button', { name: 'Create 5 TANs' }).click();
 
-    await eventually(() => admin.getByTestId('recent-tan-code').count()).toBe(5);
+    await expect.poll(() => admin.getByTestId('recent-tan-code').count()).toBe(5);
     codes = await admin.getByTestId('recent-tan-code').allTextContents();
     for (const code of codes) expect(code).toMatch(/^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
-    await eventually(() => admin.getByRole('button', { name: 'Copy codes' }).isVisible()).toBe(true);
+    await expect.poll(() => admin.getByRole('button', { name: 'Copy codes' }).isVisible()).toBe(true);
     const download = admin.waitForEvent('download');
     await admin.getByRole('button', { name: 'Download CSV' }).click();
     expect((await download).suggestedFilename()).toMatch(/^tans-.*\.csv$/);
@@ -87,58 +79,58 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
     await admin.goto('/tans');
     await admin.getByRole('combobox', { name: 'Tag', exact: true }).click();
     await admin.getByRole('option', { name: 'e2e:journey' }).click();
-    await eventually(() => admin.getByTestId('tan-row').count()).toBe(5);
+    await expect.poll(() => admin.getByTestId('tan-row').count()).toBe(5);
     await admin.getByLabel('Search by code').fill(codes[0].toUpperCase());
-    await eventually(() => admin.getByTestId('tan-row').count()).toBe(1);
+    await expect.poll(() => admin.getByTestId('tan-row').count()).toBe(1);
     await screenshot(admin, 'licensing-tan-list');
 
     // Revoking asks first; the unused fifth TAN is revoked and its row says so.
     await admin.getByLabel('Search by code').fill(codes[4]);
-    await eventually(() => admin.getByTestId('tan-row').textContent()).toContain(codes[4]);
+    await expect.poll(() => admin.getByTestId('tan-row').textContent()).toContain(codes[4]);
     await admin.getByTestId('tan-row').getByRole('button', { name: 'Revoke' }).click();
     await admin.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
-    await eventually(() => admin.getByText('TAN revoked').isVisible()).toBe(true);
-    await eventually(() => admin.getByTestId('tan-row').getByRole('button', { name: 'Revoke' }).isDisabled()).toBe(true);
+    await expect.poll(() => admin.getByText('TAN revoked').isVisible()).toBe(true);
+    await expect.poll(() => admin.getByTestId('tan-row').getByRole('button', { name: 'Revoke' }).isDisabled()).toBe(true);
   });
 
   it('a customer activates a TAN, changes its machine and moves the license to another account, which then sees it', async () => {
-    const first = createAccount(server, 'first@e2e.test', 'USER');
-    const second = createAccount(server, 'second@e2e.test', 'USER');
-    const context = await newContext(browser, server);
+    const first = createAccount(setup.server, 'first@e2e.test', 'USER');
+    const second = createAccount(setup.server, 'second@e2e.test', 'USER');
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, first.email, first.password);
 
     await activate(page, codes[0].toUpperCase(), 'E2E-BOX-1');
-    await eventually(() => cardOf(page, 'E2E-BOX-1').isVisible()).toBe(true);
-    await eventually(() => cardOf(page, 'E2E-BOX-1').getByText(PRODUCT_LABEL).isVisible()).toBe(true);
+    await expect.poll(() => cardOf(page, 'E2E-BOX-1').isVisible()).toBe(true);
+    await expect.poll(() => cardOf(page, 'E2E-BOX-1').getByText(PRODUCT_LABEL).isVisible()).toBe(true);
 
     await changeMachine(page, 'E2E-BOX-1', 'E2E-BOX-2');
-    await eventually(() => cardOf(page, 'E2E-BOX-2').isVisible()).toBe(true);
+    await expect.poll(() => cardOf(page, 'E2E-BOX-2').isVisible()).toBe(true);
     expect(await cardOf(page, 'E2E-BOX-1').count()).toBe(0);
     await screenshot(page, 'licensing-my-licenses');
 
     await cardOf(page, 'E2E-BOX-2').getByRole('button', { name: 'Move' }).click();
     await page.getByRole('dialog').getByLabel('E-mail address of the new owner').fill(second.email);
     await page.getByRole('dialog').getByRole('button', { name: 'Move' }).click();
-    await eventually(() => cardOf(page, 'E2E-BOX-2').count()).toBe(0);
+    await expect.poll(() => cardOf(page, 'E2E-BOX-2').count()).toBe(0);
     await context.close();
 
-    const secondContext = await newContext(browser, server);
+    const secondContext = await newContext(setup.browser, setup.server);
     const secondPage = await secondContext.newPage();
     await login(secondPage, second.email, second.password);
     await secondPage.goto('/account/licenses');
-    await eventually(() => cardOf(secondPage, 'E2E-BOX-2').isVisible()).toBe(true);
+    await expect.poll(() => cardOf(secondPage, 'E2E-BOX-2').isVisible()).toBe(true);
     await secondContext.close();
 
     // The administrator sees the license under its new owner.
     const users = (await (await admin.request.get(`/api/licenses?tanId=${(await tanId(admin, codes[0]))}`)).json()) as { items: { ownerId: number }[] };
     await admin.goto(`/users/${users.items[0].ownerId}/licenses`);
-    await eventually(() => cardOf(admin, 'E2E-BOX-2').isVisible()).toBe(true);
+    await expect.poll(() => cardOf(admin, 'E2E-BOX-2').isVisible()).toBe(true);
   });
 
   it('a customer adds, extends and deletes a temporary license', async () => {
-    const customer = createAccount(server, 'trial@e2e.test', 'USER');
-    const context = await newContext(browser, server);
+    const customer = createAccount(setup.server, 'trial@e2e.test', 'USER');
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, customer.email, customer.password);
 
@@ -150,15 +142,15 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
     await dialog.getByRole('button', { name: 'Add temporary license' }).click();
 
     const card = cardOf(page, 'E2E-TRIAL');
-    await eventually(() => card.isVisible()).toBe(true);
-    await eventually(() => card.getByText('Temporary', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => card.isVisible()).toBe(true);
+    await expect.poll(() => card.getByText('Temporary', { exact: true }).isVisible()).toBe(true);
     // The product's 14 trial days are the suggested validity.
-    await eventually(() => card.getByTestId('license-valid-until').textContent()).toBe(shownDate(isoDaysFromToday(14)));
+    await expect.poll(() => card.getByTestId('license-valid-until').textContent()).toBe(shownDate(isoDaysFromToday(14)));
 
     await card.getByRole('button', { name: 'Extend' }).click();
     await page.getByRole('dialog').getByLabel('Extend by').fill('3');
     await page.getByRole('dialog').getByRole('button', { name: 'Extend' }).click();
-    await eventually(() => card.getByTestId('license-valid-until').textContent()).toBe(shownDate(isoDaysFromToday(17)));
+    await expect.poll(() => card.getByTestId('license-valid-until').textContent()).toBe(shownDate(isoDaysFromToday(17)));
 
     // Past the configured 30 days the extension is refused with the spec's message.
     await card.getByRole('button', { name: 'Extend' }).click();
@@ -171,21 +163,21 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
 
     await card.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
-    await eventually(() => cardOf(page, 'E2E-TRIAL').count()).toBe(0);
+    await expect.poll(() => cardOf(page, 'E2E-TRIAL').count()).toBe(0);
     await context.close();
   });
 
   it('the different-machines limit refuses a fourth machine with its numbers', async () => {
-    const customer = createAccount(server, 'hopper@e2e.test', 'USER');
-    const context = await newContext(browser, server);
+    const customer = createAccount(setup.server, 'hopper@e2e.test', 'USER');
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, customer.email, customer.password);
     await activate(page, codes[1], 'HOP-1');
-    await eventually(() => cardOf(page, 'HOP-1').isVisible()).toBe(true);
+    await expect.poll(() => cardOf(page, 'HOP-1').isVisible()).toBe(true);
     await changeMachine(page, 'HOP-1', 'HOP-2');
-    await eventually(() => cardOf(page, 'HOP-2').isVisible()).toBe(true);
+    await expect.poll(() => cardOf(page, 'HOP-2').isVisible()).toBe(true);
     await changeMachine(page, 'HOP-2', 'HOP-3');
-    await eventually(() => cardOf(page, 'HOP-3').isVisible()).toBe(true);
+    await expect.poll(() => cardOf(page, 'HOP-3').isVisible()).toBe(true);
     // The built-in policy allows 3 machines within 30 days (720 hours).
     await changeMachine(page, 'HOP-3', 'HOP-4');
     await toastSays(page, 'You have already used this license on 3 different machines within the last 30 days or 720 hours');
@@ -196,8 +188,8 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
   });
 
   it("a used-up TAN is refused with the spec's message", async () => {
-    const customer = createAccount(server, 'late@e2e.test', 'USER');
-    const context = await newContext(browser, server);
+    const customer = createAccount(setup.server, 'late@e2e.test', 'USER');
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, customer.email, customer.password);
     await activate(page, codes[0], 'LATE-BOX');

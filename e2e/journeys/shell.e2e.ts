@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { ADMIN, createAccount, describeJourney, launchBrowser, login, newContext, screenshot, startServer, type TestServer } from '../harness.ts';
+import { expect, it } from 'vitest';
+import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, screenshot } from '../harness.ts';
 
 describeJourney('the shell: login, menus by role, guards and locale', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const setup = journeySetup();
 
   it('the first administrator logs in, sees the admin menu and logs out', async () => {
-    const context = await newContext(browser, server);
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await page.goto('/');
     await expect.poll(() => page.getByRole('heading', { name: 'Log in to your account' }).isVisible()).toBe(true);
@@ -41,8 +30,8 @@ describeJourney('the shell: login, menus by role, guards and locale', () => {
   });
 
   it('a customer sees only its own menu and is sent home from admin pages', async () => {
-    const customer = createAccount(server, 'customer@e2e.test', 'USER');
-    const context = await newContext(browser, server);
+    const customer = createAccount(setup.server, 'customer@e2e.test', 'USER');
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, customer.email, customer.password);
     const nav = page.getByRole('navigation', { name: 'Main menu' });
@@ -58,7 +47,7 @@ describeJourney('the shell: login, menus by role, guards and locale', () => {
   });
 
   it('a protected URL while logged out goes to /login with a returnUrl and back there after login', async () => {
-    const context = await newContext(browser, server);
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await page.goto('/users/create');
     await expect.poll(() => page.url()).toContain('/login?returnUrl=%2Fusers%2Fcreate');
@@ -73,7 +62,7 @@ describeJourney('the shell: login, menus by role, guards and locale', () => {
   });
 
   it('switching the locale changes the texts and survives a reload', async () => {
-    const context = await newContext(browser, server);
+    const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await page.goto('/login');
     await expect.poll(() => page.getByRole('heading', { name: 'Log in to your account' }).isVisible()).toBe(true);
@@ -87,8 +76,8 @@ describeJourney('the shell: login, menus by role, guards and locale', () => {
     await context.close();
   });
 
-  it('the browser language picks the locale on a first visit, and a phone-width page has a menu button', async () => {
-    const context = await newContext(browser, server, { locale: 'fr-FR', viewport: { width: 390, height: 844 } });
+  it('the setup.browser language picks the locale on a first visit, and a phone-width page has a menu button', async () => {
+    const context = await newContext(setup.browser, setup.server, { locale: 'fr-FR', viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await page.goto('/');
     await expect.poll(() => page.getByRole('heading', { name: 'Connectez-vous à votre compte' }).isVisible()).toBe(true);

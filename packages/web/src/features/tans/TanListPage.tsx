@@ -177,7 +177,7 @@ export default function TanListPage() {
                   <Table.Td>
                     <Group gap={4}>
                       {tan.tags.map((value) => (
-                        <Badge key={value} variant="light" size="sm" style={{ cursor: 'pointer' }} onClick={() => resetPage(setTag)(value)}>
+                        <Badge key={value} component="button" type="button" variant="light" size="sm" tt="none" style={{ cursor: 'pointer', border: 0 }} onClick={() => resetPage(setTag)(value)}>
                           {value}
                         </Badge>
                       ))}
