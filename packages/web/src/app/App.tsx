@@ -8,6 +8,7 @@ import { ApiError } from '../lib/api.ts';
 import { Guard } from './Guard.tsx';
 import { ROUTES } from './routes.tsx';
 import { Shell } from './Shell.tsx';
+import classes from './App.module.css';
 
 /**
  * The pages open dialogs through `modals.open…()`, which are window events; the provider that shows
@@ -46,7 +47,7 @@ export function App() {
   return (
     <MantineProvider theme={theme}>
       <QueryClientProvider client={queryClient}>
-        <Notifications position="top-right" />
+        <Notifications position="top-right" classNames={{ root: classes.toasts }} />
         <RouterProvider router={router} />
         <Suspense fallback={null}>
           <Modals />
