@@ -1,24 +1,13 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { changesOf, createFeature, createProduct, uniqueName } from './catalogue-fixtures.ts';
-import { client, describeBothDatabases, expectError, loggedIn } from './harness.ts';
+import { callersOfEachRole, describeBothDatabases, expectError } from './harness.ts';
 
 describeBothDatabases('features', (t) => {
-  let adminCookie: string;
-  let admin: ReturnType<typeof client>;
-  let user: ReturnType<typeof client>;
-  let distributor: ReturnType<typeof client>;
-  const anonymous = () => client(t.app);
-
-  beforeAll(async () => {
-    adminCookie = (await loggedIn(t.app, 'ADMIN')).cookie;
-    admin = client(t.app, adminCookie);
-    user = client(t.app, (await loggedIn(t.app, 'USER')).cookie);
-    distributor = client(t.app, (await loggedIn(t.app, 'DISTRIBUTOR')).cookie);
-  });
+  const { cookies, admin, user, distributor, anonymous } = callersOfEachRole(t);
 
   describe('POST /api/features', () => {
     it('creates a feature with localized descriptions, hidden, expansions and notes, and logs the insert', async () => {
-      const target = await createFeature(t.app, adminCookie);
+      const target = await createFeature(t.app, cookies.ADMIN);
       const name = uniqueName('export:pdf/v2_x');
       const response = await admin.post('/api/features', {
         body: { name, localizedDescription: { en: 'PDF export', de: 'PDF-Export', fr: '' }, hidden: true, expandToFeatures: [target.name], notes: 'internal' },
@@ -65,13 +54,13 @@ describeBothDatabases('features', (t) => {
     });
 
     it('refuses a duplicate name with 409 ERR_CONFLICT', async () => {
-      const existing = await createFeature(t.app, adminCookie);
+      const existing = await createFeature(t.app, cookies.ADMIN);
       const error = expectError(await admin.post('/api/features', { body: { name: existing.name } }), 409, 'ERR_CONFLICT');
       expect(error.details?.[0].path).toBe('name');
     });
 
     it('refuses unknown expansion names with 400 ERR_UNKNOWN_FEATURE, naming each position', async () => {
-      const known = await createFeature(t.app, adminCookie);
+      const known = await createFeature(t.app, cookies.ADMIN);
       const error = expectError(
         await admin.post('/api/features', { body: { name: uniqueName('x'), expandToFeatures: [known.name, 'no-such-feature'] } }),
         400,
@@ -82,7 +71,7 @@ describeBothDatabases('features', (t) => {
 
     it('refuses a feature that expands to itself with 422 ERR_FEATURE_CYCLE', async () => {
       const name = uniqueName('self');
-      await createFeature(t.app, adminCookie, { name: `${name}-other` });
+      await createFeature(t.app, cookies.ADMIN, { name: `${name}-other` });
       // A new feature cannot name itself (it does not exist yet): that is an unknown feature.
       expectError(await admin.post('/api/features', { body: { name, expandToFeatures: [name] } }), 400, 'ERR_UNKNOWN_FEATURE');
     });
@@ -96,7 +85,7 @@ describeBothDatabases('features', (t) => {
   describe('GET /api/features', () => {
     it('lists with filter, sort, offset and limit, and answers items and totalCount', async () => {
       const prefix = uniqueName('list');
-      for (const suffix of ['b', 'a', 'c']) await createFeature(t.app, adminCookie, { name: `${prefix}-${suffix}`, localizedDescription: { en: `Desc ${suffix}` } });
+      for (const suffix of ['b', 'a', 'c']) await createFeature(t.app, cookies.ADMIN, { name: `${prefix}-${suffix}`, localizedDescription: { en: `Desc ${suffix}` } });
       const response = await admin.get('/api/features', { query: { filter: prefix, sort: '-name', limit: '2' } });
       expect(response.statusCode).toBe(200);
       const body = response.json();
@@ -108,7 +97,7 @@ describeBothDatabases('features', (t) => {
 
     it('searches the descriptions case-insensitively and takes % and _ literally', async () => {
       const word = uniqueName('Zebra');
-      const feature = await createFeature(t.app, adminCookie, { localizedDescription: { de: `Ein ${word}` } });
+      const feature = await createFeature(t.app, cookies.ADMIN, { localizedDescription: { de: `Ein ${word}` } });
       const found = (await admin.get('/api/features', { query: { filter: word.toUpperCase() } })).json();
       expect(found.items.map((item: { id: number }) => item.id)).toEqual([feature.id]);
       expect((await admin.get('/api/features', { query: { filter: '%' } })).json().totalCount).toBe(0);
@@ -129,7 +118,7 @@ describeBothDatabases('features', (t) => {
 
   describe('GET /api/features/{id}', () => {
     it('answers one feature, 404 for an unknown id and 400 for a malformed one', async () => {
-      const feature = await createFeature(t.app, adminCookie);
+      const feature = await createFeature(t.app, cookies.ADMIN);
       expect((await distributor.get(`/api/features/${feature.id}`)).json()).toMatchObject({ id: feature.id, name: feature.name });
       expectError(await admin.get('/api/features/999999'), 404, 'ERR_NOT_FOUND');
       expectError(await admin.get('/api/features/abc'), 400, 'ERR_VALIDATION');
@@ -144,8 +133,8 @@ describeBothDatabases('features', (t) => {
 
   describe('PUT /api/features/{id}', () => {
     it('changes every field and logs old and new values', async () => {
-      const feature = await createFeature(t.app, adminCookie, { localizedDescription: { en: 'Old' } });
-      const target = await createFeature(t.app, adminCookie);
+      const feature = await createFeature(t.app, cookies.ADMIN, { localizedDescription: { en: 'Old' } });
+      const target = await createFeature(t.app, cookies.ADMIN);
       const name = uniqueName('renamed');
       const response = await admin.put(`/api/features/${feature.id}`, {
         body: { name, localizedDescription: { it: 'Nuovo' }, hidden: true, expandToFeatures: [target.name], notes: 'n' },
@@ -159,9 +148,9 @@ describeBothDatabases('features', (t) => {
     });
 
     it('refuses cycles with 422 ERR_FEATURE_CYCLE and a readable path', async () => {
-      const c = await createFeature(t.app, adminCookie);
-      const b = await createFeature(t.app, adminCookie, { expandToFeatures: [c.name] });
-      const a = await createFeature(t.app, adminCookie, { expandToFeatures: [b.name] });
+      const c = await createFeature(t.app, cookies.ADMIN);
+      const b = await createFeature(t.app, cookies.ADMIN, { expandToFeatures: [c.name] });
+      const a = await createFeature(t.app, cookies.ADMIN, { expandToFeatures: [b.name] });
       const self = expectError(await admin.put(`/api/features/${a.id}`, { body: { name: a.name, expandToFeatures: [a.name] } }), 422, 'ERR_FEATURE_CYCLE');
       expect(self.message).toContain(`${a.name} → ${a.name}`);
       const long = expectError(await admin.put(`/api/features/${c.id}`, { body: { name: c.name, expandToFeatures: [a.name] } }), 422, 'ERR_FEATURE_CYCLE');
@@ -171,15 +160,15 @@ describeBothDatabases('features', (t) => {
     });
 
     it('finds a cycle through a renamed feature', async () => {
-      const b = await createFeature(t.app, adminCookie);
-      const a = await createFeature(t.app, adminCookie, { expandToFeatures: [b.name] });
+      const b = await createFeature(t.app, cookies.ADMIN);
+      const a = await createFeature(t.app, cookies.ADMIN, { expandToFeatures: [b.name] });
       const renamed = uniqueName('renamed');
       expectError(await admin.put(`/api/features/${b.id}`, { body: { name: renamed, expandToFeatures: [a.name] } }), 422, 'ERR_FEATURE_CYCLE');
     });
 
     it('refuses taking another feature\'s name, and answers 404 for an unknown id', async () => {
-      const first = await createFeature(t.app, adminCookie);
-      const second = await createFeature(t.app, adminCookie);
+      const first = await createFeature(t.app, cookies.ADMIN);
+      const second = await createFeature(t.app, cookies.ADMIN);
       expectError(await admin.put(`/api/features/${second.id}`, { body: { name: first.name } }), 409, 'ERR_CONFLICT');
       expect((await admin.put(`/api/features/${second.id}`, { body: { name: second.name } })).statusCode).toBe(200);
       expectError(await admin.put('/api/features/999999', { body: { name: uniqueName('x') } }), 404, 'ERR_NOT_FOUND');
@@ -187,7 +176,7 @@ describeBothDatabases('features', (t) => {
     });
 
     it('refuses customers and distributors with 403, anonymous callers with 401', async () => {
-      const feature = await createFeature(t.app, adminCookie);
+      const feature = await createFeature(t.app, cookies.ADMIN);
       for (const caller of [user, distributor]) expectError(await caller.put(`/api/features/${feature.id}`, { body: { name: feature.name } }), 403, 'ERR_FORBIDDEN');
       expectError(await anonymous().put(`/api/features/${feature.id}`, { body: { name: feature.name } }), 401, 'ERR_UNAUTHENTICATED');
     });
@@ -195,7 +184,7 @@ describeBothDatabases('features', (t) => {
 
   describe('DELETE /api/features/{id}', () => {
     it('deletes an unused feature and logs it', async () => {
-      const feature = await createFeature(t.app, adminCookie);
+      const feature = await createFeature(t.app, cookies.ADMIN);
       expect((await admin.delete(`/api/features/${feature.id}`)).statusCode).toBe(204);
       expectError(await admin.get(`/api/features/${feature.id}`), 404, 'ERR_NOT_FOUND');
       expectError(await admin.delete(`/api/features/${feature.id}`), 404, 'ERR_NOT_FOUND');
@@ -205,12 +194,12 @@ describeBothDatabases('features', (t) => {
     });
 
     it('refuses a feature that a product has or another feature expands to with 409 ERR_IN_USE', async () => {
-      const used = await createFeature(t.app, adminCookie);
-      const product = await createProduct(t.app, adminCookie, { features: [used.name] });
+      const used = await createFeature(t.app, cookies.ADMIN);
+      const product = await createProduct(t.app, cookies.ADMIN, { features: [used.name] });
       const error = expectError(await admin.delete(`/api/features/${used.id}`), 409, 'ERR_IN_USE');
       expect(error.message).toContain(product.formattedName);
-      const target = await createFeature(t.app, adminCookie);
-      const parent = await createFeature(t.app, adminCookie, { expandToFeatures: [target.name] });
+      const target = await createFeature(t.app, cookies.ADMIN);
+      const parent = await createFeature(t.app, cookies.ADMIN, { expandToFeatures: [target.name] });
       expect(expectError(await admin.delete(`/api/features/${target.id}`), 409, 'ERR_IN_USE').message).toContain(parent.name);
       // The parent itself may go; its expansions go with it.
       expect((await admin.delete(`/api/features/${parent.id}`)).statusCode).toBe(204);
@@ -218,7 +207,7 @@ describeBothDatabases('features', (t) => {
     });
 
     it('refuses customers and distributors with 403, anonymous callers with 401', async () => {
-      const feature = await createFeature(t.app, adminCookie);
+      const feature = await createFeature(t.app, cookies.ADMIN);
       for (const caller of [user, distributor]) expectError(await caller.delete(`/api/features/${feature.id}`), 403, 'ERR_FORBIDDEN');
       expectError(await anonymous().delete(`/api/features/${feature.id}`), 401, 'ERR_UNAUTHENTICATED');
       expect((await admin.get(`/api/features/${feature.id}`)).statusCode).toBe(200);

@@ -159,14 +159,23 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * Builds an app on an open database, quietly. On PostgreSQL its migrations run under the schema
+ * lock: every app a test builds must come through here, or its migrator can trip over a schema
+ * another test file is dropping.
+ */
+export function buildTestApp(config: Config, database: Database): Promise<App> {
+  const build = () => buildApp(config, { database, logger: false });
+  return config.database.kind === 'postgres' ? withSchemaLock(build) : build();
+}
+
 /** Builds the app on a fresh database of the kind; `close()` removes both. */
 export async function createTestApp(kind: DatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
   const fresh = await freshDatabase(kind);
   let app: App;
   const config = testConfig(fresh.config, options);
   try {
-    const build = () => buildApp(config, { database: fresh.database, logger: false });
-    app = kind === 'postgres' ? await withSchemaLock(build) : await build();
+    app = await buildTestApp(config, fresh.database);
   } catch (error) {
     await fresh.dispose();
     throw error;
@@ -303,6 +312,25 @@ export function request(app: App, method: Method, url: string, options: RequestO
 export function client(app: App, cookie: string | null = null) {
   const as = (method: Method) => (url: string, options: Omit<RequestOptions, 'cookie'> = {}) => request(app, method, url, { ...options, cookie });
   return { get: as('GET'), post: as('POST'), put: as('PUT'), patch: as('PATCH'), delete: as('DELETE') };
+}
+
+type Client = ReturnType<typeof client>;
+
+/**
+ * A logged-in caller of each role for a suite's tests, an anonymous one, and their session cookies
+ * (for fixtures that take one). The callers log in before the suite's tests.
+ */
+export function callersOfEachRole(t: Harness) {
+  const cookies: Record<Role, string> = { ADMIN: '', DISTRIBUTOR: '', USER: '' };
+  beforeAll(async () => {
+    for (const role of Object.keys(cookies) as Role[]) cookies[role] = (await loggedIn(t.app, role)).cookie;
+  });
+  // The suite's app and the cookies exist once the hooks have run: each request reads them then.
+  const as = (role: Role | null): Client => {
+    const call = (method: keyof Client): Client[keyof Client] => (url, options) => client(t.app, role && cookies[role])[method](url, options);
+    return { get: call('get'), post: call('post'), put: call('put'), patch: call('patch'), delete: call('delete') };
+  };
+  return { cookies, admin: as('ADMIN'), distributor: as('DISTRIBUTOR'), user: as('USER'), anonymous: () => as(null) };
 }
 
 /** Asserts the status and the error code of an error answer, and returns its body. */

@@ -1,20 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { builtInPolicyId, changesOf, createPolicy, policyInput, uniqueName } from './catalogue-fixtures.ts';
-import { client, describeBothDatabases, expectError, loggedIn } from './harness.ts';
+import { callersOfEachRole, describeBothDatabases, expectError } from './harness.ts';
 
 describeBothDatabases('license policies', (t) => {
-  let adminCookie: string;
-  let admin: ReturnType<typeof client>;
-  let user: ReturnType<typeof client>;
-  let distributor: ReturnType<typeof client>;
-  const anonymous = () => client(t.app);
-
-  beforeAll(async () => {
-    adminCookie = (await loggedIn(t.app, 'ADMIN')).cookie;
-    admin = client(t.app, adminCookie);
-    user = client(t.app, (await loggedIn(t.app, 'USER')).cookie);
-    distributor = client(t.app, (await loggedIn(t.app, 'DISTRIBUTOR')).cookie);
-  });
+  const { cookies, admin, user, distributor, anonymous } = callersOfEachRole(t);
 
   describe('POST /api/license-policies', () => {
     it('creates a policy, answers every field, and logs the insert', async () => {
@@ -71,7 +60,7 @@ describeBothDatabases('license policies', (t) => {
     });
 
     it('refuses a duplicate name with 409 ERR_CONFLICT, built-in names included', async () => {
-      const existing = await createPolicy(t.app, adminCookie);
+      const existing = await createPolicy(t.app, cookies.ADMIN);
       expectError(await admin.post('/api/license-policies', { body: policyInput({ name: existing.name }) }), 409, 'ERR_CONFLICT');
       expectError(await admin.post('/api/license-policies', { body: policyInput({ name: 'FLOATING_DEFAULT' }) }), 409, 'ERR_CONFLICT');
     });
@@ -93,9 +82,9 @@ describeBothDatabases('license policies', (t) => {
 
     it('filters by text and type, sorts, pages, and answers items and totalCount', async () => {
       const prefix = uniqueName('pol');
-      await createPolicy(t.app, adminCookie, { name: `${prefix}-a`, type: 'FLOATING', licenseMaxValidDays: 5 });
-      await createPolicy(t.app, adminCookie, { name: `${prefix}-b`, type: 'PERPETUAL', licenseMaxValidDays: 9 });
-      await createPolicy(t.app, adminCookie, { name: `${prefix}-c`, type: 'FLOATING', licenseMaxValidDays: 7 });
+      await createPolicy(t.app, cookies.ADMIN, { name: `${prefix}-a`, type: 'FLOATING', licenseMaxValidDays: 5 });
+      await createPolicy(t.app, cookies.ADMIN, { name: `${prefix}-b`, type: 'PERPETUAL', licenseMaxValidDays: 9 });
+      await createPolicy(t.app, cookies.ADMIN, { name: `${prefix}-c`, type: 'FLOATING', licenseMaxValidDays: 7 });
       const all = (await admin.get('/api/license-policies', { query: { filter: prefix, sort: '-licenseMaxValidDays' } })).json();
       expect(all.totalCount).toBe(3);
       expect(all.items.map((policy: { name: string }) => policy.name)).toEqual([`${prefix}-b`, `${prefix}-c`, `${prefix}-a`]);
@@ -108,7 +97,7 @@ describeBothDatabases('license policies', (t) => {
 
     it('finds a policy by its public name', async () => {
       const word = uniqueName('Lizenz');
-      const policy = await createPolicy(t.app, adminCookie, { publicName: { de: word } });
+      const policy = await createPolicy(t.app, cookies.ADMIN, { publicName: { de: word } });
       expect((await admin.get('/api/license-policies', { query: { filter: word } })).json().items.map((item: { id: number }) => item.id)).toEqual([policy.id]);
     });
 
@@ -121,7 +110,7 @@ describeBothDatabases('license policies', (t) => {
 
   describe('GET /api/license-policies/{id}', () => {
     it('answers one policy, 404 for an unknown id, 403 for customers and 401 for anonymous callers', async () => {
-      const policy = await createPolicy(t.app, adminCookie);
+      const policy = await createPolicy(t.app, cookies.ADMIN);
       expect((await distributor.get(`/api/license-policies/${policy.id}`)).json()).toMatchObject({ id: policy.id, name: policy.name });
       expectError(await admin.get('/api/license-policies/999999'), 404, 'ERR_NOT_FOUND');
       expectError(await admin.get('/api/license-policies/0'), 400, 'ERR_VALIDATION');
@@ -132,7 +121,7 @@ describeBothDatabases('license policies', (t) => {
 
   describe('PUT /api/license-policies/{id}', () => {
     it('changes a policy and logs old and new values', async () => {
-      const policy = await createPolicy(t.app, adminCookie);
+      const policy = await createPolicy(t.app, cookies.ADMIN);
       const body = policyInput({ name: uniqueName('changed'), type: 'FLOATING', publicName: { fr: 'Licence flottante' }, maxDifferentMachinesCount: 10 });
       const response = await admin.put(`/api/license-policies/${policy.id}`, { body });
       expect(response.statusCode, response.body).toBe(200);
@@ -155,8 +144,8 @@ describeBothDatabases('license policies', (t) => {
     });
 
     it('refuses turning a policy INDEFINITE, a taken name, invalid values and unknown ids', async () => {
-      const policy = await createPolicy(t.app, adminCookie);
-      const other = await createPolicy(t.app, adminCookie);
+      const policy = await createPolicy(t.app, cookies.ADMIN);
+      const other = await createPolicy(t.app, cookies.ADMIN);
       expectError(await admin.put(`/api/license-policies/${policy.id}`, { body: policyInput({ name: policy.name, type: 'INDEFINITE', publicName: {} }) }), 400, 'ERR_VALIDATION');
       expectError(await admin.put(`/api/license-policies/${policy.id}`, { body: policyInput({ name: other.name }) }), 409, 'ERR_CONFLICT');
       expectError(await admin.put(`/api/license-policies/${policy.id}`, { body: policyInput({ licenseMaxValidDays: 0 }) }), 400, 'ERR_VALIDATION');
@@ -164,7 +153,7 @@ describeBothDatabases('license policies', (t) => {
     });
 
     it('refuses customers and distributors with 403, anonymous callers with 401', async () => {
-      const policy = await createPolicy(t.app, adminCookie);
+      const policy = await createPolicy(t.app, cookies.ADMIN);
       const body = policyInput({ name: policy.name });
       for (const caller of [user, distributor]) expectError(await caller.put(`/api/license-policies/${policy.id}`, { body }), 403, 'ERR_FORBIDDEN');
       expectError(await anonymous().put(`/api/license-policies/${policy.id}`, { body }), 401, 'ERR_UNAUTHENTICATED');

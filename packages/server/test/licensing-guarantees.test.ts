@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../src/app.ts';
+import type { App } from '../src/app.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
-import { client, describeBothDatabases, loggedIn, testConfig } from './harness.ts';
+import { buildTestApp, client, describeBothDatabases, loggedIn, testConfig } from './harness.ts';
 import { createTans, insertProduct, machine, type Client } from './licensing-test-data.ts';
 
 describeBothDatabases('licensing guarantees', (t) => {
@@ -23,7 +23,7 @@ describeBothDatabases('licensing guarantees', (t) => {
     admin = client(t.app, (await loggedIn(t.app, 'ADMIN')).cookie);
     productId = (await insertProduct(t.app)).id;
     if (t.kind === 'postgres') {
-      secondInstance = await buildApp(testConfig(t.config.database), { database: openDatabase(t.config.database), logger: false });
+      secondInstance = await buildTestApp(testConfig(t.config.database), openDatabase(t.config.database));
     }
   });
 

@@ -1,28 +1,17 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { builtInPolicyId, changesOf, createFeature, createPolicy, createProduct, productInput, uniqueName } from './catalogue-fixtures.ts';
-import { client, describeBothDatabases, expectError, loggedIn } from './harness.ts';
+import { callersOfEachRole, describeBothDatabases, expectError } from './harness.ts';
 
 type Item = { id: number; name: string; version: string; features: string[] };
 const ids = (body: { items: Item[] }) => body.items.map((item) => item.id);
 
 describeBothDatabases('products', (t) => {
-  let adminCookie: string;
-  let admin: ReturnType<typeof client>;
-  let user: ReturnType<typeof client>;
-  let distributor: ReturnType<typeof client>;
-  const anonymous = () => client(t.app);
-
-  beforeAll(async () => {
-    adminCookie = (await loggedIn(t.app, 'ADMIN')).cookie;
-    admin = client(t.app, adminCookie);
-    user = client(t.app, (await loggedIn(t.app, 'USER')).cookie);
-    distributor = client(t.app, (await loggedIn(t.app, 'DISTRIBUTOR')).cookie);
-  });
+  const { cookies, admin, user, distributor, anonymous } = callersOfEachRole(t);
 
   describe('POST /api/products', () => {
     it('creates a product with every field, answers formattedName, features, links and createdAt, and logs the insert', async () => {
-      const [a, b] = [await createFeature(t.app, adminCookie), await createFeature(t.app, adminCookie)];
-      const policy = await createPolicy(t.app, adminCookie);
+      const [a, b] = [await createFeature(t.app, cookies.ADMIN), await createFeature(t.app, cookies.ADMIN)];
+      const policy = await createPolicy(t.app, cookies.ADMIN);
       const body = {
         name: uniqueName('Studio'),
         version: '2.1',
@@ -51,7 +40,7 @@ describeBothDatabases('products', (t) => {
     });
 
     it('defaults to active, no trials, no dates, no features and no links', async () => {
-      const created = await createProduct(t.app, adminCookie);
+      const created = await createProduct(t.app, cookies.ADMIN);
       expect(created).toMatchObject({ active: true, trialDays: null, repeatTrialAfterMonths: null, ignoreTrialsBefore: null, releaseDate: null, features: [], downloadLinks: [] });
     });
 
@@ -81,13 +70,13 @@ describeBothDatabases('products', (t) => {
     it('refuses an unknown license policy and unknown features', async () => {
       const policy = expectError(await admin.post('/api/products', { body: await productInput(t.app, { defaultLicensePolicyId: 999999 }) }), 400, 'ERR_VALIDATION');
       expect(policy.details?.[0].path).toBe('defaultLicensePolicyId');
-      const known = await createFeature(t.app, adminCookie);
+      const known = await createFeature(t.app, cookies.ADMIN);
       const features = expectError(await admin.post('/api/products', { body: await productInput(t.app, { features: [known.name, 'missing-one'] }) }), 400, 'ERR_UNKNOWN_FEATURE');
       expect(features.details).toEqual([expect.objectContaining({ path: 'features.1' })]);
     });
 
     it('refuses a second product of the same name and version with 409 ERR_CONFLICT', async () => {
-      const existing = await createProduct(t.app, adminCookie);
+      const existing = await createProduct(t.app, cookies.ADMIN);
       expectError(await admin.post('/api/products', { body: await productInput(t.app, { name: existing.name, version: existing.version }) }), 409, 'ERR_CONFLICT');
       expect((await admin.post('/api/products', { body: await productInput(t.app, { name: existing.name, version: '1.1' }) })).statusCode).toBe(201);
     });
@@ -102,9 +91,9 @@ describeBothDatabases('products', (t) => {
   describe('GET /api/products', () => {
     it('filters by text and active, sorts, pages, and answers items and totalCount', async () => {
       const name = uniqueName('Suite');
-      const v1 = await createProduct(t.app, adminCookie, { name, version: '1.0', active: false });
-      const v2 = await createProduct(t.app, adminCookie, { name, version: '2.0' });
-      const v3 = await createProduct(t.app, adminCookie, { name, version: '3.0' });
+      const v1 = await createProduct(t.app, cookies.ADMIN, { name, version: '1.0', active: false });
+      const v2 = await createProduct(t.app, cookies.ADMIN, { name, version: '2.0' });
+      const v3 = await createProduct(t.app, cookies.ADMIN, { name, version: '3.0' });
       const all = (await admin.get('/api/products', { query: { filter: name.toUpperCase(), sort: '-version' } })).json();
       expect(all.totalCount).toBe(3);
       expect(ids(all)).toEqual([v3.id, v2.id, v1.id]);
@@ -123,12 +112,12 @@ describeBothDatabases('products', (t) => {
     });
 
     it('resolves features by expand-to-features and finds products by feature names, directly or resolved', async () => {
-      const leafA = await createFeature(t.app, adminCookie);
-      const leafB = await createFeature(t.app, adminCookie);
-      const middle = await createFeature(t.app, adminCookie, { expandToFeatures: [leafB.name] });
-      const bundle = await createFeature(t.app, adminCookie, { expandToFeatures: [leafA.name, middle.name] });
-      const direct = await createProduct(t.app, adminCookie, { features: [leafA.name] });
-      const bundled = await createProduct(t.app, adminCookie, { features: [bundle.name] });
+      const leafA = await createFeature(t.app, cookies.ADMIN);
+      const leafB = await createFeature(t.app, cookies.ADMIN);
+      const middle = await createFeature(t.app, cookies.ADMIN, { expandToFeatures: [leafB.name] });
+      const bundle = await createFeature(t.app, cookies.ADMIN, { expandToFeatures: [leafA.name, middle.name] });
+      const direct = await createProduct(t.app, cookies.ADMIN, { features: [leafA.name] });
+      const bundled = await createProduct(t.app, cookies.ADMIN, { features: [bundle.name] });
 
       const both = `${direct.id},${bundled.id}`;
       const plain = (await admin.get('/api/products', { query: { ids: both, sort: 'id' } })).json();
@@ -157,7 +146,7 @@ describeBothDatabases('products', (t) => {
 
   describe('GET /api/products/{id} and /versions', () => {
     it('answers one product; 404 for an unknown id; 403 for customers; 401 for anonymous callers', async () => {
-      const product = await createProduct(t.app, adminCookie);
+      const product = await createProduct(t.app, cookies.ADMIN);
       expect((await distributor.get(`/api/products/${product.id}`)).json()).toEqual(product);
       expectError(await admin.get('/api/products/999999'), 404, 'ERR_NOT_FOUND');
       expectError(await admin.get('/api/products/3000000000'), 400, 'ERR_VALIDATION');
@@ -171,8 +160,8 @@ describeBothDatabases('products', (t) => {
     it('lists the products of the same name ordered by version, numbers by value', async () => {
       const name = uniqueName('Versioned');
       const made: Record<string, number> = {};
-      for (const version of ['1.10', '1.9', '2.0', '1.2.3']) made[version] = (await createProduct(t.app, adminCookie, { name, version })).id;
-      await createProduct(t.app, adminCookie, { name: `${name}-other`, version: '1.0' });
+      for (const version of ['1.10', '1.9', '2.0', '1.2.3']) made[version] = (await createProduct(t.app, cookies.ADMIN, { name, version })).id;
+      await createProduct(t.app, cookies.ADMIN, { name: `${name}-other`, version: '1.0' });
       const body = (await admin.get(`/api/products/${made['2.0']}/versions`)).json();
       expect(body.totalCount).toBe(4);
       expect(body.items.map((item: Item) => item.version)).toEqual(['1.2.3', '1.9', '1.10', '2.0']);
@@ -185,8 +174,8 @@ describeBothDatabases('products', (t) => {
 
   describe('PUT /api/products/{id}', () => {
     it('changes every field, replaces features and links, and logs old and new values', async () => {
-      const [a, b] = [await createFeature(t.app, adminCookie), await createFeature(t.app, adminCookie)];
-      const product = await createProduct(t.app, adminCookie, { features: [a.name], downloadLinks: [{ type: 'win', url: 'https://example.com/a.exe' }] });
+      const [a, b] = [await createFeature(t.app, cookies.ADMIN), await createFeature(t.app, cookies.ADMIN)];
+      const product = await createProduct(t.app, cookies.ADMIN, { features: [a.name], downloadLinks: [{ type: 'win', url: 'https://example.com/a.exe' }] });
       const policyId = await builtInPolicyId(t.app, 'FLOATING_DEFAULT');
       const body = await productInput(t.app, {
         name: uniqueName('Renamed'),
@@ -208,8 +197,8 @@ describeBothDatabases('products', (t) => {
     });
 
     it('refuses invalid values, a taken name and version, and unknown ids', async () => {
-      const first = await createProduct(t.app, adminCookie);
-      const second = await createProduct(t.app, adminCookie);
+      const first = await createProduct(t.app, cookies.ADMIN);
+      const second = await createProduct(t.app, cookies.ADMIN);
       expectError(await admin.put(`/api/products/${second.id}`, { body: await productInput(t.app, { name: first.name, version: first.version }) }), 409, 'ERR_CONFLICT');
       expectError(await admin.put(`/api/products/${second.id}`, { body: await productInput(t.app, { version: ' 2' }) }), 400, 'ERR_VALIDATION');
       expectError(await admin.put('/api/products/999999', { body: await productInput(t.app) }), 404, 'ERR_NOT_FOUND');
@@ -218,7 +207,7 @@ describeBothDatabases('products', (t) => {
     });
 
     it('refuses customers and distributors with 403, anonymous callers with 401', async () => {
-      const product = await createProduct(t.app, adminCookie);
+      const product = await createProduct(t.app, cookies.ADMIN);
       const body = await productInput(t.app, { name: product.name });
       for (const caller of [user, distributor]) expectError(await caller.put(`/api/products/${product.id}`, { body }), 403, 'ERR_FORBIDDEN');
       expectError(await anonymous().put(`/api/products/${product.id}`, { body }), 401, 'ERR_UNAUTHENTICATED');
@@ -227,8 +216,8 @@ describeBothDatabases('products', (t) => {
 
   describe('DELETE /api/products/{id}', () => {
     it('deletes an unused product with its features and links, and logs it', async () => {
-      const feature = await createFeature(t.app, adminCookie);
-      const product = await createProduct(t.app, adminCookie, { features: [feature.name], downloadLinks: [{ type: 'mac', url: 'https://example.com/x.dmg' }] });
+      const feature = await createFeature(t.app, cookies.ADMIN);
+      const product = await createProduct(t.app, cookies.ADMIN, { features: [feature.name], downloadLinks: [{ type: 'mac', url: 'https://example.com/x.dmg' }] });
       expect((await admin.delete(`/api/products/${product.id}`)).statusCode).toBe(204);
       expectError(await admin.get(`/api/products/${product.id}`), 404, 'ERR_NOT_FOUND');
       expectError(await admin.delete(`/api/products/${product.id}`), 404, 'ERR_NOT_FOUND');
@@ -240,7 +229,7 @@ describeBothDatabases('products', (t) => {
     });
 
     it('refuses a product that TANs refer to, or the order automation, with 409 ERR_IN_USE', async () => {
-      const product = await createProduct(t.app, adminCookie);
+      const product = await createProduct(t.app, cookies.ADMIN);
       const now = new Date().toISOString();
       await t.app.ctx.db
         .insertInto('tans')
@@ -248,7 +237,7 @@ describeBothDatabases('products', (t) => {
         .execute();
       expectError(await admin.delete(`/api/products/${product.id}`), 409, 'ERR_IN_USE');
 
-      const automated = await createProduct(t.app, adminCookie);
+      const automated = await createProduct(t.app, cookies.ADMIN);
       expect((await admin.put('/api/settings/order.temporaryLicenseProductId', { body: { value: automated.id } })).statusCode).toBe(204);
       expect(expectError(await admin.delete(`/api/products/${automated.id}`), 409, 'ERR_IN_USE').message).toContain('order automation');
       expect((await admin.delete('/api/settings/order.temporaryLicenseProductId')).statusCode).toBe(204);
@@ -256,7 +245,7 @@ describeBothDatabases('products', (t) => {
     });
 
     it('refuses customers and distributors with 403, anonymous callers with 401', async () => {
-      const product = await createProduct(t.app, adminCookie);
+      const product = await createProduct(t.app, cookies.ADMIN);
       for (const caller of [user, distributor]) expectError(await caller.delete(`/api/products/${product.id}`), 403, 'ERR_FORBIDDEN');
       expectError(await anonymous().delete(`/api/products/${product.id}`), 401, 'ERR_UNAUTHENTICATED');
       expect((await admin.get(`/api/products/${product.id}`)).statusCode).toBe(200);

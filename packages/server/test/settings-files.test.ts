@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SECRET_MASK } from '@lm/contract';
 import { createProduct } from './catalogue-fixtures.ts';
-import { client, describeBothDatabases, expectError, loggedIn } from './harness.ts';
+import { buildTestApp, client, describeBothDatabases, expectError, loggedIn } from './harness.ts';
 
 /** The smallest valid PNG: one transparent pixel. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -78,8 +78,7 @@ describeBothDatabases('settings: uploads and order automation', (t) => {
 
     it('is shared by a second app instance on the same database', async () => {
       const { value } = (await upload('theme.logo', { data: SVG, type: 'image/svg+xml' })).json();
-      const { buildApp } = await import('../src/app.ts');
-      const second = await buildApp(t.config, { database: t.app.ctx, logger: false });
+      const second = await buildTestApp(t.config, t.app.ctx);
       try {
         const file = await second.inject({ url: value });
         expect(file.statusCode).toBe(200);

@@ -1,21 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SECRET_MASK, SETTING_KEYS } from '@lm/contract';
 import { createProduct } from './catalogue-fixtures.ts';
-import { client, describeBothDatabases, expectError, loggedIn } from './harness.ts';
+import { callersOfEachRole, describeBothDatabases, expectError, loggedIn } from './harness.ts';
 
 const THEME_KEYS = SETTING_KEYS.filter((key) => key.startsWith('theme.'));
 
 describeBothDatabases('settings', (t) => {
-  let admin: ReturnType<typeof client>;
-  let user: ReturnType<typeof client>;
-  let distributor: ReturnType<typeof client>;
-  const anonymous = () => client(t.app);
-
-  beforeAll(async () => {
-    admin = client(t.app, (await loggedIn(t.app, 'ADMIN')).cookie);
-    user = client(t.app, (await loggedIn(t.app, 'USER')).cookie);
-    distributor = client(t.app, (await loggedIn(t.app, 'DISTRIBUTOR')).cookie);
-  });
+  const { admin, user, distributor, anonymous } = callersOfEachRole(t);
 
   describe('GET /api/settings', () => {
     it('gives anonymous callers only the theme keys, null where unset', async () => {

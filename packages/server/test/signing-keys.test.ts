@@ -4,16 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyLicenseFile } from '@lm/contract/license-file';
-import { buildApp, type App } from '../src/app.ts';
+import type { App } from '../src/app.ts';
 import { signingKeys, rotateSigningKey } from '../src/platform/signing/keys.ts';
-import { client, createUser, DATABASE_KINDS, freshDatabase, postgresReachable, testConfig, type TestDatabase } from './harness.ts';
+import { buildTestApp, client, createUser, DATABASE_KINDS, freshDatabase, postgresReachable, testConfig, type TestDatabase } from './harness.ts';
 import { insertLicense, insertProduct, policyId, unique } from './licensing-fixtures.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const SECRET = 'a-long-and-secret-server-key-0123456789';
 
 async function appOn(fresh: TestDatabase, env: Record<string, string> = {}): Promise<App> {
-  return buildApp(testConfig(fresh.config, { env }), { database: fresh.database, logger: false });
+  return buildTestApp(testConfig(fresh.config, { env }), fresh.database);
 }
 
 async function fetchFile(app: App, machineId: string, product: string) {

@@ -9,9 +9,9 @@ import { Migrator, type Migration } from 'kysely/migration';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STATISTICS_CATEGORIES } from '@lm/contract';
 import type { StatisticsResult } from '@lm/contract/statistics';
-import { buildApp } from '../src/app.ts';
+import type { App } from '../src/app.ts';
 import { isPostgres } from '../src/platform/db/migrate.ts';
-import { client, createUser, describeBothDatabases, freshDatabase, loggedIn, testConfig, withSchemaLock } from './harness.ts';
+import { buildTestApp, client, createUser, describeBothDatabases, freshDatabase, loggedIn, testConfig, withSchemaLock } from './harness.ts';
 import { expectedStatistics, seedStatistics } from './statistics-fixtures.ts';
 
 const RANGES = [
@@ -19,7 +19,6 @@ const RANGES = [
   { from: '2024-05-10', to: '2025-02-20' },
 ];
 const today = () => new Date().toISOString().slice(0, 10);
-type App = Awaited<ReturnType<typeof buildApp>>;
 
 /** Every category, range and product as the API answers it equals the raw rows recounted in JavaScript. */
 async function expectCountersMatchRows(app: App, cookie: string, products: number[]) {
@@ -167,7 +166,7 @@ describeBothDatabases('statistics counters', (t) => {
           .returning('id')
           .executeTakeFirstOrThrow();
         const seeded = await seedStatistics({ ctx: { db: fresh.database.db } } as unknown as App, [distributor.id], 23);
-        const app = await locked(() => buildApp(testConfig(fresh.config), { database: fresh.database, logger: false }));
+        const app = await buildTestApp(testConfig(fresh.config), fresh.database);
         try {
           const admin = await loggedIn(app, 'ADMIN');
           await expectCountersMatchRows(app, admin.cookie, seeded.products.slice(0, 1));

@@ -5,7 +5,7 @@ import { SYSTEM, type AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { settingValue } from '../settings/service.ts';
-import { findUserByEmail, insertUser, toUser, type UserRow } from '../users/repo.ts';
+import { findUserByEmail, insertUser, NO_CONTACT_DETAILS, toUser, type UserRow } from '../users/repo.ts';
 import { resolvePolicy } from '../licenses/activation.ts';
 import { bindMachine, findProductForLicensing, insertLicense, machineHoldsLicense, recordTrial, type LicenseRow } from '../licenses/repo.ts';
 import { licenseValues } from '../licenses/view.ts';
@@ -43,15 +43,8 @@ async function orderAccount(ctx: AppContext, trx: Executor, order: OrderWebhook,
     passwordHash,
     firstName: order.firstName,
     lastName: order.lastName,
+    ...NO_CONTACT_DETAILS,
     company: order.company,
-    address: null,
-    address2: null,
-    zip: null,
-    city: null,
-    country: null,
-    phone: null,
-    fax: null,
-    notes: null,
     accessRole: 'USER',
     optInEmail: false,
     confirmed: true,

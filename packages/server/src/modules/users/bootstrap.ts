@@ -1,7 +1,7 @@
 import { randomToken, hashPassword } from '../../platform/auth/secrets.ts';
 import { recordChange } from '../../platform/changelog.ts';
 import { SYSTEM, type AppContext } from '../../platform/context.ts';
-import { countUsersWithRole, findUserByEmail, insertUser, toUser } from './repo.ts';
+import { countUsersWithRole, findUserByEmail, insertUser, NO_CONTACT_DETAILS, toUser } from './repo.ts';
 
 /**
  * First start (DESIGN.md section 8): with no administrator, create one from ADMIN_EMAIL and
@@ -20,15 +20,7 @@ export async function ensureAdministrator(ctx: AppContext): Promise<{ email: str
       passwordHash: await hashPassword(password),
       firstName: 'System',
       lastName: 'Administrator',
-      company: null,
-      address: null,
-      address2: null,
-      zip: null,
-      city: null,
-      country: null,
-      phone: null,
-      fax: null,
-      notes: null,
+      ...NO_CONTACT_DETAILS,
       accessRole: 'ADMIN',
       optInEmail: false,
       confirmed: true,

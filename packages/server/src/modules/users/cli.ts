@@ -4,7 +4,7 @@ import { recordChange } from '../../platform/changelog.ts';
 import { SYSTEM } from '../../platform/context.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { findUserByEmail, insertUser, toUser } from './repo.ts';
+import { findUserByEmail, insertUser, NO_CONTACT_DETAILS, toUser } from './repo.ts';
 
 export interface CliUser {
   email: string;
@@ -26,15 +26,7 @@ export async function createUserFromCli(database: Database, input: CliUser): Pro
       passwordHash,
       firstName: input.firstName ?? local,
       lastName: input.lastName ?? (input.role === 'USER' ? 'Customer' : input.role === 'ADMIN' ? 'Administrator' : 'Distributor'),
-      company: null,
-      address: null,
-      address2: null,
-      zip: null,
-      city: null,
-      country: null,
-      phone: null,
-      fax: null,
-      notes: null,
+      ...NO_CONTACT_DETAILS,
       accessRole: input.role,
       optInEmail: false,
       confirmed: true,

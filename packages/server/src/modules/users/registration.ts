@@ -6,7 +6,7 @@ import type { Executor } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/search.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { accountLink, queueAccountMail } from './mails.ts';
-import { findOpenUserById, findUserByEmail, insertUser, toUser, updateUser, type UserRow } from './repo.ts';
+import { findOpenUserById, findUserByEmail, insertUser, NO_CONTACT_DETAILS, toUser, updateUser, type UserRow } from './repo.ts';
 import { deleteTokensOfUser } from './token-repo.ts';
 import { consumeToken, invalidToken, issueToken } from './tokens.ts';
 
@@ -31,15 +31,7 @@ export async function register(ctx: AppContext, input: RegistrationInput, locale
         passwordHash,
         firstName: '',
         lastName: '',
-        company: null,
-        address: null,
-        address2: null,
-        zip: null,
-        city: null,
-        country: null,
-        phone: null,
-        fax: null,
-        notes: null,
+        ...NO_CONTACT_DETAILS,
         accessRole: 'USER',
         optInEmail: input.optInEmail ?? false,
         confirmed: false,

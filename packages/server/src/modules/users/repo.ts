@@ -53,6 +53,9 @@ export async function countUsersWithRole(db: Executor, role: Role): Promise<numb
   return Number(row.count);
 }
 
+/** The contact fields of an account that nobody has filled in yet. */
+export const NO_CONTACT_DETAILS = { company: null, address: null, address2: null, zip: null, city: null, country: null, phone: null, fax: null, notes: null } as const;
+
 export interface NewUser extends UserFields {
   passwordHash: string | null;
   confirmed: boolean;

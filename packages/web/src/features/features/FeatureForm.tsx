@@ -1,4 +1,4 @@
-import { Button, Group, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+import { SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { LOCALES } from '@lm/contract';
@@ -9,6 +9,7 @@ import { LOCALE_LABELS } from '../../lib/i18n.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { showFieldErrors } from '../../lib/server-errors.ts';
 import { useSaveFeature } from './api/save-feature.ts';
+import { FormActions } from '../../components/FormActions.tsx';
 
 interface FeatureFormValues {
   name: string;
@@ -66,16 +67,7 @@ export function FeatureForm({ feature, onSaved, onCancel }: { feature: Feature |
         />
         <Switch label={t('catalogue.feature.hidden')} description={t('catalogue.feature.hiddenHint')} {...form.getInputProps('hidden', { type: 'checkbox' })} />
         <Textarea label={t('catalogue.notes')} autosize minRows={2} {...form.getInputProps('notes')} />
-        <Group justify="flex-end">
-          {onCancel && (
-            <Button variant="default" onClick={onCancel}>
-              {t('common.cancel')}
-            </Button>
-          )}
-          <Button type="submit" loading={save.isPending}>
-            {feature ? t('common.save') : t('common.create')}
-          </Button>
-        </Group>
+        <FormActions editing={Boolean(feature)} saving={save.isPending} onCancel={onCancel} />
       </Stack>
     </form>
   );

@@ -19,6 +19,7 @@ import { showError, showSuccess } from '../../lib/notify.ts';
 import { showFieldErrors } from '../../lib/server-errors.ts';
 import { useSaveLicensePolicy } from './api/save-license-policy.ts';
 import { freeUpdatesOptions, machinesIntervalOptions, refetchOptions } from './policy-options.ts';
+import { FormActions } from '../../components/FormActions.tsx';
 
 type ValidityUnit = 'days' | 'months';
 
@@ -208,16 +209,7 @@ export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: Licen
           />
         </SimpleGrid>
         <Textarea label={t('catalogue.notes')} autosize minRows={2} {...form.getInputProps('notes')} />
-        <Group justify="flex-end">
-          {onCancel && (
-            <Button variant="default" onClick={onCancel}>
-              {t('common.cancel')}
-            </Button>
-          )}
-          <Button type="submit" loading={save.isPending}>
-            {policy ? t('common.save') : t('common.create')}
-          </Button>
-        </Group>
+        <FormActions editing={Boolean(policy)} saving={save.isPending} onCancel={onCancel} />
       </Stack>
     </form>
   );

@@ -1,4 +1,4 @@
-import { Button, Group, Select, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+import { Select, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import { useSaveProduct } from './api/save-product.ts';
 import { DownloadLinksInput } from './DownloadLinksInput.tsx';
 import { NoneOrNumberInput } from './NoneOrNumberInput.tsx';
 import { productBody, productFormValues, type ProductFormValues } from './product-form-values.ts';
+import { FormActions } from '../../components/FormActions.tsx';
 
 const validateBody = formValidator(productFields);
 
@@ -67,16 +68,7 @@ export function ProductForm({ product, template = null, onSaved, onCancel }: Pro
         <DownloadLinksInput form={form} />
         <Switch label={t('catalogue.product.active')} {...form.getInputProps('active', { type: 'checkbox' })} />
         <Textarea label={t('catalogue.notes')} autosize minRows={2} {...form.getInputProps('notes')} />
-        <Group justify="flex-end">
-          {onCancel && (
-            <Button variant="default" onClick={onCancel}>
-              {t('common.cancel')}
-            </Button>
-          )}
-          <Button type="submit" loading={save.isPending}>
-            {product ? t('common.save') : t('common.create')}
-          </Button>
-        </Group>
+        <FormActions editing={Boolean(product)} saving={save.isPending} onCancel={onCancel} />
       </Stack>
     </form>
   );
