@@ -7,7 +7,6 @@ import {
   MONTH_SECONDS,
   REFETCH_INTERVAL_OPTIONS_S,
 } from './constants.ts';
-import { localizedTexts } from './feature.ts';
 import { isoDateTime, listQuery, listResponse } from './list.ts';
 
 export const POLICY_TYPES = ['INDEFINITE', 'PERPETUAL', 'FLOATING'] as const;
@@ -62,8 +61,8 @@ const oneOf = <T extends number>(options: readonly T[]) =>
     .int()
     .refine((value) => options.includes(value as T), 'validation.notAnOption');
 
-/** A public name per locale, 2 to 255 characters (spec section 5). */
-export const policyPublicName = localizedTexts(z.string().min(2).max(255));
+/** A public name per locale, 2 to 255 characters (spec section 5): an entry without description is refused, not dropped. */
+export const policyPublicName = z.partialRecord(z.enum(LOCALES), z.string().trim().min(2).max(255));
 
 export const licensePolicyFields = z
   .object({

@@ -33,6 +33,7 @@ describeBothDatabases('license policies', (t) => {
       ['a name of 256 characters', { name: 'x'.repeat(256) }, 'name'],
       ['no name', { name: undefined }, 'name'],
       ['a public name of 1 character', { publicName: { en: 'x' } }, 'publicName.en'],
+      ['a public name entry without description', { publicName: { en: '  ' } }, 'publicName.en'],
       ['a public name of 256 characters', { publicName: { en: 'x'.repeat(256) } }, 'publicName.en'],
       ['a public name for an unknown locale', { publicName: { xx: 'Text' } }, 'publicName'],
       ['no type', { type: undefined }, 'type'],

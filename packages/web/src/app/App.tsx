@@ -3,8 +3,6 @@ import { createTheme, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { API_RETRIES } from '@lm/contract';
-import { ApiError } from '../lib/api.ts';
 import { Guard } from './Guard.tsx';
 import { ROUTES } from './routes.tsx';
 import { Shell } from './Shell.tsx';
@@ -21,8 +19,8 @@ const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md', fontFamil
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      // The API client already retries network failures and 502s; other errors are final.
-      retry: (count, error) => count < API_RETRIES && error instanceof ApiError && error.status === undefined,
+      // The API client already retries network failures and 502s (spec: up to 5 times); other errors are final.
+      retry: false,
       refetchOnWindowFocus: false,
     },
   },

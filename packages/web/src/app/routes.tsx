@@ -1,6 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { Action, SubjectName } from '@lm/contract';
-import { versionCheck } from './version-check.ts';
+import { loadChunk } from './version-check.ts';
 
 /** What a route needs (spec section 2): a login, or an ability that implies one. */
 export type Requirement = { login: true } | { ability: (params: Record<string, string | undefined>) => [Action, SubjectName] };
@@ -11,14 +11,9 @@ export interface AppRoute {
   requires?: Requirement;
 }
 
-/** Lazy pages; a chunk that fails to load (a new version was deployed) raises the reload alert. */
+/** Lazy pages; a chunk that fails or hangs raises the reload alert. */
 function page(load: () => Promise<{ default: ComponentType }>) {
-  return lazy(() =>
-    load().catch((error: unknown) => {
-      versionCheck.chunkFailed();
-      throw error;
-    }),
-  );
+  return lazy(() => loadChunk(load));
 }
 
 const can = (action: Action, subject: SubjectName): Requirement => ({ ability: () => [action, subject] });

@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { VERSION_CHECK_INTERVAL_S } from '@lm/contract';
+import { CHUNK_LOAD_TIMEOUT_S, VERSION_CHECK_INTERVAL_S } from '@lm/contract';
 
 let stale = false;
 let loadedHash: string | undefined;
@@ -23,7 +23,9 @@ async function fetchHash(): Promise<string | undefined> {
 
 /** The reload alert's state: a new version was deployed, or a script chunk failed to load. */
 export const versionCheck = {
-  chunkFailed: markStale,
+  get stale(): boolean {
+    return stale;
+  },
   async check(): Promise<void> {
     const hash = await fetchHash();
     if (!hash) return;
@@ -31,6 +33,23 @@ export const versionCheck = {
     else if (hash !== loadedHash) markStale();
   },
 };
+
+/**
+ * Loads a script chunk; one that fails (a new version was deployed) or takes longer than
+ * CHUNK_LOAD_TIMEOUT_S raises the reload alert.
+ */
+export function loadChunk<T>(load: () => Promise<T>, timeoutMs = CHUNK_LOAD_TIMEOUT_S * 1000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`A script chunk did not load within ${timeoutMs / 1000} s`)), timeoutMs);
+  });
+  return Promise.race([load(), timeout])
+    .catch((error: unknown) => {
+      markStale();
+      throw error;
+    })
+    .finally(() => clearTimeout(timer));
+}
 
 export function useNewVersionAvailable(): boolean {
   useEffect(() => {

@@ -39,6 +39,10 @@ export function onAuthFailure(listener: AuthFailureListener): () => void {
   return () => void authFailureListeners.delete(listener);
 }
 
+function reportAuthFailure(status: number): void {
+  if (status === 401 || status === 403) for (const listener of authFailureListeners) listener(status);
+}
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   query?: Record<string, string | number | boolean | undefined | null | readonly (string | number)[]>;
@@ -84,9 +88,7 @@ async function once<T>(path: string, options: RequestOptions): Promise<T> {
   const data = text ? safeParse(text) : undefined;
   if (!response.ok) {
     const body = data && typeof data === 'object' && 'error' in data ? (data as ErrorBody) : undefined;
-    if ((response.status === 401 || response.status === 403) && !options.quietAuthFailure) {
-      for (const listener of authFailureListeners) listener(response.status);
-    }
+    if (!options.quietAuthFailure) reportAuthFailure(response.status);
     throw new ApiError(response.status, body, body?.message ?? response.statusText);
   }
   return data as T;
@@ -124,6 +126,7 @@ export function upload<T>(path: string, form: FormData, onProgress: (fraction: n
       const data = request.responseText ? safeParse(request.responseText) : undefined;
       if (request.status >= 200 && request.status < 300) return resolve(data as T);
       const body = data && typeof data === 'object' && 'error' in data ? (data as ErrorBody) : undefined;
+      reportAuthFailure(request.status);
       reject(new ApiError(request.status, body, body?.message ?? request.statusText));
     };
     request.onerror = () => reject(new ApiError(undefined, undefined, 'Network error'));

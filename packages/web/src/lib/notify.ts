@@ -3,10 +3,20 @@ import { TOAST_MS } from '@lm/contract';
 import i18n from './i18n.ts';
 import { ApiError } from './api.ts';
 
-/** The text for a failed call: the translation of its error code, else the server's message. */
+/**
+ * Codes that say only that a call failed, not why: the action's own message (spec section 8:
+ * 'Create failed', 'Update failed', …) tells the user more.
+ */
+const UNSPECIFIC_CODES = new Set(['ERR_VALIDATION', 'ERR_BAD_REQUEST', 'ERR_INTERNAL', 'ERR_CSRF', 'ERR_UNSUPPORTED_MEDIA_TYPE']);
+
+/**
+ * The text for a failed call: the translation of an error code that names the reason, else the
+ * action's message (`fallbackKey`), else the server's message.
+ */
 export function errorText(error: unknown, fallbackKey?: string): string {
   if (error instanceof ApiError) {
     const code = error.code;
+    if (code && UNSPECIFIC_CODES.has(code) && fallbackKey) return i18n.t(fallbackKey);
     if (code && i18n.exists(`errors.${code}`)) return i18n.t(`errors.${code}`, error.body?.params ?? {});
     if (fallbackKey) return i18n.t(fallbackKey);
     return error.status === undefined ? i18n.t('errors.network') : error.message;

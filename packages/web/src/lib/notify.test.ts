@@ -1,0 +1,25 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { ErrorCode } from '@lm/contract';
+import { ApiError } from './api.ts';
+import { errorText } from './notify.ts';
+
+// Every key "exists" and translates to itself: the test is about which key errorText picks.
+vi.mock('./i18n.ts', () => ({ default: { exists: () => true, t: (key: string) => key } }));
+
+const failure = (status: number, error: ErrorCode) => new ApiError(status, { error, message: 'server text' }, 'server text');
+
+describe('errorText', () => {
+  it("says the action failed (spec section 8) when the code gives no reason", () => {
+    expect(errorText(failure(400, 'ERR_VALIDATION'), 'catalogue.createFailed')).toBe('catalogue.createFailed');
+    expect(errorText(failure(500, 'ERR_INTERNAL'), 'catalogue.updateFailed')).toBe('catalogue.updateFailed');
+  });
+
+  it('names the reason when the code has one', () => {
+    expect(errorText(failure(409, 'ERR_IN_USE'), 'catalogue.deleteFailed')).toBe('errors.ERR_IN_USE');
+    expect(errorText(failure(422, 'ERR_TOO_MANY_MACHINES'), 'licenses.activateFailed')).toBe('errors.ERR_TOO_MANY_MACHINES');
+  });
+
+  it('falls back to the translated code when the caller names no action', () => {
+    expect(errorText(failure(400, 'ERR_VALIDATION'))).toBe('errors.ERR_VALIDATION');
+  });
+});
