@@ -43,6 +43,11 @@ describeJourney('the shell: login, menus by role, guards and locale', () => {
     await expect.poll(() => new URL(page.url()).pathname).toBe('/');
     await page.goto('/settings');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+    // The optional segment of my licenses is the literal 'offline'; anything else is the plain list.
+    await page.goto('/account/licenses/offline');
+    await expect.poll(() => page.getByRole('heading', { level: 2, name: 'Licenses for offline machines' }).isVisible()).toBe(true);
+    await page.goto('/account/licenses/xyz');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/account/licenses');
     await context.close();
   });
 
@@ -85,8 +90,8 @@ describeJourney('the shell: login, menus by role, guards and locale', () => {
     await page.getByLabel(/e-mail/i).first().fill(ADMIN.email);
     await page.locator('input[type=password]').first().fill(ADMIN.password);
     await page.getByRole('button', { name: 'Se connecter' }).last().click();
-    await expect.poll(() => page.getByRole('button', { name: 'Menu' }).isVisible()).toBe(true);
-    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Ouvrir le menu' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Ouvrir le menu' }).click();
     await expect.poll(() => page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Utilisateurs', exact: true }).isVisible()).toBe(true);
     await screenshot(page, 'shell-phone-menu');
     await context.close();

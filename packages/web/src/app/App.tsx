@@ -7,6 +7,7 @@ import { Guard } from './Guard.tsx';
 import { ROUTES } from './routes.tsx';
 import { Shell } from './Shell.tsx';
 import classes from './App.module.css';
+import { listenAcrossTabs } from '../lib/cache-broadcast.ts';
 
 /**
  * The pages open dialogs through `modals.open…()`, which are window events; the provider that shows
@@ -25,6 +26,9 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+// From the start, so that a cache no open page shows is cleared when another tab changes its data.
+listenAcrossTabs(queryClient);
 
 const router = createBrowserRouter([
   {

@@ -22,12 +22,13 @@ const MobileMenu = lazy(() => menus().then((module) => ({ default: module.Mobile
 const AccountMenu = lazy(() => menus().then((module) => ({ default: module.AccountMenu })));
 
 function Logo() {
+  const { t } = useTranslation();
   const { data: settings } = useAppSettings();
   const logo = typeof settings?.['theme.logo'] === 'string' ? settings['theme.logo'] : '/favicon.svg';
   // The uploaded favicon replaces the built-in one as soon as the settings say so.
   useFavicon(typeof settings?.['theme.favicon'] === 'string' ? settings['theme.favicon'] : '/favicon.svg');
   return (
-    <UnstyledButton component={Link} to="/" className={classes.logo} aria-label="Home">
+    <UnstyledButton component={Link} to="/" className={classes.logo} aria-label={t('shell.home')}>
       <img src={logo} alt="" height={30} data-testid="navbar-logo" style={{ maxWidth: 160, objectFit: 'contain' }} />
       <Text fw={700} c="white" visibleFrom="xs">
         License Manager
@@ -82,6 +83,7 @@ function useAuthLifecycle() {
 }
 
 export function Shell() {
+  const { t } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure(false);
   const { user, ability, initialized } = useAuth();
   useAuthLifecycle();
@@ -91,7 +93,7 @@ export function Shell() {
       <AppShell.Header className={classes.header}>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="md" wrap="nowrap">
-            {user && <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" color="white" aria-label="Menu" />}
+            {user && <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" color="white" aria-label={t('shell.openMenu')} />}
             <Logo />
             {user && (
               <Suspense fallback={null}>

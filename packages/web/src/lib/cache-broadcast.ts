@@ -1,27 +1,33 @@
-import { useEffect } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 
 /**
- * Caches cleared across browser tabs (spec section 4): a tab that changes data posts the name of
- * the cache, and every other tab of the app drops its copy. Browsers without BroadcastChannel simply
- * keep their cache until it expires.
+ * Caches cleared across browser tabs (spec section 4): a tab that changes data posts the query keys
+ * it dropped, and every other tab of the app drops them too. Each tab listens from its start, so a
+ * cache that no open page shows is cleared as well. Browsers without BroadcastChannel simply keep
+ * their caches until they expire.
  */
-const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('license-manager-caches');
+const CHANNEL_NAME = 'license-manager-caches';
 
-export function announceChange(cache: string): void {
-  channel?.postMessage({ cache });
+type QueryKeys = readonly (readonly unknown[])[];
+
+let channel: BroadcastChannel | null = null;
+let listeningClient: QueryClient | null = null;
+
+async function invalidate(queryClient: QueryClient, keys: QueryKeys): Promise<void> {
+  await Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey: [...queryKey] })));
 }
 
-/** Invalidates the queries under `queryKey` when another tab announces a change of `cache`. */
-export function useClearedAcrossTabs(cache: string, queryKey: readonly unknown[]): void {
-  const queryClient = useQueryClient();
-  const key = JSON.stringify(queryKey);
-  useEffect(() => {
-    if (!channel) return;
-    const listener = (event: MessageEvent<{ cache?: string }>) => {
-      if (event.data?.cache === cache) void queryClient.invalidateQueries({ queryKey: JSON.parse(key) as unknown[] });
-    };
-    channel.addEventListener('message', listener);
-    return () => channel.removeEventListener('message', listener);
-  }, [cache, key, queryClient]);
+/** Lets this tab's caches follow the changes the other tabs announce; once per query client. */
+export function listenAcrossTabs(queryClient: QueryClient): void {
+  if (listeningClient === queryClient || typeof BroadcastChannel === 'undefined') return;
+  channel ??= new BroadcastChannel(CHANNEL_NAME);
+  channel.onmessage = (event: MessageEvent<{ keys?: unknown[][] }>) => void invalidate(queryClient, event.data?.keys ?? []);
+  listeningClient = queryClient;
+}
+
+/** After a change: drops the caches under `keys` in this tab and in every other tab of the app. */
+export function clearAcrossTabs(queryClient: QueryClient, keys: QueryKeys): Promise<void> {
+  listenAcrossTabs(queryClient);
+  channel?.postMessage({ keys });
+  return invalidate(queryClient, keys);
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Anchor, Button, Group, Stack } from '@mantine/core';
 import { IconClockPlus, IconKey } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useAbility, useAuth } from '../../lib/auth.ts';
 import { ActivateDialog, TemporaryDialog } from './components/AddLicenseDialogs.tsx';
@@ -20,6 +20,8 @@ export default function MyLicensesPage() {
   const offline = showOffline === 'offline';
   const [dialog, setDialog] = useState<'activate' | 'temporary' | null>(null);
   const canCreate = user ? ability.can('create', 'License') : false;
+  // The route's optional segment is the literal 'offline' (spec section 2); anything else is the plain list.
+  if (showOffline !== undefined && !offline) return <Navigate to="/account/licenses" replace />;
   return (
     <Stack>
       <PageTitle

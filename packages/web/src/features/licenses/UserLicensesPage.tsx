@@ -17,6 +17,7 @@ export default function UserLicensesPage() {
   const offline = showOffline === 'offline';
   const owner = useLicenses({ userId: id, offline: false, offset: 0, limit: 1 }).data?.items[0];
   if (!Number.isInteger(id) || id <= 0) return <Navigate to="/" replace />;
+  if (showOffline !== undefined && !offline) return <Navigate to={`/users/${id}/licenses`} replace />;
   const title = owner ? t('licenses.userPageTitle', { name: owner.ownerName }) : t('pages.userLicenses');
   return (
     <Stack>

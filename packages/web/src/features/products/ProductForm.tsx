@@ -1,5 +1,4 @@
 import { Select, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { productFields, type Product } from '@lm/contract/product';
@@ -13,6 +12,7 @@ import { DownloadLinksInput } from './DownloadLinksInput.tsx';
 import { NoneOrNumberInput } from './NoneOrNumberInput.tsx';
 import { productBody, productFormValues, type ProductFormValues } from './product-form-values.ts';
 import { FormActions } from '../../components/FormActions.tsx';
+import { LocalizedDateInput } from '../../components/LocalizedDateInput.tsx';
 
 const validateBody = formValidator(productFields);
 
@@ -54,8 +54,8 @@ export function ProductForm({ product, template = null, onSaved, onCancel }: Pro
           <TextInput label={t('catalogue.product.version')} required {...form.getInputProps('version')} />
           <NoneOrNumberInput label={t('catalogue.product.trialDays')} max={3650} fallback={30} {...form.getInputProps('trialDays')} />
           <NoneOrNumberInput label={t('catalogue.product.repeatTrialAfterMonths')} max={120} fallback={12} {...form.getInputProps('repeatTrialAfterMonths')} />
-          <DateInput label={t('catalogue.product.ignoreTrialsBefore')} description={t('catalogue.product.ignoreTrialsBeforeHint')} {...dateProps} {...form.getInputProps('ignoreTrialsBefore')} />
-          <DateInput label={t('catalogue.product.releaseDate')} description={t('catalogue.product.releaseDateHint')} {...dateProps} {...form.getInputProps('releaseDate')} />
+          <LocalizedDateInput label={t('catalogue.product.ignoreTrialsBefore')} description={t('catalogue.product.ignoreTrialsBeforeHint')} {...dateProps} {...form.getInputProps('ignoreTrialsBefore')} />
+          <LocalizedDateInput label={t('catalogue.product.releaseDate')} description={t('catalogue.product.releaseDateHint')} {...dateProps} {...form.getInputProps('releaseDate')} />
         </SimpleGrid>
         <FeaturesInput label={t('catalogue.product.features')} {...form.getInputProps('features')} />
         <Select

@@ -1,6 +1,5 @@
 import { useEffect, useMemo } from 'react';
 import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -8,6 +7,7 @@ import { activateLicense, addDays, machineId, todayOf } from '@lm/contract/licen
 import { formValidator } from '../../../lib/forms.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { useActivate, useAddTemporary, useTemporaryOptions } from '../api/licenses.ts';
+import { LocalizedDateInput } from '../../../components/LocalizedDateInput.tsx';
 
 /** Activate a license: TAN code plus machine id (the code is normalized: case, spaces and dashes do not matter). */
 export function ActivateDialog({ onClose }: { onClose: () => void }) {
@@ -100,7 +100,7 @@ export function TemporaryDialog({ onClose }: { onClose: () => void }) {
             {...form.getInputProps('productId')}
           />
           <TextInput label={t('licenses.machineId')} description={t('licenses.machineIdHelp')} required autoComplete="off" {...form.getInputProps('machineId')} />
-          <DateInput
+          <LocalizedDateInput
             label={t('licenses.validUntil')}
             description={t('licenses.temporaryMax', { days: maxDays })}
             valueFormat="YYYY-MM-DD"

@@ -1,5 +1,4 @@
 import { Button, Checkbox, Group, Modal, NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -8,6 +7,7 @@ import { changeMachine, MAX_EXTENSION_AMOUNT } from '@lm/contract/license';
 import { formValidator } from '../../../lib/forms.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { useAdminUpdate, useChangeMachine, useExtend, useMove, type LicenseItem } from '../api/licenses.ts';
+import { LocalizedDateInput } from '../../../components/LocalizedDateInput.tsx';
 
 interface DialogProps {
   license: LicenseItem;
@@ -129,7 +129,7 @@ export function AdminEditDialog({ license, onClose }: DialogProps) {
     <Modal opened onClose={onClose} title={t('licenses.editTitle', { product: license.productName })}>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <DateInput label={t('licenses.validUntil')} valueFormat="YYYY-MM-DD" clearable placeholder={t('licenses.unlimited')} {...form.getInputProps('validUntil')} />
+          <LocalizedDateInput label={t('licenses.validUntil')} valueFormat="YYYY-MM-DD" clearable placeholder={t('licenses.unlimited')} {...form.getInputProps('validUntil')} />
           <Checkbox label={t('licenses.permanent')} {...form.getInputProps('permanent', { type: 'checkbox' })} />
           <Checkbox label={t('licenses.revokedLabel')} color="red" {...form.getInputProps('revoked', { type: 'checkbox' })} />
           <Actions onClose={onClose} pending={update.isPending} submitLabel={t('common.save')} />

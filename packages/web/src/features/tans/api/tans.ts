@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { CACHE_LIFETIME_MS, type ListResult } from '@lm/contract';
 import type { Tan, TanFieldsInput, TanLimits } from '@lm/contract/tan';
 import { api } from '../../../lib/api.ts';
-import { announceChange, useClearedAcrossTabs } from '../../../lib/cache-broadcast.ts';
+import { clearAcrossTabs } from '../../../lib/cache-broadcast.ts';
 
 /** A TAN as the API client hands it over: timestamps parsed to dates. */
 export type TanItem = Omit<Tan, 'createdAt' | 'updatedAt'> & { createdAt: Date; updatedAt: Date };
@@ -18,11 +18,8 @@ export interface TanListParams {
 
 export const TANS_KEY = ['tans'] as const;
 const TAGS_KEY = ['tan-tags'] as const;
-/** The name under which tabs tell each other that TANs changed. */
-const TANS_CACHE = 'tans';
 
 export function useTans(params: TanListParams) {
-  useClearedAcrossTabs(TANS_CACHE, TANS_KEY);
   return useQuery({
     queryKey: [...TANS_KEY, params],
     queryFn: ({ signal }) =>
@@ -36,7 +33,6 @@ export function useTans(params: TanListParams) {
 
 /** The TAN tags, cached for 10 minutes and dropped in every tab when TANs change (spec section 4). */
 export function useTanTags() {
-  useClearedAcrossTabs(TANS_CACHE, TAGS_KEY);
   return useQuery({ queryKey: TAGS_KEY, queryFn: () => api<{ items: string[] }>('/tans/tags'), staleTime: CACHE_LIFETIME_MS, gcTime: CACHE_LIFETIME_MS });
 }
 
@@ -49,8 +45,7 @@ function useTanMutation<Input, Output>(call: (input: Input) => Promise<Output>) 
   return useMutation({
     mutationFn: call,
     onSuccess: async () => {
-      announceChange(TANS_CACHE);
-      await Promise.all([queryClient.invalidateQueries({ queryKey: TANS_KEY }), queryClient.invalidateQueries({ queryKey: TAGS_KEY })]);
+      await clearAcrossTabs(queryClient, [TANS_KEY, TAGS_KEY]);
     },
   });
 }

@@ -1,5 +1,4 @@
 import { NumberInput, SimpleGrid, Textarea, TagsInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import type { UseFormReturnType } from '@mantine/form';
 import { IconLock } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +8,7 @@ import { ProductSelect } from '../../../components/ProductSelect.tsx';
 import { UserSelect } from '../../../components/UserSelect.tsx';
 import forbidden from '../../../components/FieldAccess.module.css';
 import { PolicySelect } from './ReferenceSelects.tsx';
+import { LocalizedDateInput } from '../../../components/LocalizedDateInput.tsx';
 
 export interface TanFormFieldsProps {
   form: UseFormReturnType<TanFormValues>;
@@ -69,7 +69,7 @@ export function TanFormFields({ form, maxLicenseCount, canChooseDistributor, lab
                 rightSection: <IconLock size={16} aria-label={t('tans.forbiddenField')} />,
               })}
         />
-        <DateInput
+        <LocalizedDateInput
           label={t('tans.freeUpdatesUntil')}
           valueFormat="YYYY-MM-DD"
           clearable
