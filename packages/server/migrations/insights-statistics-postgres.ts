@@ -3,26 +3,7 @@
  * PL/pgSQL functions: every write appends ±n rows to statistics_deltas, never updating a shared row,
  * so concurrent writers never wait for each other here. Not a migration itself (no number).
  */
-
-const delta = (metric: string, day: string, product: string, distributor: string, amount: string, condition = 'true') =>
-  `INSERT INTO statistics_deltas (metric, day, product_id, distributor_id, delta) SELECT '${metric}', substr(${day}, 1, 10), ${product}, ${distributor}, ${amount} WHERE ${condition};`;
-
-const licenseDelta = (row: 'NEW' | 'OLD', amount: string) =>
-  `INSERT INTO statistics_deltas (metric, day, product_id, distributor_id, delta)
-     SELECT CASE ${row}.kind WHEN 'TAN' THEN 'tan_activations' ELSE 'trial_licenses' END, substr(${row}.created_at, 1, 10), ${row}.product_id, 0, ${amount};
-   INSERT INTO statistics_deltas (metric, day, product_id, distributor_id, delta)
-     SELECT 'tan_activations_distributor', substr(${row}.created_at, 1, 10), ${row}.product_id, distributor_id, ${amount} FROM tans
-     WHERE ${row}.kind = 'TAN' AND id = ${row}.tan_id AND distributor_id IS NOT NULL;`;
-
-const trialPair = `INSERT INTO statistics_trials (machine_id, product_id, first_trial_at, converted_at)
-      SELECT NEW.machine_id, NEW.product_id, NEW.created_at,
-        (SELECT min(created_at) FROM licenses WHERE kind = 'TAN' AND machine_id = NEW.machine_id AND product_id = NEW.product_id AND created_at >= NEW.created_at)
-      WHERE NEW.kind = 'TEMPORARY' AND NEW.machine_id IS NOT NULL
-      ON CONFLICT (machine_id, product_id) DO UPDATE SET first_trial_at = excluded.first_trial_at, converted_at = excluded.converted_at
-      WHERE excluded.first_trial_at < statistics_trials.first_trial_at;`;
-const conversion = `UPDATE statistics_trials SET converted_at = NEW.created_at
-      WHERE NEW.kind = 'TAN' AND machine_id = NEW.machine_id AND product_id = NEW.product_id
-        AND first_trial_at <= NEW.created_at AND (converted_at IS NULL OR converted_at > NEW.created_at);`;
+import { conversion, delta, licenseDelta, trialPair } from './insights-statistics-statements.ts';
 
 const dayChanged = (column: string) => `substr(OLD.${column}, 1, 10) IS DISTINCT FROM substr(NEW.${column}, 1, 10)`;
 

@@ -4,31 +4,7 @@
  * place by two writers, so the triggers add no lock contention; the statistics read compacts the
  * deltas into statistics_daily. Not a migration itself (the name has no number).
  */
-
-const delta = (metric: string, day: string, product: string, distributor: string, amount: string, condition = '1') =>
-  `INSERT INTO statistics_deltas (metric, day, product_id, distributor_id, delta) SELECT '${metric}', substr(${day}, 1, 10), ${product}, ${distributor}, ${amount} WHERE ${condition};`;
-
-/**
- * A license counts as an activation or a trial by product; an activation also by the distributor of
- * its TAN (a metric of its own, so that the product totals stay a few rows per day).
- */
-const licenseDelta = (row: 'new' | 'old', amount: string) =>
-  `INSERT INTO statistics_deltas (metric, day, product_id, distributor_id, delta)
-     SELECT CASE ${row}.kind WHEN 'TAN' THEN 'tan_activations' ELSE 'trial_licenses' END, substr(${row}.created_at, 1, 10), ${row}.product_id, 0, ${amount};
-   INSERT INTO statistics_deltas (metric, day, product_id, distributor_id, delta)
-     SELECT 'tan_activations_distributor', substr(${row}.created_at, 1, 10), ${row}.product_id, distributor_id, ${amount} FROM tans
-     WHERE ${row}.kind = 'TAN' AND id = ${row}.tan_id AND distributor_id IS NOT NULL;`;
-
-/** A trial of a machine for a product: the first one counts, with the first TAN license of that pair since. */
-const trialPair = `INSERT INTO statistics_trials (machine_id, product_id, first_trial_at, converted_at)
-    SELECT new.machine_id, new.product_id, new.created_at,
-      (SELECT min(created_at) FROM licenses WHERE kind = 'TAN' AND machine_id = new.machine_id AND product_id = new.product_id AND created_at >= new.created_at)
-    WHERE new.kind = 'TEMPORARY' AND new.machine_id IS NOT NULL
-    ON CONFLICT (machine_id, product_id) DO UPDATE SET first_trial_at = excluded.first_trial_at, converted_at = excluded.converted_at
-    WHERE excluded.first_trial_at < statistics_trials.first_trial_at;`;
-const conversion = `UPDATE statistics_trials SET converted_at = new.created_at
-    WHERE new.kind = 'TAN' AND machine_id = new.machine_id AND product_id = new.product_id
-      AND first_trial_at <= new.created_at AND (converted_at IS NULL OR converted_at > new.created_at);`;
+import { conversion, delta, licenseDelta, trialPair } from './insights-statistics-statements.ts';
 
 const lastSeen = `INSERT INTO statistics_machines (machine_id, last_seen_at) VALUES (new.machine_id, new.last_seen_at)
     ON CONFLICT (machine_id) DO UPDATE SET last_seen_at = excluded.last_seen_at WHERE excluded.last_seen_at > statistics_machines.last_seen_at;
@@ -41,17 +17,17 @@ const dayChanged = (column: string) => `substr(old.${column}, 1, 10) IS NOT subs
 export const SQLITE_TRIGGERS: string[] = [
   // Licenses: activations and trials by day of creation; trial pairs and their conversion.
   `CREATE TRIGGER statistics_licenses_insert AFTER INSERT ON licenses BEGIN
-    ${licenseDelta('new', '1')}
+    ${licenseDelta('NEW', '1')}
     ${trialPair}
     ${conversion}
   END`,
   `CREATE TRIGGER statistics_licenses_delete AFTER DELETE ON licenses BEGIN
-    ${licenseDelta('old', '-1')}
+    ${licenseDelta('OLD', '-1')}
   END`,
   `CREATE TRIGGER statistics_licenses_update AFTER UPDATE OF kind, product_id, created_at, tan_id ON licenses
    WHEN old.kind IS NOT new.kind OR old.product_id IS NOT new.product_id OR old.created_at IS NOT new.created_at OR old.tan_id IS NOT new.tan_id BEGIN
-    ${licenseDelta('old', '-1')}
-    ${licenseDelta('new', '1')}
+    ${licenseDelta('OLD', '-1')}
+    ${licenseDelta('NEW', '1')}
   END`,
   `CREATE TRIGGER statistics_licenses_machine AFTER UPDATE OF machine_id ON licenses
    WHEN new.machine_id IS NOT NULL AND old.machine_id IS NOT new.machine_id BEGIN
