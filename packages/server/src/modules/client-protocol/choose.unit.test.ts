@@ -1,29 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { licenseForFile } from '../license-files/license-for-file.fixture.ts';
 import type { LicenseForFile } from '../license-files/repo.ts';
 import { chooseLicense } from './choose.ts';
 
 const NOW = new Date('2026-03-10T12:00:00.000Z');
 
-function license(id: number, values: Partial<LicenseForFile> = {}): LicenseForFile {
-  return {
-    id,
-    kind: 'TAN',
-    ownerId: 1,
-    productId: 1,
-    policyId: 1,
-    tanId: null,
-    machineId: 'M',
-    validUntil: null,
-    permanent: true,
-    revoked: false,
-    freeUpdatesUntil: null,
-    upgradedToId: null,
-    owner: { firstName: 'Ada', lastName: 'Lovelace', company: null },
-    product: { id: 1, name: 'Studio', version: '1', releaseDate: '2025-01-01' },
-    policy: { id: 1, type: 'INDEFINITE', licenseMaxValidDays: 30, refetchIntervalSeconds: 3600, refetchBeforeExpirySeconds: 600, maxDifferentMachinesCount: 3, maxDifferentMachinesIntervalHours: 24 },
-    ...values,
-  };
-}
+const license = (id: number, values: Partial<LicenseForFile> = {}) => licenseForFile({ id, product: { id: 1, name: 'Studio', version: '1', releaseDate: '2025-01-01' }, ...values });
 
 describe('chooseLicense', () => {
   it('gives nothing for no candidates', () => {

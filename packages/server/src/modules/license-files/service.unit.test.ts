@@ -1,39 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { LicenseForFile, PolicyRow } from './repo.ts';
+import { licenseForFile } from './license-for-file.fixture.ts';
 import { fileExpiry, licenseEnd, refusalOf } from './service.ts';
 
 const NOW = new Date('2026-03-10T12:00:00.000Z');
 const DAY = 86_400_000;
 
-function license(policy: Partial<PolicyRow>, values: Partial<LicenseForFile> = {}): LicenseForFile {
-  return {
-    id: 1,
-    kind: 'TAN',
-    ownerId: 1,
-    productId: 1,
-    policyId: 1,
-    tanId: null,
-    machineId: 'M',
-    validUntil: null,
-    permanent: true,
-    revoked: false,
-    freeUpdatesUntil: null,
-    upgradedToId: null,
-    owner: { firstName: 'Ada', lastName: 'Lovelace', company: null },
-    product: { id: 1, name: 'Studio', version: '1', releaseDate: null },
-    policy: {
-      id: 1,
-      type: 'INDEFINITE',
-      licenseMaxValidDays: 30,
-      refetchIntervalSeconds: 3600,
-      refetchBeforeExpirySeconds: 600,
-      maxDifferentMachinesCount: 3,
-      maxDifferentMachinesIntervalHours: 24,
-      ...policy,
-    },
-    ...values,
-  };
-}
+const license = (policy: Partial<PolicyRow>, values: Partial<LicenseForFile> = {}) => licenseForFile(values, policy);
 
 describe('licenseEnd', () => {
   it('ends a license at the end (UTC) of its valid-until day, and never when permanent', () => {
