@@ -3,7 +3,7 @@ import { upsertLastSeen, type LastSeen } from './repo.ts';
 
 const FLUSH_INTERVAL_MS = 5_000;
 const FLUSH_SIZE = 5_000;
-/** Rows per transaction: large enough to share page writes, small enough not to stall other requests. */
+/** Rows per statement: large enough to share page writes, small enough not to stall other requests. */
 const CHUNK = 500;
 
 const byKey = (a: LastSeen, b: LastSeen) => a.licenseId - b.licenseId || (a.machineId < b.machineId ? -1 : a.machineId > b.machineId ? 1 : 0);
@@ -59,7 +59,8 @@ export class LastSeenRecorder {
     for (let start = 0; start < rows.length; start += CHUNK) {
       const chunk = rows.slice(start, start + CHUNK);
       try {
-        await this.ctx.db.transaction().execute((trx) => upsertLastSeen(trx, this.ctx.dialect, chunk));
+        // One statement: all of the chunk or nothing.
+        await upsertLastSeen(this.ctx.db, this.ctx.dialect, chunk);
       } catch {
         // A license deleted since its call fails the whole chunk: write the others one by one.
         for (const row of chunk) {
