@@ -3,7 +3,9 @@
  * process on the embedded database seeded with 1,000,000 licenses, autocannon drives it from this
  * process with 100 connections, first a bare route answering a fixed JSON, then
  * `POST /api/client/v1/license` for random machines. Both routes live in the same server, so the
- * ratio is the cost of the protocol itself.
+ * ratio is the cost of the protocol itself. A third route in between has the protocol's shape
+ * without its work (the same body, validation and rate limit, answering one file signed once): it
+ * shows how much of the bare route's throughput HTTP alone leaves to the protocol.
  *
  *   npm run bench protocol             (through bench/run.ts)
  *   node bench/scenarios/protocol.ts   (on its own; LICENSES=100000 for a quicker run)
@@ -16,7 +18,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import type { Figure, Scenario } from '../run.ts';
-import { seedLicenses, type SeedSummary } from '../support/protocol-seed.ts';
+import type { LicenseFileJson } from '@lm/contract/license-file';
+import { machineIdOf, productOf, seedLicenses, type SeedSummary } from '../support/protocol-seed.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const NODE = path.join(ROOT, 'node_modules/.bin/node');
@@ -29,11 +32,20 @@ const PORT = Number(process.env.BENCH_PORT ?? 3190);
 async function serve(dataDir: string): Promise<void> {
   const { buildApp } = await import('../../packages/server/src/app.ts');
   const { loadConfig } = await import('../../packages/server/src/platform/config.ts');
+  const { PER_ADDRESS } = await import('../../packages/server/src/modules/client-protocol/routes.ts');
+  const { fetchClientLicense } = await import('../../packages/server/src/modules/client-protocol/service.ts');
+  const { sendJsonLicenseFile } = await import('../../packages/server/src/modules/license-files/http.ts');
+  const { clientLicenseRequest } = await import('@lm/contract/client-protocol');
   // Rate limits stay on: the load comes from many addresses (X-Forwarded-For behind a trusted proxy).
   const config = loadConfig({ DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', TRUST_PROXY: 'true' });
   const app = await buildApp(config);
   const fixed = { status: 'ok', service: 'license-manager', version: 1 };
   app.get('/bench/bare', async () => fixed);
+  let signedOnce: LicenseFileJson | undefined;
+  app.post('/bench/fixed-file', { schema: { body: clientLicenseRequest }, config: PER_ADDRESS }, async (_request, reply) => {
+    signedOnce ??= await fetchClientLicense(app.ctx, { machineId: machineIdOf(1), product: productOf(1) });
+    return sendJsonLicenseFile(reply, signedOnce);
+  });
   await app.listen({ port: config.port, host: config.host });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => void app.close().then(() => process.exit(0)));
@@ -79,10 +91,10 @@ async function load(server: ChildProcess | undefined, options: autocannon.Option
 
 const randomAddress = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
 
-function protocolRequest(seed: SeedSummary): autocannon.Request {
+function protocolRequest(seed: SeedSummary, path = '/api/client/v1/license'): autocannon.Request {
   return {
     method: 'POST',
-    path: '/api/client/v1/license',
+    path,
     setupRequest: (request) => {
       const index = Math.floor(Math.random() * seed.licenses);
       return {
@@ -108,15 +120,20 @@ const scenario: Scenario = {
       const base = `http://127.0.0.1:${PORT}`;
       // Warm both paths (JIT, SQLite page cache) before measuring.
       await load(server, { url: `${base}/bench/bare`, duration: 3 });
+      await load(server, { url: base, duration: 3, requests: [protocolRequest(seed, '/bench/fixed-file')] });
       await load(server, { url: base, duration: 3, requests: [protocolRequest(seed)] });
 
       const bare = await load(server, { url: `${base}/bench/bare` });
+      const shape = await load(server, { url: base, requests: [protocolRequest(seed, '/bench/fixed-file')] });
       const protocol = await load(server, { url: base, requests: [protocolRequest(seed)] });
       if (protocol.non2xx || protocol.errors) console.log(`  protocol: ${protocol.non2xx} non-2xx answers, ${protocol.errors} errors`);
       return [
         { name: 'bare route: requests per second', value: bare.rps, unit: 'req/s' },
         { name: 'bare route: p99 latency', value: bare.p99, unit: 'ms' },
         { name: 'bare route: server CPU per request', value: bare.cpuPerRequest, unit: 'µs' },
+        { name: 'protocol shape, file signed once: requests per second', value: shape.rps, unit: 'req/s' },
+        { name: 'protocol shape, file signed once: server CPU per request', value: shape.cpuPerRequest, unit: 'µs' },
+        { name: 'protocol shape / bare route throughput', value: shape.rps / bare.rps, unit: 'ratio' },
         { name: 'protocol: requests per second', value: protocol.rps, unit: 'req/s' },
         { name: 'protocol: p50 latency', value: protocol.p50, unit: 'ms' },
         { name: 'protocol: p99 latency', value: protocol.p99, unit: 'ms', target: { max: 10 } },

@@ -10,7 +10,7 @@ import { startLicenseFiles } from '../license-files/lifecycle.ts';
 import { fetchClientLicense, releaseClientLicense } from './service.ts';
 
 /** Per address: generous for a company's machines behind one NAT, far too few to guess machine ids. */
-const PER_ADDRESS = { rateLimit: { max: 600, timeWindow: '1 minute' } };
+export const PER_ADDRESS = { rateLimit: { max: 600, timeWindow: '1 minute' } };
 
 /** The desktop-software protocol (DESIGN.md section 6): no session; machine id and product identify the license. */
 export function clientProtocolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
