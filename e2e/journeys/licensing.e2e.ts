@@ -91,6 +91,12 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
     await admin.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await expect.poll(() => admin.getByText('TAN revoked').isVisible()).toBe(true);
     await expect.poll(() => admin.getByTestId('tan-row').getByRole('button', { name: 'Revoke' }).isDisabled()).toBe(true);
+
+    // The tags input of the next TAN suggests the tags already in use.
+    await admin.goto('/tans/create');
+    await admin.getByRole('textbox', { name: 'Tags' }).or(admin.getByRole('combobox', { name: 'Tags' })).fill('e2e:j');
+    await expect.poll(() => admin.getByRole('option', { name: 'e2e:journey' }).isVisible()).toBe(true);
+    await screenshot(admin, 'licensing-tag-suggestions');
   });
 
   it('a customer activates a TAN, changes its machine and moves the license to another account, which then sees it', async () => {

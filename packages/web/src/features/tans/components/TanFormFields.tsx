@@ -8,6 +8,7 @@ import { ProductSelect } from '../../../components/ProductSelect.tsx';
 import { UserSelect } from '../../../components/UserSelect.tsx';
 import forbidden from '../../../components/FieldAccess.module.css';
 import { PolicySelect } from './ReferenceSelects.tsx';
+import { useTanTags } from '../api/tans.ts';
 import { LocalizedDateInput } from '../../../components/LocalizedDateInput.tsx';
 
 export interface TanFormFieldsProps {
@@ -24,6 +25,8 @@ export interface TanFormFieldsProps {
 export function TanFormFields({ form, maxLicenseCount, canChooseDistributor, labels, onProductChange }: TanFormFieldsProps) {
   const { t } = useTranslation();
   const product = form.getInputProps('productId');
+  // The tags already in use, so that a TAN is tagged like its siblings rather than with a near-duplicate.
+  const knownTags = useTanTags();
   return (
     <>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -79,6 +82,8 @@ export function TanFormFields({ form, maxLicenseCount, canChooseDistributor, lab
           label={t('tans.tags')}
           description={t('tans.tagsHelp')}
           splitChars={[',', ';', ' ']}
+          data={knownTags.data?.items}
+          limit={20}
           maxTags={TAN_MAX_TAGS}
           clearable
           acceptValueOnBlur
