@@ -78,7 +78,7 @@ describeBothDatabases('features', (t) => {
 
     it('refuses customers and distributors with 403, anonymous callers with 401', async () => {
       for (const caller of [user, distributor]) expectError(await caller.post('/api/features', { body: { name: uniqueName('x') } }), 403, 'ERR_FORBIDDEN');
-      expectError(await anonymous().post('/api/features', { body: { name: uniqueName('x') } }), 401, 'ERR_UNAUTHENTICATED');
+      expectError(await anonymous.post('/api/features', { body: { name: uniqueName('x') } }), 401, 'ERR_UNAUTHENTICATED');
     });
   });
 
@@ -112,7 +112,7 @@ describeBothDatabases('features', (t) => {
     it('lets distributors list; refuses customers with 403 and anonymous callers with 401', async () => {
       expect((await distributor.get('/api/features')).statusCode).toBe(200);
       expectError(await user.get('/api/features'), 403, 'ERR_FORBIDDEN');
-      expectError(await anonymous().get('/api/features'), 401, 'ERR_UNAUTHENTICATED');
+      expectError(await anonymous.get('/api/features'), 401, 'ERR_UNAUTHENTICATED');
     });
   });
 
@@ -127,7 +127,7 @@ describeBothDatabases('features', (t) => {
       expectError(await admin.put('/api/features/3000000000', { body: { name: 'big-id' } }), 400, 'ERR_VALIDATION');
       expectError(await admin.delete('/api/features/3000000000'), 400, 'ERR_VALIDATION');
       expectError(await user.get(`/api/features/${feature.id}`), 403, 'ERR_FORBIDDEN');
-      expectError(await anonymous().get(`/api/features/${feature.id}`), 401, 'ERR_UNAUTHENTICATED');
+      expectError(await anonymous.get(`/api/features/${feature.id}`), 401, 'ERR_UNAUTHENTICATED');
     });
   });
 
@@ -178,7 +178,7 @@ describeBothDatabases('features', (t) => {
     it('refuses customers and distributors with 403, anonymous callers with 401', async () => {
       const feature = await createFeature(t.app, cookies.ADMIN);
       for (const caller of [user, distributor]) expectError(await caller.put(`/api/features/${feature.id}`, { body: { name: feature.name } }), 403, 'ERR_FORBIDDEN');
-      expectError(await anonymous().put(`/api/features/${feature.id}`, { body: { name: feature.name } }), 401, 'ERR_UNAUTHENTICATED');
+      expectError(await anonymous.put(`/api/features/${feature.id}`, { body: { name: feature.name } }), 401, 'ERR_UNAUTHENTICATED');
     });
   });
 
@@ -209,7 +209,7 @@ describeBothDatabases('features', (t) => {
     it('refuses customers and distributors with 403, anonymous callers with 401', async () => {
       const feature = await createFeature(t.app, cookies.ADMIN);
       for (const caller of [user, distributor]) expectError(await caller.delete(`/api/features/${feature.id}`), 403, 'ERR_FORBIDDEN');
-      expectError(await anonymous().delete(`/api/features/${feature.id}`), 401, 'ERR_UNAUTHENTICATED');
+      expectError(await anonymous.delete(`/api/features/${feature.id}`), 401, 'ERR_UNAUTHENTICATED');
       expect((await admin.get(`/api/features/${feature.id}`)).statusCode).toBe(200);
     });
   });

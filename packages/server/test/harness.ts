@@ -330,7 +330,7 @@ export function callersOfEachRole(t: Harness) {
     const call = (method: keyof Client): Client[keyof Client] => (url, options) => client(t.app, role && cookies[role])[method](url, options);
     return { get: call('get'), post: call('post'), put: call('put'), patch: call('patch'), delete: call('delete') };
   };
-  return { cookies, admin: as('ADMIN'), distributor: as('DISTRIBUTOR'), user: as('USER'), anonymous: () => as(null) };
+  return { cookies, admin: as('ADMIN'), distributor: as('DISTRIBUTOR'), user: as('USER'), anonymous: as(null) };
 }
 
 /** Asserts the status and the error code of an error answer, and returns its body. */

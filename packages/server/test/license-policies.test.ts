@@ -68,7 +68,7 @@ describeBothDatabases('license policies', (t) => {
 
     it('refuses customers and distributors with 403, anonymous callers with 401', async () => {
       for (const caller of [user, distributor]) expectError(await caller.post('/api/license-policies', { body: policyInput() }), 403, 'ERR_FORBIDDEN');
-      expectError(await anonymous().post('/api/license-policies', { body: policyInput() }), 401, 'ERR_UNAUTHENTICATED');
+      expectError(await anonymous.post('/api/license-policies', { body: policyInput() }), 401, 'ERR_UNAUTHENTICATED');
     });
   });
 
@@ -105,7 +105,7 @@ describeBothDatabases('license policies', (t) => {
     it('lets distributors list (for TAN forms); refuses customers with 403 and anonymous callers with 401', async () => {
       expect((await distributor.get('/api/license-policies')).statusCode).toBe(200);
       expectError(await user.get('/api/license-policies'), 403, 'ERR_FORBIDDEN');
-      expectError(await anonymous().get('/api/license-policies'), 401, 'ERR_UNAUTHENTICATED');
+      expectError(await anonymous.get('/api/license-policies'), 401, 'ERR_UNAUTHENTICATED');
     });
   });
 
@@ -116,7 +116,7 @@ describeBothDatabases('license policies', (t) => {
       expectError(await admin.get('/api/license-policies/999999'), 404, 'ERR_NOT_FOUND');
       expectError(await admin.get('/api/license-policies/0'), 400, 'ERR_VALIDATION');
       expectError(await user.get(`/api/license-policies/${policy.id}`), 403, 'ERR_FORBIDDEN');
-      expectError(await anonymous().get(`/api/license-policies/${policy.id}`), 401, 'ERR_UNAUTHENTICATED');
+      expectError(await anonymous.get(`/api/license-policies/${policy.id}`), 401, 'ERR_UNAUTHENTICATED');
     });
   });
 
@@ -157,7 +157,7 @@ describeBothDatabases('license policies', (t) => {
       const policy = await createPolicy(t.app, cookies.ADMIN);
       const body = policyInput({ name: policy.name });
       for (const caller of [user, distributor]) expectError(await caller.put(`/api/license-policies/${policy.id}`, { body }), 403, 'ERR_FORBIDDEN');
-      expectError(await anonymous().put(`/api/license-policies/${policy.id}`, { body }), 401, 'ERR_UNAUTHENTICATED');
+      expectError(await anonymous.put(`/api/license-policies/${policy.id}`, { body }), 401, 'ERR_UNAUTHENTICATED');
     });
   });
 });

@@ -84,7 +84,7 @@ describeBothDatabases('products', (t) => {
     it('refuses customers and distributors with 403, anonymous callers with 401', async () => {
       const body = await productInput(t.app);
       for (const caller of [user, distributor]) expectError(await caller.post('/api/products', { body }), 403, 'ERR_FORBIDDEN');
-      expectError(await anonymous().post('/api/products', { body }), 401, 'ERR_UNAUTHENTICATED');
+      expectError(await anonymous.post('/api/products', { body }), 401, 'ERR_UNAUTHENTICATED');
     });
   });
 
@@ -140,7 +140,7 @@ describeBothDatabases('products', (t) => {
     it('lets distributors list; refuses customers with 403 and anonymous callers with 401', async () => {
       expect((await distributor.get('/api/products')).statusCode).toBe(200);
       expectError(await user.get('/api/products'), 403, 'ERR_FORBIDDEN');
-      expectError(await anonymous().get('/api/products'), 401, 'ERR_UNAUTHENTICATED');
+      expectError(await anonymous.get('/api/products'), 401, 'ERR_UNAUTHENTICATED');
     });
   });
 
@@ -154,7 +154,7 @@ describeBothDatabases('products', (t) => {
       expectError(await admin.get('/api/products', { query: { ids: '3000000000' } }), 400, 'ERR_VALIDATION');
       expectError(await admin.put('/api/settings/order.temporaryLicenseProductId', { body: { value: 3000000000 } }), 400, 'ERR_VALIDATION');
       expectError(await user.get(`/api/products/${product.id}`), 403, 'ERR_FORBIDDEN');
-      expectError(await anonymous().get(`/api/products/${product.id}`), 401, 'ERR_UNAUTHENTICATED');
+      expectError(await anonymous.get(`/api/products/${product.id}`), 401, 'ERR_UNAUTHENTICATED');
     });
 
     it('lists the products of the same name ordered by version, numbers by value', async () => {
@@ -168,7 +168,7 @@ describeBothDatabases('products', (t) => {
       expect((await distributor.get(`/api/products/${made['1.9']}/versions`)).statusCode).toBe(200);
       expectError(await admin.get('/api/products/999999/versions'), 404, 'ERR_NOT_FOUND');
       expectError(await user.get(`/api/products/${made['1.9']}/versions`), 403, 'ERR_FORBIDDEN');
-      expectError(await anonymous().get(`/api/products/${made['1.9']}/versions`), 401, 'ERR_UNAUTHENTICATED');
+      expectError(await anonymous.get(`/api/products/${made['1.9']}/versions`), 401, 'ERR_UNAUTHENTICATED');
     });
   });
 
@@ -210,7 +210,7 @@ describeBothDatabases('products', (t) => {
       const product = await createProduct(t.app, cookies.ADMIN);
       const body = await productInput(t.app, { name: product.name });
       for (const caller of [user, distributor]) expectError(await caller.put(`/api/products/${product.id}`, { body }), 403, 'ERR_FORBIDDEN');
-      expectError(await anonymous().put(`/api/products/${product.id}`, { body }), 401, 'ERR_UNAUTHENTICATED');
+      expectError(await anonymous.put(`/api/products/${product.id}`, { body }), 401, 'ERR_UNAUTHENTICATED');
     });
   });
 
@@ -247,7 +247,7 @@ describeBothDatabases('products', (t) => {
     it('refuses customers and distributors with 403, anonymous callers with 401', async () => {
       const product = await createProduct(t.app, cookies.ADMIN);
       for (const caller of [user, distributor]) expectError(await caller.delete(`/api/products/${product.id}`), 403, 'ERR_FORBIDDEN');
-      expectError(await anonymous().delete(`/api/products/${product.id}`), 401, 'ERR_UNAUTHENTICATED');
+      expectError(await anonymous.delete(`/api/products/${product.id}`), 401, 'ERR_UNAUTHENTICATED');
       expect((await admin.get(`/api/products/${product.id}`)).statusCode).toBe(200);
     });
   });

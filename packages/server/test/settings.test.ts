@@ -10,7 +10,7 @@ describeBothDatabases('settings', (t) => {
 
   describe('GET /api/settings', () => {
     it('gives anonymous callers only the theme keys, null where unset', async () => {
-      const response = await anonymous().get('/api/settings');
+      const response = await anonymous.get('/api/settings');
       expect(response.statusCode).toBe(200);
       const body = response.json();
       expect(Object.keys(body).sort()).toEqual([...THEME_KEYS].sort());
@@ -47,7 +47,7 @@ describeBothDatabases('settings', (t) => {
       expect((await admin.put('/api/settings/theme.link.imprint', { body: { value: 'https://example.com/imprint' } })).statusCode).toBe(204);
       expect((await admin.put('/api/settings/tan.maxLicenseCount', { body: { value: 250 } })).statusCode).toBe(204);
 
-      const forAnyone = (await anonymous().get('/api/settings')).json();
+      const forAnyone = (await anonymous.get('/api/settings')).json();
       expect(forAnyone['theme.link.imprint']).toBe('https://example.com/imprint');
       expect(forAnyone).not.toHaveProperty('tan.maxLicenseCount');
 
@@ -66,7 +66,7 @@ describeBothDatabases('settings', (t) => {
       const body = response.json();
       expect(Object.keys(body).sort()).toEqual([...THEME_KEYS].sort());
       expect(body['theme.link.dataPrivacy.de']).toBe('/datenschutz');
-      expect(body).toEqual((await anonymous().get('/api/settings')).json());
+      expect(body).toEqual((await anonymous.get('/api/settings')).json());
     });
   });
 
@@ -141,7 +141,7 @@ describeBothDatabases('settings', (t) => {
     });
 
     it('refuses anonymous callers with 401 ERR_UNAUTHENTICATED', async () => {
-      expectError(await anonymous().put('/api/settings/SERVER_CUSTOMER_ID', { body: { value: 'x' } }), 401, 'ERR_UNAUTHENTICATED');
+      expectError(await anonymous.put('/api/settings/SERVER_CUSTOMER_ID', { body: { value: 'x' } }), 401, 'ERR_UNAUTHENTICATED');
     });
   });
 
@@ -163,8 +163,8 @@ describeBothDatabases('settings', (t) => {
       for (const caller of [user, distributor]) {
         expectError(await caller.delete('/api/settings/theme.link.imprint.es'), 403, 'ERR_FORBIDDEN');
       }
-      expectError(await anonymous().delete('/api/settings/theme.link.imprint.es'), 401, 'ERR_UNAUTHENTICATED');
-      expect((await anonymous().get('/api/settings')).json()['theme.link.imprint.es']).toBe('/aviso-legal');
+      expectError(await anonymous.delete('/api/settings/theme.link.imprint.es'), 401, 'ERR_UNAUTHENTICATED');
+      expect((await anonymous.get('/api/settings')).json()['theme.link.imprint.es']).toBe('/aviso-legal');
     });
   });
 });

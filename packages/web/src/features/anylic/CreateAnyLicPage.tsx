@@ -1,18 +1,15 @@
 import { useState } from 'react';
 import { Button, Paper, SegmentedControl, Input, Stack, Text } from '@mantine/core';
-import { DatePickerInput, DatesProvider } from '@mantine/dates';
+import { DatePickerInput } from '@mantine/dates';
 import dayjs from 'dayjs';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import 'dayjs/locale/de';
-import 'dayjs/locale/es';
-import 'dayjs/locale/fr';
-import 'dayjs/locale/it';
 import { LICENSE_FILE_FORMATS, type LicenseFileFormat } from '@lm/contract/license-file';
 import type { AnyLicLink } from '@lm/contract/anylic';
 import { SETTING_DEFAULTS } from '@lm/contract';
+import { LocalizedDates } from '../../components/LocalizedDates.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formValidator } from '../../lib/forms.ts';
@@ -41,7 +38,7 @@ const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 /** `/tools/create-anylic`: a download link for a license file that works on any machine. */
 export default function CreateAnyLicPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const settings = useAppSettings();
   const create = useCreateAnyLicLink();
   const [created, setCreated] = useState<{ link: AnyLicLink; validUntil: string } | null>(null);
@@ -69,7 +66,7 @@ export default function CreateAnyLicPage() {
   });
 
   return (
-    <DatesProvider settings={{ locale: i18n.language }}>
+    <LocalizedDates>
       <Stack maw={720}>
         <PageTitle title={t('pages.createAnyLic')} />
         <Text c="dimmed">{t('anylic.intro')}</Text>
@@ -108,6 +105,6 @@ export default function CreateAnyLicPage() {
         </Paper>
         {created && <AnyLicResult link={created.link} validUntil={created.validUntil} />}
       </Stack>
-    </DatesProvider>
+    </LocalizedDates>
   );
 }

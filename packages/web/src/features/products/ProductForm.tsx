@@ -12,7 +12,7 @@ import { DownloadLinksInput } from './DownloadLinksInput.tsx';
 import { NoneOrNumberInput } from './NoneOrNumberInput.tsx';
 import { productBody, productFormValues, type ProductFormValues } from './product-form-values.ts';
 import { FormActions } from '../../components/FormActions.tsx';
-import { LocalizedDateInput } from '../../components/LocalizedDateInput.tsx';
+import { LocalizedDateInput } from '../../components/LocalizedDates.tsx';
 
 const validateBody = formValidator(productFields);
 

@@ -1,13 +1,9 @@
 import { useState } from 'react';
 import { Group } from '@mantine/core';
-import { DatePickerInput, DatesProvider, type DatesRangeValue } from '@mantine/dates';
+import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
-import 'dayjs/locale/de';
-import 'dayjs/locale/es';
-import 'dayjs/locale/fr';
-import 'dayjs/locale/it';
 import { ProductSelect } from '../../components/ProductSelect.tsx';
-import { currentLocale } from '../../lib/i18n.ts';
+import { LocalizedDates } from '../../components/LocalizedDates.tsx';
 import type { StatisticsFilter } from './api.ts';
 
 interface Props {
@@ -24,7 +20,7 @@ export function StatisticsFilters({ filter, shownRange, onChange }: Props) {
   const shown: DatesRangeValue<string> = range[0] || range[1] ? range : [shownRange?.from ?? null, shownRange?.to ?? null];
 
   return (
-    <DatesProvider settings={{ locale: currentLocale() }}>
+    <LocalizedDates>
       <Group align="flex-end" wrap="wrap">
         <DatePickerInput
           type="range"
@@ -51,6 +47,6 @@ export function StatisticsFilters({ filter, shownRange, onChange }: Props) {
           data-testid="statistics-product"
         />
       </Group>
-    </DatesProvider>
+    </LocalizedDates>
   );
 }

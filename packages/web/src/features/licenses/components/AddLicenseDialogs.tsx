@@ -7,7 +7,7 @@ import { activateLicense, addDays, machineId, todayOf } from '@lm/contract/licen
 import { formValidator } from '../../../lib/forms.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { useActivate, useAddTemporary, useTemporaryOptions } from '../api/licenses.ts';
-import { LocalizedDateInput } from '../../../components/LocalizedDateInput.tsx';
+import { LocalizedDateInput } from '../../../components/LocalizedDates.tsx';
 
 /** Activate a license: TAN code plus machine id (the code is normalized: case, spaces and dashes do not matter). */
 export function ActivateDialog({ onClose }: { onClose: () => void }) {

@@ -7,7 +7,7 @@ import { changeMachine, MAX_EXTENSION_AMOUNT } from '@lm/contract/license';
 import { formValidator } from '../../../lib/forms.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { useAdminUpdate, useChangeMachine, useExtend, useMove, type LicenseItem } from '../api/licenses.ts';
-import { LocalizedDateInput } from '../../../components/LocalizedDateInput.tsx';
+import { LocalizedDateInput } from '../../../components/LocalizedDates.tsx';
 
 interface DialogProps {
   license: LicenseItem;

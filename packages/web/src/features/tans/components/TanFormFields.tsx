@@ -9,7 +9,7 @@ import { UserSelect } from '../../../components/UserSelect.tsx';
 import forbidden from '../../../components/FieldAccess.module.css';
 import { PolicySelect } from './ReferenceSelects.tsx';
 import { useTanTags } from '../api/tans.ts';
-import { LocalizedDateInput } from '../../../components/LocalizedDateInput.tsx';
+import { LocalizedDateInput } from '../../../components/LocalizedDates.tsx';
 
 export interface TanFormFieldsProps {
   form: UseFormReturnType<TanFormValues>;
