@@ -8,7 +8,7 @@ export const machineId = z
   .trim()
   .min(1)
   .max(255)
-  .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters');
+  .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
 
 /** `POST /api/client/v1/license`: the desktop software asks for the signed file of its machine. */
 export const clientLicenseRequest = z.object({
