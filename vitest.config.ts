@@ -1,12 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
 /**
+ * Workspace packages are tested from their TypeScript sources: the SDK's package.json sends this
+ * condition to `src/`, its published entries are the compiled `dist/` (see packages/sdk/README.md).
+ */
+export const SOURCE_CONDITIONS = ['@license-manager/source', 'module', 'node', 'development|production'];
+
+/**
  * Two projects: `unit` (pure code: contract, sdk, `*.unit.test.ts` in the server) and `server` (the
  * Fastify app through app.inject, every suite on SQLite and on PostgreSQL; see
  * packages/server/test/harness.ts). Server files open databases and hash passwords with argon2, so at
  * most two files run at once: enough for a 2-core machine without starving it.
  */
 export default defineConfig({
+  resolve: { conditions: SOURCE_CONDITIONS },
+  ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
   test: {
     // One value for both projects: Vitest refuses projects with different maxWorkers in one run
     // unless they are ordered into groups, and the unit files are too quick to need more.
@@ -17,7 +25,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['packages/contract/**/*.test.ts', 'packages/sdk/**/*.test.ts', 'packages/server/src/**/*.unit.test.ts', 'packages/web/src/**/*.test.ts'],
+          include: ['packages/contract/**/*.test.ts', 'packages/sdk/**/*.test.ts', 'packages/server/src/**/*.unit.test.ts', 'packages/web/src/**/*.test.ts', 'scripts/**/*.unit.test.ts'],
           exclude: ['**/node_modules/**'],
           environment: 'node',
         },

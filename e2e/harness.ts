@@ -4,16 +4,15 @@
  *
  * Without Chromium the journeys are skipped with a notice, except with CI=true, where they fail.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { ROOT, runCli, startServerProcess } from '../packages/server/test/processes.ts';
 
-export const ROOT = path.resolve(import.meta.dirname, '..');
-const NODE = path.join(ROOT, 'node_modules/.bin/node');
+export { ROOT };
+
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const IN_CI = /^(true|1)$/i.test(process.env.CI ?? '');
 export const ADMIN = { email: 'admin@e2e.test', password: 'admin-secret-1' };
@@ -27,17 +26,6 @@ if (!chromiumPresent) {
 
 /** `describe` for a journey file: skipped without Chromium outside CI. */
 export const describeJourney = chromiumPresent || IN_CI ? describe : describe.skip;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface TestServer {
   url: string;
@@ -54,49 +42,21 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('The web app did not build');
   }
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-e2e-'));
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    LOG_LEVEL: 'warn',
-    ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
-    ...extraEnv,
-  };
-  const child: ChildProcess = spawn(NODE, [path.join(ROOT, 'packages/server/src/main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server exited:\n${output}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`The server did not start within 30 s:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
+  const server = await startServerProcess({
+    env: {
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      WEB_DIST: path.join(ROOT, 'packages/web/dist'),
+      ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+      ...extraEnv,
+    },
+  });
   return {
-    url,
-    dataDir,
-    env,
+    ...server,
     cli(...args: string[]) {
-      const result = spawnSync(NODE, [path.join(ROOT, 'packages/server/src/cli.ts'), ...args], { cwd: ROOT, env, encoding: 'utf8' });
+      const result = runCli(args, { env: server.env, cwd: server.dataDir });
       if (result.status !== 0) throw new Error(`cli ${args.join(' ')} failed:\n${result.stderr}${result.stdout}`);
       return result.stdout;
-    },
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
-      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -137,11 +97,12 @@ export async function newContext(browser: Browser, server: TestServer, options: 
   return context;
 }
 
+/** Logs in on /login, in whatever language the page speaks (the fields are found by their types). */
 export async function login(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/login');
-  await page.getByLabel(/e-mail/i).first().fill(email);
-  await page.getByLabel(/password/i).first().fill(password);
-  await page.getByRole('button', { name: 'Log in' }).last().click();
+  await page.locator('main input[type=email]').first().fill(email);
+  await page.locator('main input[type=password]').first().fill(password);
+  await page.locator('main form button[type=submit]').first().click();
   await expect.poll(() => new URL(page.url()).pathname).not.toBe('/login');
 }
 

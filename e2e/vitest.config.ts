@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { SOURCE_CONDITIONS } from '../vitest.config.ts';
 
 /** Browser journeys: each file starts its own server and Chromium, so they run one file at a time. */
 export default defineConfig({
+  resolve: { conditions: SOURCE_CONDITIONS },
+  ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
   test: {
     include: ['e2e/journeys/**/*.e2e.ts'],
     root: new URL('..', import.meta.url).pathname,

@@ -1,51 +1,52 @@
 /**
  * The desktop protocol against a bare route (DESIGN.md section 9): the server runs in one child
- * process on the embedded database seeded with 1,000,000 licenses, autocannon drives it from this
- * process with 100 connections, first a bare route answering a fixed JSON, then
- * `POST /api/client/v1/license` for random machines. Both routes live in the same server, so the
- * ratio is the cost of the protocol itself. A third route in between has the protocol's shape
- * without its work (the same body, validation and rate limit, answering one file signed once): it
- * shows how much of the bare route's throughput HTTP alone leaves to the protocol.
+ * process on the embedded database seeded with 1,000,000 licenses; autocannon drives it from this
+ * process with 100 connections. Three loads alternate in each of ROUNDS rounds, so that whatever
+ * else the machine does falls on all three alike:
+ *
+ *   bare         GET of a route answering a fixed JSON (the ceiling of this server on this machine)
+ *   full         POST /api/client/v1/license for random machines, no If-None-Match: a signature each
+ *   conditional  the same with the ETag of a file the machine got before: 304, no signature
+ *
+ * The figures are the worst round's ratios to the bare route of the same round, and the worst p99.
+ * The conditional load uses the ETags that the full loads collected (random machines of the whole
+ * fleet); its machines' last-seen rows are then already written for the day, as in a fleet that
+ * refreshes several times a day.
  *
  *   npm run bench protocol             (through bench/run.ts)
  *   node bench/scenarios/protocol.ts   (on its own; LICENSES=100000 for a quicker run)
  *   BENCH_CPU_PROFILE=/tmp/prof ...    (writes the server's V8 CPU profile there)
+ *   BENCH_PROTOCOL_ONLY=conditional    (only that load in the rounds, after the warm-up: to profile it)
+ *
+ * The seeded database is kept in BENCH_DATA_DIR (default: the system's temporary folder) for the
+ * next run; BENCH_PROTOCOL_FRESH=1 seeds anew.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import type { Figure, Scenario } from '../run.ts';
-import type { LicenseFileJson } from '@lm/contract/license-file';
-import { machineIdOf, productOf, seedLicenses, type SeedSummary } from '../support/protocol-seed.ts';
+import { benchDataDir, machineLoad } from '../support/bench-data.ts';
+import { machineIdOf, productOf, seedLicenses } from '../support/protocol-seed.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const NODE = path.join(ROOT, 'node_modules/.bin/node');
 const LICENSES = Number(process.env.LICENSES ?? 1_000_000);
 const CONNECTIONS = 100;
-const DURATION_S = Number(process.env.DURATION ?? 15);
+const DURATION_S = Number(process.env.DURATION ?? 10);
+const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
 
 /** The server half: the real app plus one bare route, listening on PORT. */
 async function serve(dataDir: string): Promise<void> {
   const { buildApp } = await import('../../packages/server/src/app.ts');
   const { loadConfig } = await import('../../packages/server/src/platform/config.ts');
-  const { PER_ADDRESS } = await import('../../packages/server/src/modules/client-protocol/routes.ts');
-  const { fetchClientLicense } = await import('../../packages/server/src/modules/client-protocol/service.ts');
-  const { sendJsonLicenseFile } = await import('../../packages/server/src/modules/license-files/http.ts');
-  const { clientLicenseRequest } = await import('@lm/contract/client-protocol');
   // Rate limits stay on: the load comes from many addresses (X-Forwarded-For behind a trusted proxy).
   const config = loadConfig({ DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', TRUST_PROXY: 'true' });
   const app = await buildApp(config);
   const fixed = { status: 'ok', service: 'license-manager', version: 1 };
   app.get('/bench/bare', async () => fixed);
-  let signedOnce: LicenseFileJson | undefined;
-  app.post('/bench/fixed-file', { schema: { body: clientLicenseRequest }, config: PER_ADDRESS }, async (_request, reply) => {
-    signedOnce ??= await fetchClientLicense(app.ctx, { machineId: machineIdOf(1), product: productOf(1) });
-    return sendJsonLicenseFile(reply, signedOnce);
-  });
   await app.listen({ port: config.port, host: config.host });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => void app.close().then(() => process.exit(0)));
@@ -66,7 +67,8 @@ interface Load {
   rps: number;
   p99: number;
   p50: number;
-  non2xx: number;
+  /** Answers by status. */
+  statuses: Record<string, number>;
   errors: number;
   /** CPU time of the server process (all its threads) per answered request, in µs; NaN off Linux. */
   cpuPerRequest: number;
@@ -82,69 +84,119 @@ function processCpuMicros(pid: number | undefined): number {
   }
 }
 
-async function load(server: ChildProcess | undefined, options: autocannon.Options): Promise<Load> {
-  const cpuBefore = processCpuMicros(server?.pid);
+async function load(server: ChildProcess, options: autocannon.Options): Promise<Load> {
+  const cpuBefore = processCpuMicros(server.pid);
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
-  const cpuPerRequest = (processCpuMicros(server?.pid) - cpuBefore) / Math.max(result.requests.total, 1);
-  return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, non2xx: result.non2xx, errors: result.errors, cpuPerRequest };
+  const cpuPerRequest = (processCpuMicros(server.pid) - cpuBefore) / Math.max(result.requests.total, 1);
+  const statuses: Record<string, number> = {};
+  for (const [key, value] of Object.entries(result as unknown as Record<string, unknown>)) {
+    if (/^[1-5]xx$/.test(key) && typeof value === 'number' && value) statuses[key] = value;
+  }
+  return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, statuses, errors: result.errors, cpuPerRequest };
 }
 
 const randomAddress = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
 
-function protocolRequest(seed: SeedSummary, path = '/api/client/v1/license'): autocannon.Request {
+/** ETags of files the full loads received, by license index: what the conditional load sends back. */
+const tags = new Map<number, string>();
+const tagged: number[] = [];
+
+function protocolRequest(conditional: boolean): autocannon.Request {
   return {
     method: 'POST',
-    path,
-    setupRequest: (request) => {
-      const index = Math.floor(Math.random() * seed.licenses);
-      return {
-        ...request,
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': randomAddress() },
-        body: JSON.stringify({ machineId: seed.machineIdOf(index), product: seed.productOf(index) }),
-      };
+    path: '/api/client/v1/license',
+    setupRequest: (request, context) => {
+      const index = conditional ? tagged[Math.floor(Math.random() * tagged.length)] : Math.floor(Math.random() * LICENSES);
+      (context as { index: number }).index = index;
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': randomAddress() };
+      if (conditional) headers['if-none-match'] = tags.get(index)!;
+      return { ...request, headers, body: JSON.stringify({ machineId: machineIdOf(index), product: productOf(index) }) };
+    },
+    onResponse: (status, _body, context, headers) => {
+      const index = (context as { index: number }).index;
+      const etag = (headers as Record<string, string> | undefined)?.etag;
+      if (!conditional && status === 200 && etag && !tags.has(index)) {
+        tags.set(index, etag);
+        tagged.push(index);
+      }
     },
   };
 }
 
+/** The seeded database of an earlier run with as many licenses, or a new one. */
+async function seededDataDir(): Promise<string> {
+  const dataDir = path.join(benchDataDir(), `protocol-${LICENSES}`);
+  const done = path.join(dataDir, 'seeded');
+  if (process.env.BENCH_PROTOCOL_FRESH === '1' || !fs.existsSync(done)) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.mkdirSync(dataDir, { recursive: true });
+    const started = Date.now();
+    await seedLicenses(path.join(dataDir, 'license-manager.db'), LICENSES);
+    fs.writeFileSync(done, new Date().toISOString());
+    console.log(`  seeded ${LICENSES.toLocaleString('en')} licenses in ${((Date.now() - started) / 1000).toFixed(1)} s (kept in ${dataDir})`);
+  }
+  return dataDir;
+}
+
+const describeLoad = (name: string, result: Load) =>
+  `${name.padEnd(12)} ${Math.round(result.rps).toString().padStart(6)} req/s  p50 ${result.p50.toFixed(1).padStart(5)} ms  p99 ${result.p99.toFixed(1).padStart(5)} ms  ` +
+  `${Math.round(result.cpuPerRequest)} µs CPU/request  ${JSON.stringify(result.statuses)}${result.errors ? ` ${result.errors} errors` : ''}`;
+
 const scenario: Scenario = {
   name: 'protocol',
-  description: `desktop protocol vs a bare route, ${CONNECTIONS} connections, SQLite with ${LICENSES.toLocaleString('en')} licenses, one server process`,
+  description: `desktop protocol vs a bare route, ${CONNECTIONS} connections, SQLite with ${LICENSES.toLocaleString('en')} licenses, one server process, ${ROUNDS} alternating rounds`,
   async run(): Promise<Figure[]> {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-bench-protocol-'));
+    const dataDir = await seededDataDir();
     let server: ChildProcess | undefined;
     try {
-      const started = Date.now();
-      const seed = await seedLicenses(path.join(dataDir, 'license-manager.db'), LICENSES);
-      console.log(`  seeded ${seed.licenses.toLocaleString('en')} licenses in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       server = await startServer(dataDir);
       const base = `http://127.0.0.1:${PORT}`;
-      // Warm both paths (JIT, SQLite page cache) before measuring.
+      console.log(`  ${machineLoad()}`);
+      // Warm each path (JIT, SQLite page cache) and collect the first ETags.
       await load(server, { url: `${base}/bench/bare`, duration: 3 });
-      await load(server, { url: base, duration: 3, requests: [protocolRequest(seed, '/bench/fixed-file')] });
-      await load(server, { url: base, duration: 3, requests: [protocolRequest(seed)] });
+      await load(server, { url: base, duration: 5, requests: [protocolRequest(false)] });
+      await load(server, { url: base, duration: 3, requests: [protocolRequest(true)] });
 
-      const bare = await load(server, { url: `${base}/bench/bare` });
-      const shape = await load(server, { url: base, requests: [protocolRequest(seed, '/bench/fixed-file')] });
-      const protocol = await load(server, { url: base, requests: [protocolRequest(seed)] });
-      if (protocol.non2xx || protocol.errors) console.log(`  protocol: ${protocol.non2xx} non-2xx answers, ${protocol.errors} errors`);
+      const only = process.env.BENCH_PROTOCOL_ONLY;
+      const skipped: Load = { rps: Number.NaN, p99: Number.NaN, p50: Number.NaN, statuses: {}, errors: 0, cpuPerRequest: Number.NaN };
+      const measure = (name: string, options: autocannon.Options) => (!only || only === name ? load(server!, options) : Promise.resolve(skipped));
+      const rounds: { bare: Load; full: Load; conditional: Load }[] = [];
+      for (let round = 1; round <= ROUNDS; round++) {
+        const bare = await measure('bare', { url: `${base}/bench/bare` });
+        const full = await measure('full', { url: base, requests: [protocolRequest(false)] });
+        const conditional = await measure('conditional', { url: base, requests: [protocolRequest(true)] });
+        rounds.push({ bare, full, conditional });
+        console.log(`  round ${round}:`);
+        for (const [name, result] of Object.entries({ bare, full, conditional })) console.log(`    ${describeLoad(name, result)}`);
+        console.log(`    conditional/bare ${(conditional.rps / bare.rps).toFixed(2)}, full/bare ${(full.rps / bare.rps).toFixed(2)}; ${machineLoad()}`);
+      }
+      const worst = (pick: (round: (typeof rounds)[number]) => number) => Math.min(...rounds.map(pick));
+      const highest = (pick: (round: (typeof rounds)[number]) => number) => Math.max(...rounds.map(pick));
+      const unexpected = rounds.reduce(
+        (sum, round) =>
+          sum +
+          round.full.errors +
+          round.conditional.errors +
+          Object.entries(round.full.statuses).reduce((n, [status, count]) => n + (status === '2xx' ? 0 : count), 0) +
+          Object.entries(round.conditional.statuses).reduce((n, [status, count]) => n + (status === '3xx' ? 0 : count), 0),
+        0,
+      );
       return [
-        { name: 'bare route: requests per second', value: bare.rps, unit: 'req/s' },
-        { name: 'bare route: p99 latency', value: bare.p99, unit: 'ms' },
-        { name: 'bare route: server CPU per request', value: bare.cpuPerRequest, unit: 'µs' },
-        { name: 'protocol shape, file signed once: requests per second', value: shape.rps, unit: 'req/s' },
-        { name: 'protocol shape, file signed once: server CPU per request', value: shape.cpuPerRequest, unit: 'µs' },
-        { name: 'protocol shape / bare route throughput', value: shape.rps / bare.rps, unit: 'ratio' },
-        { name: 'protocol: requests per second', value: protocol.rps, unit: 'req/s' },
-        { name: 'protocol: p50 latency', value: protocol.p50, unit: 'ms' },
-        { name: 'protocol: p99 latency', value: protocol.p99, unit: 'ms', target: { max: 10 } },
-        { name: 'protocol: server CPU per request (signing included)', value: protocol.cpuPerRequest, unit: 'µs' },
-        { name: 'protocol throughput / bare route throughput', value: protocol.rps / bare.rps, unit: 'ratio', target: { min: 0.5 } },
-        { name: 'protocol: answers other than 200', value: protocol.non2xx + protocol.errors, unit: 'count', target: { max: 0 } },
+        { name: 'bare route: requests per second (lowest round)', value: worst((r) => r.bare.rps), unit: 'req/s' },
+        { name: 'bare route: p99 latency (highest round)', value: highest((r) => r.bare.p99), unit: 'ms' },
+        { name: 'conditional refresh (304): requests per second (lowest round)', value: worst((r) => r.conditional.rps), unit: 'req/s' },
+        { name: 'conditional refresh: p99 latency (highest round)', value: highest((r) => r.conditional.p99), unit: 'ms', target: { max: 25 } },
+        { name: 'conditional refresh: server CPU per request (highest round)', value: highest((r) => r.conditional.cpuPerRequest), unit: 'µs' },
+        { name: 'conditional refresh / bare route (worst round)', value: worst((r) => r.conditional.rps / r.bare.rps), unit: 'ratio', target: { min: 0.5 } },
+        { name: 'full fetch (signed): requests per second (lowest round)', value: worst((r) => r.full.rps), unit: 'req/s' },
+        { name: 'full fetch: p99 latency (highest round)', value: highest((r) => r.full.p99), unit: 'ms' },
+        { name: 'full fetch: server CPU per request (highest round)', value: highest((r) => r.full.cpuPerRequest), unit: 'µs' },
+        { name: 'full fetch / bare route (worst round)', value: worst((r) => r.full.rps / r.bare.rps), unit: 'ratio', target: { min: 0.15 } },
+        { name: 'answers other than 200 (full) and 304 (conditional)', value: unexpected, unit: 'count', target: { max: 0 } },
       ];
     } finally {
       server?.kill('SIGTERM');
       if (server && server.exitCode === null) await new Promise((resolve) => server!.once('exit', resolve));
-      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   },
 };

@@ -112,7 +112,7 @@ describeJourney('statistics and change log', () => {
     await expect.poll(() => update.getByTestId('change-actor').textContent()).not.toBe('System');
     const changed = update.locator('tr[data-changed]');
     await expect.poll(() => changed.count()).toBeGreaterThanOrEqual(1);
-    const nameRow = changed.filter({ hasText: /^name/ });
+    const nameRow = changed.filter({ hasText: /^Name/ });
     await expect.poll(() => nameRow.textContent()).toContain('Darkroom Pro');
     expect(await nameRow.textContent()).toContain('Darkroom');
     expect(await entries.nth(1).getAttribute('data-operation')).toBe('insert');

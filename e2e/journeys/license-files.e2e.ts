@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { beforeAll, expect, it } from 'vitest';
 import type { Download, Page } from 'playwright-core';
-import { verifyLicenseFile, type PublicKey } from '@lm/sdk';
+import { verifyLicenseFile, type PublicKey } from '@license-manager/sdk';
 import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, screenshot } from '../harness.ts';
 import { seedActivatedLicense, seedProduct } from '../support/licensing-seed.ts';
 

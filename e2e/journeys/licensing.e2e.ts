@@ -6,13 +6,13 @@ const PRODUCT = { name: 'E2E Studio', version: '1.0' };
 const PRODUCT_LABEL = `${PRODUCT.name} ${PRODUCT.version}`;
 
 const isoDaysFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-const shownDate = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { timeZone: 'UTC' });
+const shownDate = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** The license card showing this machine id. */
 const cardOf = (page: Page, machineId: string): Locator => page.getByTestId('license-card').filter({ has: page.getByTestId('license-machine').getByText(machineId, { exact: true }) });
 
 async function toastSays(page: Page, text: string): Promise<void> {
-  await expect.poll(() => page.getByText(`An error occured: ${text}`).isVisible()).toBe(true);
+  await expect.poll(() => page.getByText(`An error occurred: ${text}`).isVisible()).toBe(true);
 }
 
 async function activate(page: Page, tan: string, machineId: string): Promise<void> {

@@ -45,7 +45,7 @@ describeJourney('the shell: login, menus by role, guards and locale', () => {
     await expect.poll(() => new URL(page.url()).pathname).toBe('/');
     // The optional segment of my licenses is the literal 'offline'; anything else is the plain list.
     await page.goto('/account/licenses/offline');
-    await expect.poll(() => page.getByRole('heading', { level: 2, name: 'Licenses for offline machines' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Licenses for offline machines' }).isVisible()).toBe(true);
     await page.goto('/account/licenses/xyz');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/account/licenses');
     await context.close();

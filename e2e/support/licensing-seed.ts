@@ -26,8 +26,8 @@ export async function seedProduct(server: TestServer, name: string, version: str
   }
 }
 
-/** An activated license of the account for a machine, under the built-in indefinite policy. */
-export async function seedActivatedLicense(server: TestServer, input: { email: string; productId: number; machineId: string }): Promise<number> {
+/** An activated license of the account for a machine, under the built-in indefinite policy (free updates until the given day, if any). */
+export async function seedActivatedLicense(server: TestServer, input: { email: string; productId: number; machineId: string; freeUpdatesUntil?: string }): Promise<number> {
   const database = open(server);
   try {
     const { db } = database;
@@ -44,6 +44,7 @@ export async function seedActivatedLicense(server: TestServer, input: { email: s
         machine_id: input.machineId,
         permanent: true,
         revoked: false,
+        free_updates_until: input.freeUpdatesUntil ?? null,
         created_at: now,
         updated_at: now,
       })

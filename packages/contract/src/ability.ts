@@ -42,6 +42,8 @@ export const SUBJECTS = [
   'Setting',
   'Statistics',
   'Export',
+  'ApiToken',
+  'WebhookEndpoint',
   'all',
 ] as const;
 export type SubjectName = (typeof SUBJECTS)[number];
@@ -102,6 +104,8 @@ export function rulesFor(user: AbilityUser | null): AppRule[] {
   can('view', 'User', { id: user.id });
   can('update', 'User', [...OWN_USER_FIELDS], { id: user.id });
   can('delete', 'User', { id: user.id });
+  // API tokens act as their owner (DESIGN.md section 6b): anyone signed in makes them for themselves.
+  can(['view-list', 'view', 'create', 'delete'], 'ApiToken', { ownerId: user.id });
 
   if (user.accessRole === 'DISTRIBUTOR') {
     const distributed = { distributorId: user.id };
@@ -109,6 +113,8 @@ export function rulesFor(user: AbilityUser | null): AppRule[] {
     can(['view-list', 'view'], ['Product', 'Feature', 'LicensePolicy']);
     can(['view-list', 'view', 'create', 'update'], 'Tan', distributed);
     can('view-chart', 'Statistics', `${STATISTICS_FIELDS['tan-activations']}.**`);
+    // Webhooks for a reseller's own systems; they receive only what its rules let it view.
+    can(['view-list', 'view', 'create', 'update', 'delete'], 'WebhookEndpoint', { ownerId: user.id });
   }
   return rules;
 }

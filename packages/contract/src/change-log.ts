@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHANGE_LOG_MODELS } from './constants.ts';
-import { isoDateTime, listQuery, listResponse } from './list.ts';
+import { isoDateTime, listQuery, listResponse, MAX_RECORD_ID, wholeNumberText } from './list.ts';
 
 export const changeLogModel = z.enum(CHANGE_LOG_MODELS);
 export const CHANGE_OPERATIONS = ['insert', 'update', 'delete'] as const;
@@ -10,7 +10,7 @@ export const changeLogParams = z.object({ model: changeLogModel });
 
 /** `GET /api/changes/{model}`: newest first unless sorted otherwise; `recordId` narrows to one record. */
 export const changeLogQuery = listQuery(['timestamp', 'recordId', 'operation']).extend({
-  recordId: z.coerce.number().int().positive().optional(),
+  recordId: wholeNumberText(1, MAX_RECORD_ID).optional(),
   operation: z.enum(CHANGE_OPERATIONS).optional(),
 });
 export type ChangeLogQuery = z.output<typeof changeLogQuery>;
@@ -27,6 +27,8 @@ export const changeLogEntry = z.object({
   userId: z.number().int().nullable(),
   /** The acting user's formatted name; null for the system or a user deleted since. */
   userName: z.string().nullable(),
+  /** The API token the change was made with ("token <name>"), null for a session or the system. */
+  tokenName: z.string().nullable(),
   oldValues: values,
   newValues: values,
 });

@@ -3,6 +3,8 @@
 export const LOCALES = ['de', 'en', 'es', 'fr', 'it'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
+/** Each language by its own name, as a language switcher shows it. */
+export const LOCALE_NAMES: Record<Locale, string> = { de: 'Deutsch', en: 'English', es: 'Español', fr: 'Français', it: 'Italiano' };
 
 export const PASSWORD_MIN_LENGTH = 5;
 export const COPIED_LABEL_MS = 700;
@@ -18,6 +20,11 @@ export const CHUNK_LOAD_TIMEOUT_S = 120;
 
 export const LIST_DEFAULT_LIMIT = 50;
 export const LIST_MAX_LIMIT = 1000;
+/**
+ * The large lists (TANs, licenses, users) count their matches up to this many: beyond it the count
+ * says "more than", so that no page counts a million rows; pages beyond it follow the next-page cursor.
+ */
+export const LIST_COUNT_LIMIT = 10_000;
 
 export const SESSION_COOKIE = 'lm_session';
 export const LOCALE_COOKIE = 'i18next';

@@ -42,13 +42,24 @@ export const ERROR_CODES = [
   'ERR_NO_FREE_UPGRADE',
   'ERR_LAST_ADMIN',
   'ERR_NO_MACHINE',
+  'ERR_DATABASE_UNAVAILABLE',
+  'ERR_STARTING',
+  'ERR_TWO_FACTOR_REQUIRED',
+  'ERR_TWO_FACTOR_INVALID',
+  'ERR_TWO_FACTOR_ENABLED',
+  'ERR_TWO_FACTOR_ENROLLMENT_REQUIRED',
+  'ERR_WRONG_PASSWORD',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface ErrorDetail {
   path: string;
+  /** The problem in the request's language. */
   message: string;
+  /** The message key (`tooShort`, `tanCode`, …): stable, for clients that show their own text. */
   code?: string;
+  /** The values the message fills in (the field's limits). */
+  params?: Record<string, string | number>;
 }
 
 export interface ErrorBody {
@@ -62,6 +73,6 @@ export interface ErrorBody {
 export const errorBody = z.object({
   error: z.enum(ERROR_CODES),
   message: z.string(),
-  details: z.array(z.object({ path: z.string(), message: z.string(), code: z.string().optional() })).optional(),
+  details: z.array(z.object({ path: z.string(), message: z.string(), code: z.string().optional(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() })).optional(),
   params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });

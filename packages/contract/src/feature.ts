@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FEATURE_CACHE_LIMIT, LOCALES, type Locale } from './constants.ts';
-import { isoDateTime, listQuery, listResponse } from './list.ts';
+import { isoDateTime, listQuery, listResponse, updateOf } from './list.ts';
 
 /** Feature names (spec section 5): letters, digits, colon, slash, underscore and dash. */
 export const FEATURE_NAME_PATTERN = /^[A-Za-z0-9:/_-]+$/;
@@ -44,6 +44,9 @@ export const featureFields = z.object({
 });
 export type FeatureFields = z.output<typeof featureFields>;
 export type FeatureInput = z.input<typeof featureFields>;
+/** The body of a PUT: a field left out keeps its value. */
+export const featureUpdate = updateOf(featureFields);
+export type FeatureUpdate = z.output<typeof featureUpdate>;
 
 export const feature = z.object({
   id: z.number().int(),

@@ -5,3 +5,5 @@ export * from './list.ts';
 export * from './user.ts';
 export * from './session.ts';
 export * from './settings.ts';
+export * from './messages.ts';
+export * from './countries.ts';

@@ -7,7 +7,7 @@ import {
   MONTH_SECONDS,
   REFETCH_INTERVAL_OPTIONS_S,
 } from './constants.ts';
-import { isoDateTime, listQuery, listResponse } from './list.ts';
+import { isoDateTime, listQuery, listResponse, updateOf } from './list.ts';
 
 export const POLICY_TYPES = ['INDEFINITE', 'PERPETUAL', 'FLOATING'] as const;
 export type PolicyType = (typeof POLICY_TYPES)[number];
@@ -88,6 +88,9 @@ export const licensePolicyFields = z
   });
 export type LicensePolicyFields = z.output<typeof licensePolicyFields>;
 export type LicensePolicyInput = z.input<typeof licensePolicyFields>;
+/** The body of a PUT: a field left out keeps its value. */
+export const licensePolicyUpdate = updateOf(licensePolicyFields);
+export type LicensePolicyUpdate = z.output<typeof licensePolicyUpdate>;
 
 export const licensePolicy = z.object({
   id: z.number().int(),

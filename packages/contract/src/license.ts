@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { MONTH_DAYS, TRIAL_EXTENSION_UNITS, type TrialExtensionUnit } from './constants.ts';
-import { isoDate, isoDateTime, listQuery, listResponse } from './list.ts';
+import { isoDate, isoDateTime, listQuery, listResponse, MAX_RECORD_ID, wholeNumberText } from './list.ts';
 import { email } from './user.ts';
 import { tanCode } from './tan.ts';
 
@@ -77,11 +77,11 @@ export type ExtendLicense = z.output<typeof extendLicense>;
 export const changeMachine = z.object({ machineId });
 export const moveLicense = z.object({ email });
 
-/** The administrator's edit: revoke, valid until, permanent. */
+/** The administrator's edit: revoke, valid until, permanent; a field left out keeps its value. */
 export const licenseUpdate = z.object({
-  revoked: z.boolean(),
-  validUntil: isoDate.nullable(),
-  permanent: z.boolean(),
+  revoked: z.boolean().optional(),
+  validUntil: isoDate.nullable().optional(),
+  permanent: z.boolean().optional(),
 });
 export type LicenseUpdate = z.output<typeof licenseUpdate>;
 
@@ -122,9 +122,9 @@ export const LICENSE_SORT_FIELDS = ['id', 'createdAt', 'machineId', 'validUntil'
 
 export const licenseListQuery = listQuery(LICENSE_SORT_FIELDS).extend({
   /** Another account's licenses (view-list on License). */
-  userId: z.coerce.number().int().positive().optional(),
+  userId: wholeNumberText(1, MAX_RECORD_ID).optional(),
   /** The licenses activated from one TAN (view-list on License). */
-  tanId: z.coerce.number().int().positive().optional(),
+  tanId: wholeNumberText(1, MAX_RECORD_ID).optional(),
   /** Only what an offline machine can use: neither revoked, upgraded nor expired. */
   offline: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
 });

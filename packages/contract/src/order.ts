@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LOCALES } from './constants.ts';
+import { resolveLocale } from './messages.ts';
 import { isoDateTime } from './list.ts';
 import { email } from './user.ts';
 
@@ -27,7 +27,12 @@ export const orderWebhook = z.object({
   firstName: z.string().trim().min(1).max(255),
   lastName: z.string().trim().min(1).max(255),
   company: optionalText,
-  locale: z.enum(LOCALES).nullish().transform((value) => value ?? null),
+  /** The customer's language as shops send it (`de`, `de-DE`, `de_AT`); other languages mean English. */
+  locale: z
+    .string()
+    .max(35)
+    .nullish()
+    .transform((value) => (value ? resolveLocale(value) : null)),
   machineId: z
     .string()
     .trim()

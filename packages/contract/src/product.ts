@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { featureName, featureNameList } from './feature.ts';
-import { isoDate, isoDateTime, listQuery, listResponse, recordId } from './list.ts';
+import { isoDate, isoDateTime, listQuery, listResponse, recordId, updateOf } from './list.ts';
 
 export const DOWNLOAD_LINK_TYPES = ['mac', 'win', 'offline'] as const;
 export type DownloadLinkType = (typeof DOWNLOAD_LINK_TYPES)[number];
@@ -36,6 +36,9 @@ export const productFields = z.object({
 });
 export type ProductFields = z.output<typeof productFields>;
 export type ProductInput = z.input<typeof productFields>;
+/** The body of a PUT: a field left out keeps its value. */
+export const productUpdate = updateOf(productFields);
+export type ProductUpdate = z.output<typeof productUpdate>;
 
 export const product = z.object({
   id: z.number().int(),

@@ -19,6 +19,7 @@ export const SETTING_KEYS = [
   'order.autoTemporaryLicense',
   'order.temporaryLicenseProductId',
   'order.temporaryLicenseDays',
+  'security.requireTwoFactor',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
@@ -66,6 +67,7 @@ export function settingValueSchema(key: SettingKey): z.ZodType {
       return recordId;
     case 'order.autoCreateAccount':
     case 'order.autoTemporaryLicense':
+    case 'security.requireTwoFactor':
       return z.boolean();
     case 'webhook.secret':
       return z.string().min(16).max(255);
@@ -84,6 +86,8 @@ export const SETTING_DEFAULTS: Partial<Record<SettingKey, unknown>> = {
   'order.autoCreateAccount': false,
   'order.autoTemporaryLicense': false,
   'order.temporaryLicenseDays': 30,
+  /** Administrators and distributors must sign in with a second factor. */
+  'security.requireTwoFactor': false,
 };
 
 export const settingsMap = z.record(z.string(), z.unknown());

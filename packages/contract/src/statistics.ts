@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { STATISTICS_FIELDS } from './ability.ts';
 import { STATISTICS_CATEGORIES, type StatisticsCategory } from './constants.ts';
-import { isoDate } from './list.ts';
+import { isoDate, MAX_RECORD_ID, wholeNumberText } from './list.ts';
 
 export const statisticsCategory = z.enum(STATISTICS_CATEGORIES);
 export const statisticsParams = z.object({ category: statisticsCategory });
 
 /**
- * The numbers of each category, per month and in total. Field rules (spec section 6) are checked per
+ * The numbers of each category, per month and in total; history, except where marked (what each
+ * counts, and why: docs/statistics.md). Field rules (spec section 6) are checked per
  * number: `view-chart` on `Statistics` with the field `<category path>.<metric>`, e.g.
  * `Tans.Activated.activations`.
  * - tan-activations: TAN licenses activated (`activations`), and all activations up to the month's
@@ -16,9 +17,9 @@ export const statisticsParams = z.object({ category: statisticsCategory });
  * - trial-licenses: temporary licenses added (`trials`), machines that tried a product (`machines`:
  *   machine and product pairs, counted in the month of their first trial ever), those of them that got
  *   a TAN license for that product since (`converted`), and `conversionRate` = converted / machines
- *   (0 to 1); a trial and its conversion stay counted when the licenses are deleted later;
- * - new-users: accounts created (`users`); with a product, those holding a license of it;
- * - active-users: accounts by the month of their last login (`users`); with a product, as above;
+ *   (0 to 1);
+ * - new-users: accounts created (`users`); with a product, those holding a license of it now (current state);
+ * - active-users: accounts by the month of their last login (`users`, current state); with a product, as above;
  * - active-machines: machines by the month of their software's latest contact through the desktop
  *   protocol (`machines`); with a product, the latest contact for a license of that product.
  */
@@ -50,12 +51,13 @@ export const statisticsQuery = z
     from: isoDate.optional(),
     /** Last day, inclusive; default: today (UTC). */
     to: isoDate.optional(),
-    productId: z.coerce.number().int().positive().optional(),
+    productId: wholeNumberText(1, MAX_RECORD_ID).optional(),
   })
-  .refine((query) => !query.from || !query.to || query.from <= query.to, { path: ['from'], message: 'from must not be after to' })
+  .refine((query) => !query.from || !query.to || query.from <= query.to, { path: ['from'], message: 'validation.dateOrder' })
   .refine((query) => !query.from || !query.to || monthsBetween(query.from, query.to).length <= STATISTICS_MAX_MONTHS, {
     path: ['from'],
-    message: `the range may span at most ${STATISTICS_MAX_MONTHS} months`,
+    message: 'validation.rangeTooLong',
+    params: { months: STATISTICS_MAX_MONTHS },
   });
 export type StatisticsQuery = z.output<typeof statisticsQuery>;
 

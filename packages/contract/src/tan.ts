@@ -3,7 +3,7 @@
  * browsers (the code generator takes Web Crypto's random source, present in both).
  */
 import { z } from 'zod';
-import { isoDate, isoDateTime, listQuery, listResponse } from './list.ts';
+import { isoDate, isoDateTime, listQuery, listResponse, MAX_RECORD_ID, updateOf, wholeNumberText } from './list.ts';
 
 /** 31 characters without look-alikes: no 0/o, no 1/l/i. */
 export const TAN_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -38,13 +38,18 @@ const webCryptoBytes: RandomBytes = (length) => globalThis.crypto.getRandomValue
  * each character is equally likely (248 = 8 × 31; a plain modulo would favour the first characters).
  */
 export function generateTanCode(randomBytes: RandomBytes = webCryptoBytes): string {
+  return randomCode(TAN_CODE_LENGTH, randomBytes);
+}
+
+/** `length` characters of the TAN alphabet, each equally likely (also the recovery codes of two-factor sign-in). */
+export function randomCode(length: number, randomBytes: RandomBytes = webCryptoBytes): string {
   const limit = Math.floor(256 / TAN_ALPHABET.length) * TAN_ALPHABET.length;
   let code = '';
-  while (code.length < TAN_CODE_LENGTH) {
-    for (const byte of randomBytes(TAN_CODE_LENGTH * 2)) {
+  while (code.length < length) {
+    for (const byte of randomBytes(length * 2)) {
       if (byte >= limit) continue;
       code += TAN_ALPHABET[byte % TAN_ALPHABET.length];
-      if (code.length === TAN_CODE_LENGTH) break;
+      if (code.length === length) break;
     }
   }
   return code;
@@ -99,9 +104,12 @@ export type TanFields = z.output<typeof tanFields>;
 export type TanFieldsInput = z.input<typeof tanFields>;
 
 export const tanCreate = tanFields;
-export const tanCreateQuery = z.object({ count: z.coerce.number().int().min(1).max(TAN_MAX_BULK_COUNT).default(1) });
+export const tanCreateQuery = z.object({ count: wholeNumberText(1, TAN_MAX_BULK_COUNT).default(1) });
 
-export const tanUpdate = tanFields.extend({ revoked: z.boolean() });
+/** A TAN as an edit leaves it: the create fields and revoked. */
+export const tanEdit = tanFields.extend({ revoked: z.boolean() });
+/** The body of `PUT /tans/{id}`: a field left out keeps its value. */
+export const tanUpdate = updateOf(tanEdit);
 export type TanUpdate = z.output<typeof tanUpdate>;
 
 export const tan = z.object({
@@ -132,7 +140,7 @@ const booleanQuery = z.enum(['true', 'false']).transform((value) => value === 't
 export const tanListQuery = listQuery(TAN_SORT_FIELDS).extend({
   tag: tanTag.optional(),
   revoked: booleanQuery.optional(),
-  productId: z.coerce.number().int().positive().optional(),
+  productId: wholeNumberText(1, MAX_RECORD_ID).optional(),
 });
 export type TanListQuery = z.output<typeof tanListQuery>;
 

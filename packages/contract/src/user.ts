@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ROLES } from './ability.ts';
 import { PASSWORD_MIN_LENGTH } from './constants.ts';
-import { isoDateTime, listQuery, listResponse, MAX_RECORD_ID } from './list.ts';
+import { isCountryCode } from './countries.ts';
+import { isoDateTime, listQuery, listResponse, MAX_RECORD_ID, wholeNumberText } from './list.ts';
 
 export const accessRole = z.enum(ROLES);
 
@@ -25,7 +26,14 @@ export const userFields = z.object({
   address2: optionalText,
   zip: optionalText,
   city: optionalText,
-  country: z.string().trim().length(2).toUpperCase().nullish().transform((value) => value ?? null),
+  /** An ISO 3166-1 alpha-2 code of a real country (`XX` is refused), or none. */
+  country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .refine(isCountryCode, 'validation.country')
+    .nullish()
+    .transform((value) => value ?? null),
   phone: optionalText,
   fax: optionalText,
   notes: z.string().max(10000).regex(MULTI_LINE).nullish().transform((value) => value ?? null),
@@ -91,7 +99,7 @@ export type Registration = z.input<typeof registration>;
  * registration by id alone (spec section 4: "An administrator can confirm a registration manually").
  */
 export const registrationConfirmation = z.object({
-  id: z.coerce.number().int().positive().max(MAX_RECORD_ID),
+  id: z.union([z.number().int().positive().max(MAX_RECORD_ID), wholeNumberText(1, MAX_RECORD_ID)]),
   token: z.string().min(1).max(200).optional(),
 });
 export type RegistrationConfirmation = z.input<typeof registrationConfirmation>;
@@ -127,6 +135,12 @@ export const emailChangeResult = z.object({
   email: z.string(),
 });
 export type EmailChangeResult = z.output<typeof emailChangeResult>;
+
+/** `GET /users/change-email`: the own change of address still waiting for its link, if any. */
+export const pendingEmailChange = z.object({
+  pending: z.object({ email: z.string(), expiresAt: isoDateTime }).nullable(),
+});
+export type PendingEmailChange = z.output<typeof pendingEmailChange>;
 
 /** `POST /users` (an administrator creates an account: confirmed, random password, no mail). */
 export const userCreate = userFields.extend({

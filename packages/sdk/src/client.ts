@@ -1,5 +1,5 @@
-import { isExpired, refreshDueAt, verifyLicenseFile, type LicensePayload, type PublicKey } from './format.ts';
-import { memoryStore, type LicenseStore } from './store.ts';
+import { isExpired, licenseFileTag, parseLicenseFile, refreshDueAfterConfirmation, refreshDueAt, verifyLicenseFile, type LicensePayload, type PublicKey } from './format.js';
+import { memoryStore, type LicenseStore } from './store.js';
 
 /** Why there is no valid license. */
 export type InvalidReason =
@@ -16,7 +16,7 @@ export type LicenseStatus =
   | {
       valid: true;
       license: LicensePayload;
-      /** 'server': just fetched; 'store': a stored file still good. */
+      /** 'server': just fetched, or the stored file just confirmed by the server; 'store': a stored file still good. */
       source: 'server' | 'store';
       /** The refresh was due but the server could not be reached: working offline until the file expires. */
       offline: boolean;
@@ -35,7 +35,7 @@ export interface LicenseClientOptions {
   machineId: string;
   /** The public keys shipped with the software (GET /api/client/v1/keys); the server's word is never trusted alone. */
   publicKeys: readonly PublicKey[];
-  /** Where files are kept; default: in memory. Node/Electron: `directoryStore()` from `@lm/sdk/node`. */
+  /** Where files are kept; default: in memory. Node/Electron: `directoryStore()` from `@license-manager/sdk/node`. */
   store?: LicenseStore;
   fetch?: typeof globalThis.fetch;
   now?: () => Date;
@@ -71,6 +71,8 @@ export class LicenseClient {
   private readonly store: LicenseStore;
   private readonly now: () => Date;
   private readonly fetch: typeof globalThis.fetch;
+  /** The stored file the server last confirmed (304), by its tag, and when: refreshes count from then. */
+  private confirmed: { tag: string; at: Date } | undefined;
 
   constructor(options: LicenseClientOptions) {
     this.options = options;
@@ -84,8 +86,8 @@ export class LicenseClient {
     const stored = await this.stored();
     const best = stored.usable[0];
     if (best) {
-      const due = refreshDueAt(best.payload);
-      if (!due || due > this.now()) return this.valid(best.payload, 'store', false);
+      const due = await this.refreshDue(best);
+      if (!due || due > this.now()) return this.valid(best.payload, 'store', false, due);
     }
     return this.fetchFresh(stored);
   }
@@ -160,8 +162,20 @@ export class LicenseClient {
 
   // -------------------------------------------------------------------------------------------
 
-  private valid(license: LicensePayload, source: 'server' | 'store', offline: boolean): LicenseStatus {
-    return { valid: true, license, source, offline, refreshAt: offline ? null : refreshDueAt(license) };
+  private valid(license: LicensePayload, source: 'server' | 'store', offline: boolean, refreshAt: Date | null = refreshDueAt(license)): LicenseStatus {
+    return { valid: true, license, source, offline, refreshAt: offline ? null : refreshAt };
+  }
+
+  /** The If-None-Match value for a stored file: its ETag (derived from the file itself). */
+  private async tagOf(candidate: Candidate): Promise<string> {
+    return licenseFileTag(parseLicenseFile(candidate.text), candidate.payload);
+  }
+
+  /** When a stored file falls due for a refresh: from its own fields, or from the server's last confirmation of it. */
+  private async refreshDue(candidate: Candidate): Promise<Date | null> {
+    const confirmed = this.confirmed;
+    if (confirmed && !isAnyLic(candidate) && confirmed.tag === (await this.tagOf(candidate))) return refreshDueAfterConfirmation(candidate.payload, confirmed.at);
+    return refreshDueAt(candidate.payload);
   }
 
   private fits(payload: LicensePayload): boolean {
@@ -195,22 +209,30 @@ export class LicenseClient {
     for (const candidate of candidates) await this.store.remove(candidate.name);
   }
 
-  private async request(method: 'POST' | 'DELETE'): Promise<Response> {
+  private async request(method: 'POST' | 'DELETE', ifNoneMatch?: string): Promise<Response> {
     const { serverUrl, machineId, product, version } = this.options;
     return this.fetch(`${serverUrl.replace(/\/$/, '')}/api/client/v1/license`, {
       method,
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}) },
       body: JSON.stringify({ machineId, product, ...(version === undefined ? {} : { version }) }),
       signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 15_000),
     });
   }
 
   private async fetchFresh(stored: { usable: Candidate[]; expired: Candidate[] }): Promise<LicenseStatus> {
+    // The machine's own file (not an ANY-Lic one) goes along as If-None-Match: the server answers 304
+    // while it is still right, which costs it no signature.
+    const held = stored.usable.find((candidate) => !isAnyLic(candidate));
+    const tag = held && (await this.tagOf(held));
     let response: Response;
     try {
-      response = await this.request('POST');
+      response = await this.request('POST', tag);
     } catch (error) {
       return this.offline(stored, `the license server cannot be reached (${(error as Error).message})`);
+    }
+    if (response.status === 304 && held && tag) {
+      this.confirmed = { tag, at: this.now() };
+      return this.valid(held.payload, 'server', false, refreshDueAfterConfirmation(held.payload, this.confirmed.at));
     }
     const text = await response.text().catch(() => '');
     if (response.ok) {

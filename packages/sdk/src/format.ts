@@ -130,6 +130,38 @@ export function refreshDueAt(payload: LicensePayload): Date | null {
   return candidates.length ? new Date(Math.min(...candidates)) : null;
 }
 
+/**
+ * When to ask again after the server confirmed a stored file (304) at `confirmedAt`: the next
+ * interval, but at the latest when the file falls due for a new one: its refresh-before-expiry time,
+ * or, when that has passed already, the middle of its validity (from then on the server sends a new
+ * file rather than confirming this one). Null: never.
+ */
+export function refreshDueAfterConfirmation(payload: LicensePayload, confirmedAt: Date): Date | null {
+  const confirmed = confirmedAt.getTime();
+  const candidates: number[] = [];
+  if (payload.refetchIntervalSeconds > 0) candidates.push(confirmed + payload.refetchIntervalSeconds * 1000);
+  if (payload.expiresAt) {
+    const issued = Date.parse(payload.issuedAt);
+    const expires = Date.parse(payload.expiresAt);
+    const beforeExpiry = expires - payload.refetchBeforeExpirySeconds * 1000;
+    candidates.push(beforeExpiry > confirmed ? beforeExpiry : issued + (expires - issued) / 2);
+  }
+  return candidates.length ? new Date(Math.min(...candidates)) : null;
+}
+
+/**
+ * The file's ETag as the server writes it (docs/license-files.md): its issue time and a hash of its
+ * signed payload. The client sends it as If-None-Match; the server answers 304 while the file is
+ * still right. Derived from the file itself, so it needs no storage and works for any file held.
+ */
+export async function licenseFileTag(file: LicenseFile, payload: Pick<LicensePayload, 'issuedAt'>): Promise<string> {
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(file.enc)));
+  let binary = '';
+  for (const byte of digest) binary += String.fromCharCode(byte);
+  const hash = btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '').slice(0, 22);
+  return `"lm1-${Date.parse(payload.issuedAt).toString(36)}-${hash}"`;
+}
+
 export function isExpired(payload: LicensePayload, now: Date): boolean {
   return payload.expiresAt !== null && Date.parse(payload.expiresAt) <= now.getTime();
 }

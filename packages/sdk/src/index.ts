@@ -1,12 +1,14 @@
-export { LicenseClient, type InvalidReason, type LicenseClientOptions, type LicenseStatus } from './client.ts';
+export { LicenseClient, type InvalidReason, type LicenseClientOptions, type LicenseStatus } from './client.js';
 export {
   InvalidLicenseFileError,
   isExpired,
+  licenseFileTag,
   parseLicenseFile,
+  refreshDueAfterConfirmation,
   refreshDueAt,
   verifyLicenseFile,
   type LicenseFile,
   type LicensePayload,
   type PublicKey,
-} from './format.ts';
-export { FETCHED_FILE_NAME, memoryStore, type LicenseStore, type StoredFile } from './store.ts';
+} from './format.js';
+export { FETCHED_FILE_NAME, memoryStore, type LicenseStore, type StoredFile } from './store.js';

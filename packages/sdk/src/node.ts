@@ -1,11 +1,12 @@
 /**
- * The file-system store for Node and Electron's main process (`@lm/sdk/node`); kept apart from the
- * main entry so that browsers and renderers never load node:fs.
+ * The file-system store for Node and Electron's main process (`@license-manager/sdk/node`, exported
+ * only under the `node` condition); kept apart from the main entry so that browsers and renderers
+ * never load node:fs. Its declarations name no Node types, so TypeScript users need no @types/node.
  */
 import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { FETCHED_FILE_NAME, type LicenseStore } from './store.ts';
+import { FETCHED_FILE_NAME, type LicenseStore } from './store.js';
 
 /**
  * Where the desktop software looks for license files: the `licenses` folder in the application's
@@ -14,7 +15,7 @@ import { FETCHED_FILE_NAME, type LicenseStore } from './store.ts';
  *   macOS    ~/Library/Application Support/<app>/licenses
  *   Linux    $XDG_CONFIG_HOME/<app>/licenses (~/.config/<app>/licenses)
  */
-export function defaultLicenseDirectory(appName: string, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string {
+export function defaultLicenseDirectory(appName: string, platform: string = process.platform, env: Readonly<Record<string, string | undefined>> = process.env): string {
   const home = os.homedir();
   if (platform === 'win32') return path.win32.join(env.APPDATA ?? path.win32.join(home, 'AppData', 'Roaming'), appName, 'licenses');
   if (platform === 'darwin') return path.posix.join(home, 'Library', 'Application Support', appName, 'licenses');

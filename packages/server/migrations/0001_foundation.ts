@@ -1,5 +1,5 @@
 import { type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely } from 'kysely';
-import { isPostgres } from '../src/platform/db/migrate.ts';
+import { isPostgres } from '../src/platform/db/dialect.ts';
 
 type Table = CreateTableBuilder<string, any>;
 

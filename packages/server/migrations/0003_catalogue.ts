@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../src/platform/db/migrate.ts';
+import { isPostgres } from '../src/platform/db/dialect.ts';
 
 /**
  * The catalogue's additions: uploaded theme files (logo, favicon) kept in the database, so that

@@ -1,14 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { withId } from './0001_foundation.ts';
-import { isPostgres } from '../src/platform/db/migrate.ts';
-import { POSTGRES_TRIGGER_NAMES, POSTGRES_TRIGGERS } from './insights-statistics-postgres.ts';
-import { SQLITE_TRIGGERS } from './insights-statistics-sqlite.ts';
 
 /**
  * Statistics and order automation (issue 7).
  *
  * Statistics: counting a million licenses per request is too slow, so the database keeps day-level
- * counters. Triggers on licenses, tans, users and license_last_seen append ±n rows to
+ * counters. Triggers on licenses, tans, users and license_last_seen (created by 0007) append ±n rows to
  * statistics_deltas; reading the statistics folds them into statistics_daily (metric, day, product,
  * distributor). Which machines tried a product (statistics_trials) and each machine's latest contact
  * (statistics_machines, statistics_machine_products) are kept as history the counters derive from.
@@ -60,7 +57,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('users_last_login_at_id').on('users').columns(['last_login_at', 'id']).execute();
 
   await backfill(db);
-  for (const statement of isPostgres(db) ? POSTGRES_TRIGGERS : SQLITE_TRIGGERS) await sql.raw(statement).execute(db);
+  // The triggers that keep the counters are created by the newest migration that changed them (0007).
 
   await db.schema
     .createTable('webhook_orders')
@@ -104,14 +101,6 @@ async function backfill(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  if (isPostgres(db)) {
-    for (const table of POSTGRES_TRIGGER_NAMES) {
-      await sql.raw(`DROP TRIGGER IF EXISTS statistics_${table} ON ${table}`).execute(db);
-      await sql.raw(`DROP FUNCTION IF EXISTS statistics_${table}()`).execute(db);
-    }
-  } else {
-    for (const statement of SQLITE_TRIGGERS) await sql.raw(`DROP TRIGGER IF EXISTS ${/CREATE TRIGGER (\w+)/.exec(statement)![1]}`).execute(db);
-  }
   await db.schema.dropTable('webhook_orders').execute();
   for (const table of ['statistics_machine_products', 'statistics_machines', 'statistics_trials', 'statistics_daily', 'statistics_deltas']) await db.schema.dropTable(table).execute();
   for (const index of ['users_last_login_at_id', 'users_created_at_id', 'licenses_product_owner']) await db.schema.dropIndex(index).execute();

@@ -1,9 +1,11 @@
 /**
- * PostgreSQL triggers of migration 0006, the same rules as insights-statistics-sqlite.ts written as
- * PL/pgSQL functions: every write appends ±n rows to statistics_deltas, never updating a shared row,
- * so concurrent writers never wait for each other here. Not a migration itself (no number).
+ * PostgreSQL's statistics triggers, the same rules as insights-statistics-sqlite.ts written as PL/pgSQL
+ * functions: every write appends ±n rows to statistics_deltas, never updating a shared row, so
+ * concurrent writers never wait for each other here. Not a migration itself (no number).
  */
-import { conversion, delta, licenseDelta, trialPair } from './insights-statistics-statements.ts';
+import { conversion, delta, licenseDelta, tanFreeUpdates, trialPair } from './insights-statistics-statements.ts';
+
+const TODAY = `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
 
 const dayChanged = (column: string) => `substr(OLD.${column}, 1, 10) IS DISTINCT FROM substr(NEW.${column}, 1, 10)`;
 
@@ -27,9 +29,7 @@ export const POSTGRES_TRIGGERS: string[] = [
     ${licenseDelta('NEW', '1')}
     ${trialPair}
     ${conversion}
-  ELSIF TG_OP = 'DELETE' THEN
-    ${licenseDelta('OLD', '-1')}
-  ELSE
+  ELSIF TG_OP = 'UPDATE' THEN
     IF OLD.kind IS DISTINCT FROM NEW.kind OR OLD.product_id IS DISTINCT FROM NEW.product_id OR OLD.created_at IS DISTINCT FROM NEW.created_at OR OLD.tan_id IS DISTINCT FROM NEW.tan_id THEN
       ${licenseDelta('OLD', '-1')}
       ${licenseDelta('NEW', '1')}
@@ -43,17 +43,13 @@ export const POSTGRES_TRIGGERS: string[] = [
   ...trigger(
     'tans',
     `  IF TG_OP = 'INSERT' THEN
-    ${delta('tan_free_updates', 'NEW.free_updates_until', 'NEW.product_id', '0', '1', 'NEW.free_updates_until IS NOT NULL')}
-    ${delta('tan_free_updates_licenses', 'NEW.free_updates_until', 'NEW.product_id', '0', 'NEW.activated_count', 'NEW.free_updates_until IS NOT NULL AND NEW.activated_count <> 0')}
+    ${tanFreeUpdates('NEW', 1, TODAY)}
   ELSIF TG_OP = 'DELETE' THEN
-    ${delta('tan_free_updates', 'OLD.free_updates_until', 'OLD.product_id', '0', '-1', 'OLD.free_updates_until IS NOT NULL')}
-    ${delta('tan_free_updates_licenses', 'OLD.free_updates_until', 'OLD.product_id', '0', '-OLD.activated_count', 'OLD.free_updates_until IS NOT NULL AND OLD.activated_count <> 0')}
+    ${tanFreeUpdates('OLD', -1, TODAY)}
   ELSE
     IF OLD.free_updates_until IS DISTINCT FROM NEW.free_updates_until OR OLD.product_id IS DISTINCT FROM NEW.product_id THEN
-      ${delta('tan_free_updates', 'OLD.free_updates_until', 'OLD.product_id', '0', '-1', 'OLD.free_updates_until IS NOT NULL')}
-      ${delta('tan_free_updates_licenses', 'OLD.free_updates_until', 'OLD.product_id', '0', '-OLD.activated_count', 'OLD.free_updates_until IS NOT NULL AND OLD.activated_count <> 0')}
-      ${delta('tan_free_updates', 'NEW.free_updates_until', 'NEW.product_id', '0', '1', 'NEW.free_updates_until IS NOT NULL')}
-      ${delta('tan_free_updates_licenses', 'NEW.free_updates_until', 'NEW.product_id', '0', 'NEW.activated_count', 'NEW.free_updates_until IS NOT NULL AND NEW.activated_count <> 0')}
+      ${tanFreeUpdates('OLD', -1, TODAY)}
+      ${tanFreeUpdates('NEW', 1, TODAY)}
     ELSIF OLD.activated_count IS DISTINCT FROM NEW.activated_count AND NEW.free_updates_until IS NOT NULL THEN
       ${delta('tan_free_updates_licenses', 'NEW.free_updates_until', 'NEW.product_id', '0', 'NEW.activated_count - OLD.activated_count')}
     END IF;
@@ -70,10 +66,7 @@ export const POSTGRES_TRIGGERS: string[] = [
     `  IF TG_OP = 'INSERT' THEN
     ${delta('new_users', 'NEW.created_at', '0', '0', '1')}
     ${delta('active_users', 'NEW.last_login_at', '0', '0', '1', 'NEW.last_login_at IS NOT NULL')}
-  ELSIF TG_OP = 'DELETE' THEN
-    ${delta('new_users', 'OLD.created_at', '0', '0', '-1')}
-    ${delta('active_users', 'OLD.last_login_at', '0', '0', '-1', 'OLD.last_login_at IS NOT NULL')}
-  ELSIF ${dayChanged('last_login_at')} THEN
+  ELSIF TG_OP = 'UPDATE' AND ${dayChanged('last_login_at')} THEN
     ${delta('active_users', 'OLD.last_login_at', '0', '0', '-1', 'OLD.last_login_at IS NOT NULL')}
     ${delta('active_users', 'NEW.last_login_at', '0', '0', '1', 'NEW.last_login_at IS NOT NULL')}
   END IF;`,

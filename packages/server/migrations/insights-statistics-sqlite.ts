@@ -1,10 +1,13 @@
 /**
- * SQLite triggers of migration 0006: every write to licenses, tans, users and license_last_seen
- * appends ±n rows to statistics_deltas (metric, day, product, distributor). No row is ever updated in
- * place by two writers, so the triggers add no lock contention; the statistics read compacts the
- * deltas into statistics_daily. Not a migration itself (the name has no number).
+ * SQLite's statistics triggers (see insights-statistics-statements.ts for what they count and which
+ * migration creates them): every write to licenses, tans, users and license_last_seen appends ±n rows
+ * to statistics_deltas (metric, day, product, distributor). No row is ever updated in place by two
+ * writers, so the triggers add no lock contention; the statistics read compacts the deltas into
+ * statistics_daily. Not a migration itself (the name has no number).
  */
-import { conversion, delta, licenseDelta, trialPair } from './insights-statistics-statements.ts';
+import { conversion, delta, licenseDelta, tanFreeUpdates, trialPair } from './insights-statistics-statements.ts';
+
+const TODAY = `date('now')`;
 
 const lastSeen = `INSERT INTO statistics_machines (machine_id, last_seen_at) VALUES (new.machine_id, new.last_seen_at)
     ON CONFLICT (machine_id) DO UPDATE SET last_seen_at = excluded.last_seen_at WHERE excluded.last_seen_at > statistics_machines.last_seen_at;
@@ -15,14 +18,12 @@ const lastSeen = `INSERT INTO statistics_machines (machine_id, last_seen_at) VAL
 const dayChanged = (column: string) => `substr(old.${column}, 1, 10) IS NOT substr(new.${column}, 1, 10)`;
 
 export const SQLITE_TRIGGERS: string[] = [
-  // Licenses: activations and trials by day of creation; trial pairs and their conversion.
+  // Licenses: activations and trials by day of creation, kept when the license is deleted; trial
+  // pairs and their conversion.
   `CREATE TRIGGER statistics_licenses_insert AFTER INSERT ON licenses BEGIN
     ${licenseDelta('NEW', '1')}
     ${trialPair}
     ${conversion}
-  END`,
-  `CREATE TRIGGER statistics_licenses_delete AFTER DELETE ON licenses BEGIN
-    ${licenseDelta('OLD', '-1')}
   END`,
   `CREATE TRIGGER statistics_licenses_update AFTER UPDATE OF kind, product_id, created_at, tan_id ON licenses
    WHEN old.kind IS NOT new.kind OR old.product_id IS NOT new.product_id OR old.created_at IS NOT new.created_at OR old.tan_id IS NOT new.tan_id BEGIN
@@ -36,20 +37,16 @@ export const SQLITE_TRIGGERS: string[] = [
   END`,
 
   // TANs: ended free updates by their last day, with the licenses activated from them.
-  `CREATE TRIGGER statistics_tans_insert AFTER INSERT ON tans WHEN new.free_updates_until IS NOT NULL BEGIN
-    ${delta('tan_free_updates', 'new.free_updates_until', 'new.product_id', '0', '1')}
-    ${delta('tan_free_updates_licenses', 'new.free_updates_until', 'new.product_id', '0', 'new.activated_count', 'new.activated_count <> 0')}
+  `CREATE TRIGGER statistics_tans_insert AFTER INSERT ON tans BEGIN
+    ${tanFreeUpdates('NEW', 1, TODAY)}
   END`,
-  `CREATE TRIGGER statistics_tans_delete AFTER DELETE ON tans WHEN old.free_updates_until IS NOT NULL BEGIN
-    ${delta('tan_free_updates', 'old.free_updates_until', 'old.product_id', '0', '-1')}
-    ${delta('tan_free_updates_licenses', 'old.free_updates_until', 'old.product_id', '0', '-old.activated_count', 'old.activated_count <> 0')}
+  `CREATE TRIGGER statistics_tans_delete AFTER DELETE ON tans BEGIN
+    ${tanFreeUpdates('OLD', -1, TODAY)}
   END`,
   `CREATE TRIGGER statistics_tans_moved AFTER UPDATE OF free_updates_until, product_id ON tans
    WHEN old.free_updates_until IS NOT new.free_updates_until OR old.product_id IS NOT new.product_id BEGIN
-    ${delta('tan_free_updates', 'old.free_updates_until', 'old.product_id', '0', '-1', 'old.free_updates_until IS NOT NULL')}
-    ${delta('tan_free_updates_licenses', 'old.free_updates_until', 'old.product_id', '0', '-old.activated_count', 'old.free_updates_until IS NOT NULL AND old.activated_count <> 0')}
-    ${delta('tan_free_updates', 'new.free_updates_until', 'new.product_id', '0', '1', 'new.free_updates_until IS NOT NULL')}
-    ${delta('tan_free_updates_licenses', 'new.free_updates_until', 'new.product_id', '0', 'new.activated_count', 'new.free_updates_until IS NOT NULL AND new.activated_count <> 0')}
+    ${tanFreeUpdates('OLD', -1, TODAY)}
+    ${tanFreeUpdates('NEW', 1, TODAY)}
   END`,
   `CREATE TRIGGER statistics_tans_activated AFTER UPDATE OF activated_count ON tans
    WHEN old.activated_count IS NOT new.activated_count AND new.free_updates_until IS NOT NULL
@@ -64,14 +61,11 @@ export const SQLITE_TRIGGERS: string[] = [
       SELECT 'tan_activations_distributor', substr(created_at, 1, 10), product_id, new.distributor_id, 1 FROM licenses WHERE tan_id = new.id AND kind = 'TAN' AND new.distributor_id IS NOT NULL;
   END`,
 
-  // Users: created, and by the day of their last login (a delta only when that day changes).
+  // Users: created, and by the day of their last login (a delta only when that day changes); a
+  // deleted account stays counted.
   `CREATE TRIGGER statistics_users_insert AFTER INSERT ON users BEGIN
     ${delta('new_users', 'new.created_at', '0', '0', '1')}
     ${delta('active_users', 'new.last_login_at', '0', '0', '1', 'new.last_login_at IS NOT NULL')}
-  END`,
-  `CREATE TRIGGER statistics_users_delete AFTER DELETE ON users BEGIN
-    ${delta('new_users', 'old.created_at', '0', '0', '-1')}
-    ${delta('active_users', 'old.last_login_at', '0', '0', '-1', 'old.last_login_at IS NOT NULL')}
   END`,
   `CREATE TRIGGER statistics_users_login AFTER UPDATE OF last_login_at ON users WHEN ${dayChanged('last_login_at')} BEGIN
     ${delta('active_users', 'old.last_login_at', '0', '0', '-1', 'old.last_login_at IS NOT NULL')}

@@ -1,24 +1,34 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { SESSION_COOKIE } from '@lm/contract';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
 import { openDatabase, type Database } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
-import { createMailService } from './platform/mail/index.ts';
+import { Limits } from './platform/limits/limiter.ts';
+import { createMailService, mailBacklog } from './platform/mail/index.ts';
+import { Metrics } from './platform/metrics/index.ts';
+import { registerHttpMetrics } from './platform/metrics/http.ts';
+import { PRODUCT_VERSION } from './platform/version.ts';
 import { registerSessionAuth } from './platform/http/auth.ts';
 import { registerCsrfProtection } from './platform/http/csrf.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
+import { serveWebApp } from './platform/http/web-app.ts';
 import { apiModules } from './modules/index.ts';
+import { registerTwoFactorGate } from './modules/two-factor/gate.ts';
 import { themeRoutes } from './modules/settings/routes.ts';
+import { metricsRoutes } from './modules/metrics/routes.ts';
+import { registerTokenAuth } from './modules/api-tokens/auth.ts';
+import { registerWebhookEventSources } from './modules/webhooks/event-sources.ts';
+import { webhookBacklog } from './modules/webhooks/queue.ts';
+import { WebhookWorker } from './modules/webhooks/worker.ts';
 
 export interface BuildOptions {
   /** An already open database (tests share one per file); otherwise the config's is opened. */
@@ -26,32 +36,46 @@ export interface BuildOptions {
   logger?: boolean;
 }
 
-export type App = FastifyInstance & { ctx: AppContext };
+export type App = FastifyInstance & { ctx: AppContext; webhooks: WebhookWorker };
 
 /** The whole server as a Fastify instance; `main.ts` listens with it, tests call `inject` on it. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    trustProxy: proxyTrust(config.trustProxy),
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const database = options.database ?? openDatabase(config.database);
+  const database = options.database ?? openDatabase(config.database, { onConnectionError: (error) => app.log.warn({ err: error }, 'database connection lost') });
   await migrateToLatest(database.db);
   const mail = createMailService(config, database.db, app.log);
-  const ctx: AppContext = { ...database, config, log: app.log, mail };
+  const metrics = new Metrics({
+    database,
+    probe: () => sql`select 1`.execute(database.db),
+    sqliteFile: config.database.kind === 'sqlite' ? config.database.file : undefined,
+    version: PRODUCT_VERSION,
+  });
+  metrics.addOutbox('mail', () => mailBacklog(database.db));
+  metrics.addOutbox('webhook', () => webhookBacklog(database.db));
+  const ctx: AppContext = { ...database, config, log: app.log, mail, metrics, limits: new Limits(database.db, config.rateLimits) };
   app.decorate('ctx', ctx);
-  // The worker stops (finishing a pass under way) before the database closes.
+  registerWebhookEventSources();
+  const webhooks = new WebhookWorker({ ...ctx, log: app.log.child({ component: 'webhooks' }) }, config.webhookWorker);
+  app.decorate('webhooks', webhooks);
+  // The workers stop (finishing a pass under way) before the database closes.
   app.addHook('onClose', async () => {
+    await webhooks.stop();
     await mail.stop();
     if (!options.database) await database.close();
   });
   mail.start();
+  webhooks.start();
 
   registerErrorHandling(app);
+  registerHttpMetrics(app, metrics);
   registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
@@ -67,11 +91,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(rateLimit, { global: false, enableDraftSpec: false, allowList: () => !config.rateLimits });
   registerCsrfProtection(app);
   registerSessionAuth(app, ctx);
+  registerTokenAuth(app, ctx);
 
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'License Manager API', version: '1.0.0', description: 'The HTTP API of the license manager. Errors answer `{ error, message, details? }`.' },
+      info: {
+        title: 'License Manager API',
+        version: PRODUCT_VERSION,
+        description:
+          'The HTTP API of the license manager. Errors answer `{ error, message, details? }`. Integrations authenticate with an API token (My account → API tokens) sent as `Authorization: Bearer <token>`; the web app uses its session cookie.',
+      },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token (lmat_…): acts as its owner, with the owner’s permissions' },
+          sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The web app’s session' },
+        },
+      },
+      security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     },
     transform: jsonSchemaTransform,
   });
@@ -80,27 +117,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(
     async (api) => {
+      registerTwoFactorGate(api, ctx);
       for (const module of apiModules(ctx)) await api.register(module);
     },
     { prefix: '/api' },
   );
   await app.register(themeRoutes(ctx));
+  await app.register(metricsRoutes(ctx));
   await serveWebApp(app, config.webDist);
   return app as unknown as App;
 }
 
-/** The built web app with history-mode fallback; unknown /api paths stay JSON 404s. */
-async function serveWebApp(app: FastifyInstance, webDist: string): Promise<void> {
-  const indexFile = path.join(webDist, 'index.html');
-  const hasWebApp = fs.existsSync(indexFile);
-  if (hasWebApp) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, maxAge: '1h', immutable: false });
-  }
-  app.setNotFoundHandler((request, reply) => {
-    const wantsPage = request.method === 'GET' && !request.url.startsWith('/api') && !path.extname(request.url.split('?')[0]);
-    if (hasWebApp && wantsPage) {
-      return reply.header('cache-control', 'no-cache').type('text/html').send(fs.createReadStream(indexFile));
-    }
-    return reply.status(404).send({ error: 'ERR_NOT_FOUND', message: `${request.method} ${request.url.split('?')[0]} not found` });
-  });
+/**
+ * TRUST_PROXY as Fastify takes it. A number of hops becomes a function trusting the nearest N
+ * addresses: Fastify itself ignores the forwarded headers for a plain number (it cannot tell a proxy
+ * from a client that connects directly), so a hop count assumes the port is reachable through the
+ * proxies only; addresses or ranges are the safer setting (README, "Running behind a proxy").
+ */
+function proxyTrust(trust: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }

@@ -72,7 +72,7 @@ describeBothDatabases('ANY-Lic links', (t) => {
       try {
         expect((await create(admin.cookie, { productId: product.id, validUntil: dateFromToday(10), format: 'lic' })).statusCode).toBe(201);
         const tooFar = expectError(await create(admin.cookie, { productId: product.id, validUntil: dateFromToday(11), format: 'lic' }), 400, 'ERR_VALIDATION');
-        expect(tooFar.details).toEqual([{ path: 'validUntil', message: 'must not be more than 10 days from today' }]);
+        expect(tooFar.details).toEqual([{ path: 'validUntil', message: 'Choose a date from today to at most 10 days ahead', code: 'maxDaysAhead', params: { count: 10 } }]);
         const past = expectError(await create(admin.cookie, { productId: product.id, validUntil: dateFromToday(-1), format: 'lic' }), 400, 'ERR_VALIDATION');
         expect(past.details?.[0].path).toBe('validUntil');
       } finally {

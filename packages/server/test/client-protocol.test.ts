@@ -240,11 +240,12 @@ describeBothDatabases('desktop protocol /api/client/v1', (t) => {
         const response = await desktop().post('/api/client/v1/license', { body: { machineId: unique('m'), product: 'P' }, headers: { origin } });
         expectError(response, 404, 'ERR_NO_LICENSE');
         expect(response.headers['access-control-allow-origin']).toBe('*');
+        expect(response.headers['access-control-expose-headers']).toBe('etag');
       }
       const preflight = await t.app.inject({ method: 'OPTIONS', url: '/api/client/v1/license', headers: { origin: 'null', 'access-control-request-method': 'POST' } });
       expect(preflight.statusCode).toBe(204);
       expect(preflight.headers['access-control-allow-methods']).toContain('POST');
-      expect(preflight.headers['access-control-allow-headers']).toBe('content-type');
+      expect(preflight.headers['access-control-allow-headers']).toBe('content-type, if-none-match');
       // The rest of the API stays same-origin.
       expectError(await client(t.app).post('/api/anylic', { body: {}, headers: { origin: 'https://evil.example' } }), 403, 'ERR_CSRF');
     });

@@ -336,8 +336,14 @@ export function callersOfEachRole(t: Harness) {
 /** Asserts the status and the error code of an error answer, and returns its body. */
 export function expectError(response: LightMyRequestResponse, status: number, code: string) {
   expect(response.statusCode, response.body).toBe(status);
-  const body = response.json() as { error: string; message: string; details?: { path: string; message: string }[] };
+  const body = response.json() as { error: string; message: string; details?: { path: string; message: string; code?: string; params?: Record<string, string | number> }[] };
   expect(body.error).toBe(code);
   expect(typeof body.message).toBe('string');
   return body;
+}
+
+/** Asserts that `GET /api/session` answered a visitor without a session: 200, no account, anonymous rules. */
+export function expectAnonymousSession(response: LightMyRequestResponse) {
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.json()).toMatchObject({ id: null, username: null, accessRole: null, rules: expect.any(Array) });
 }

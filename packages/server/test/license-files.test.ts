@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyLicenseFile, type PublicKeyInfo } from '@lm/contract/license-file';
-import { verifyLicenseFile as sdkVerify, InvalidLicenseFileError } from '@lm/sdk';
+import { verifyLicenseFile as sdkVerify, InvalidLicenseFileError } from '@license-manager/sdk';
 import { client, describeBothDatabases, expectError, loggedIn } from './harness.ts';
 import { dateFromToday, insertFeature, insertLicense, insertProduct, insertTan, policyId, unique, updateLicense } from './licensing-fixtures.ts';
 

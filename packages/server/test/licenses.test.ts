@@ -255,7 +255,12 @@ describeBothDatabases('licenses: activation, temporary licenses, lists', (t) => 
       expect(byAccount.items.map((item: { id: number }) => item.id)).toEqual([fromOwn.id]);
       const byTan = (await distributor.get('/api/licenses', { query: { tanId: String(ownTan.id) } })).json();
       expect(byTan.items.map((item: { id: number }) => item.id)).toEqual([fromOwn.id]);
-      expect((await distributor.get('/api/licenses', { query: { tanId: String(foreignTan.id) } })).json().totalCount).toBe(0);
+      // A TAN it may not open is not found here either, like GET /tans/{id}.
+      expectError(await distributor.get('/api/licenses', { query: { tanId: String(foreignTan.id) } }), 404, 'ERR_NOT_FOUND');
+      expectError(await distributor.get(`/api/tans/${foreignTan.id}`), 404, 'ERR_NOT_FOUND');
+      expectError(await admin.get('/api/licenses', { query: { tanId: '999999' } }), 404, 'ERR_NOT_FOUND');
+      // Another account without licenses of its TANs: nothing, as for each of those licenses alone.
+      expect((await distributor.get('/api/licenses', { query: { userId: String((await customer()).id) } })).json()).toEqual({ items: [], totalCount: 0, totalCountExact: true, nextCursor: null });
       expect((await distributor.get(`/api/licenses/${fromOwn.id}`)).statusCode).toBe(200);
       expectError(await distributor.get(`/api/licenses/${fromForeign.id}`), 404, 'ERR_NOT_FOUND');
       // Seeing is not changing.

@@ -110,17 +110,7 @@ export function linkTo(mail: ReceivedMail, pagePath: string): URL {
   return new URL(match);
 }
 
-/** A port nothing listens on right now (taken from the OS, then released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from './processes.ts';
 
 export interface LoopbackSmtp {
   port: number;

@@ -176,6 +176,16 @@ describeBothDatabases(
         expect((await onlyMailTo(t.app, body.email)).subject).toBe('Your account at License Manager');
       });
 
+      it('takes a region-tagged language as the language (de-AT is German), and an unknown one as English', async () => {
+        const german = order({ locale: 'de-AT' });
+        await accepted(german);
+        const row = await t.app.ctx.db.selectFrom('users').select('locale').where('email', '=', german.email).executeTakeFirstOrThrow();
+        expect(row.locale).toBe('de');
+        const other = order({ locale: 'pt-BR' });
+        await accepted(other);
+        expect((await onlyMailTo(t.app, other.email)).subject).toBe('Your account at License Manager');
+      });
+
       it('leaves the license unbound when the order carries no machine id, until the customer changes the machine', async () => {
         const customer = await loggedIn(t.app, 'USER');
         const result = await accepted(order({ email: customer.email, machineId: undefined }));

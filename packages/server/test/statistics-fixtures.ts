@@ -144,12 +144,14 @@ interface Filter {
 /** The numbers of a category recomputed from every row of the tables, in JavaScript. */
 export async function expectedStatistics(app: App, category: StatisticsCategory, filter: Filter): Promise<Expected> {
   const db = app.ctx.db;
-  const [licenses, tans, users, seen] = await Promise.all([
+  const [allLicenses, tans, users, seen] = await Promise.all([
     db.selectFrom('licenses').selectAll().execute(),
     db.selectFrom('tans').selectAll().execute(),
     db.selectFrom('users').selectAll().execute(),
     db.selectFrom('license_last_seen').selectAll().execute(),
   ]);
+  // The license of a free upgrade continues one counted already: no activation, trial or conversion of its own.
+  const licenses = allLicenses.filter((license) => license.upgraded_from_id === null);
   const day = (value: string | null) => (value ? value.slice(0, 10) : null);
   const within = (value: string | null, last = filter.to) => value !== null && day(value)! >= filter.from && day(value)! <= last;
   const monthList: string[] = [];
@@ -226,7 +228,7 @@ export async function expectedStatistics(app: App, category: StatisticsCategory,
     }
     case 'active-machines': {
       // Each machine counts once, in the month of its latest contact (for one product: with that product).
-      const licenseProduct = new Map(licenses.map((license) => [license.id, license.product_id]));
+      const licenseProduct = new Map(allLicenses.map((license) => [license.id, license.product_id]));
       const latest = new Map<string, string>();
       for (const row of seen) {
         if (!productOk(licenseProduct.get(row.license_id)!)) continue;

@@ -245,7 +245,8 @@ describeBothDatabases('TANs', (t) => {
     it('refuses customers and validates the body', async () => {
       const [tan] = await createTans(admin, { productId });
       expectError(await customer.put(`/api/tans/${tan.id}`, { body: { productId, licenseCount: 1, revoked: true } }), 404, 'ERR_NOT_FOUND');
-      expectError(await admin.put(`/api/tans/${tan.id}`, { body: { productId, licenseCount: 1 } }), 400, 'ERR_VALIDATION');
+      expectError(await admin.put(`/api/tans/${tan.id}`, { body: { productId, licenseCount: 0 } }), 400, 'ERR_VALIDATION');
+      expectError(await admin.put(`/api/tans/${tan.id}`, { body: { revoked: 'yes' } }), 400, 'ERR_VALIDATION');
       expectError(await admin.put('/api/tans/999999', { body: { productId, licenseCount: 1, revoked: false } }), 404, 'ERR_NOT_FOUND');
     });
   });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../platform/context.ts';
 import { anyLicRoutes } from './anylic/routes.ts';
+import { apiTokenRoutes } from './api-tokens/routes.ts';
 import { changeLogRoutes } from './changes/routes.ts';
 import { clientErrorRoutes } from './client-errors/routes.ts';
 import { clientProtocolRoutes } from './client-protocol/routes.ts';
@@ -15,8 +16,10 @@ import { sessionRoutes } from './session/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { statisticsRoutes } from './statistics/routes.ts';
 import { tanRoutes } from './tans/routes.ts';
+import { twoFactorRoutes } from './two-factor/routes.ts';
 import { accountRoutes } from './users/account-routes.ts';
 import { usersRoutes } from './users/routes.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 
 /** Every module's routes, mounted under /api. */
 export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
@@ -31,6 +34,7 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     tanRoutes(ctx),
     licenseRoutes(ctx),
     accountRoutes(ctx),
+    twoFactorRoutes(ctx),
     usersRoutes(ctx),
     changeLogRoutes(ctx),
     statisticsRoutes(ctx),
@@ -38,5 +42,7 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     licenseFileRoutes(ctx),
     clientProtocolRoutes(ctx),
     anyLicRoutes(ctx),
+    apiTokenRoutes(ctx),
+    webhookRoutes(ctx),
   ];
 }

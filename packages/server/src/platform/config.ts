@@ -1,31 +1,62 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import type { MailWorkerOptions } from './mail/service.ts';
+import type { WebhookWorkerOptions } from './webhooks/options.ts';
 
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One proxy address, CIDR range (`10.0.0.0/8`, `fd00::/8`) or proxy-addr's named range. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = net.isIP(address);
+  if (!version || rest.length) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+/**
+ * Which proxies in front are trusted to have written X-Forwarded-For (DESIGN.md section 8): none
+ * (`false`), a number of hops, or their addresses and ranges. The client is the nearest address no
+ * trusted proxy stands for, never what the client wrote further left. `true` means one proxy.
+ */
+const trustProxy = z.string().transform((value, context): Config['trustProxy'] => {
+  const text = value.trim().toLowerCase();
+  if (['false', '0', 'no', 'off'].includes(text)) return false;
+  if (['true', 'yes', 'on'].includes(text)) return 1;
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const wrong = entries.filter((entry) => !isProxyAddress(entry));
+  if (entries.length && !wrong.length) return entries;
+  context.addIssue({ code: 'custom', message: `must be false, a number of proxy hops, or proxy addresses/CIDR ranges separated by commas${wrong.length ? ` (not an address: ${wrong.join(', ')})` : ''}` });
+  return z.NEVER;
+});
+
+const PORT_RANGE = 'must be a whole number from 0 to 65535';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const environment = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: z.coerce.number(PORT_RANGE).int(PORT_RANGE).min(0, PORT_RANGE).max(65535, PORT_RANGE).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
     .refine((url) => /^(postgres(ql)?|sqlite):/.test(url), 'must start with postgres://, postgresql:// or sqlite:')
     .optional(),
-  PUBLIC_URL: z.url().optional(),
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }).optional(),
   SMTP_URL: z
     .string()
     .refine((url) => /^smtps?:\/\//.test(url), 'must start with smtp:// or smtps://')
     .optional(),
   MAIL_FROM: z.string().min(3).default('License Manager <no-reply@localhost>'),
   SECRET_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
-  TRUST_PROXY: booleanFlag.default(false),
-  ADMIN_EMAIL: z.email().default('admin@localhost.localdomain'),
-  ADMIN_PASSWORD: z.string().min(5).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: trustProxy.default(false),
+  ADMIN_EMAIL: z.email('must be an e-mail address').default('admin@localhost.localdomain'),
+  ADMIN_PASSWORD: z.string().min(5, 'must be at least 5 characters').optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).default('info'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   WEB_DIST: z.string().optional(),
+  WEBHOOK_PRIVATE_ADDRESSES: z.enum(['admins', 'all'], 'must be admins or all').default('admins'),
 });
 
 export type Environment = z.input<typeof environment>;
@@ -39,26 +70,47 @@ export interface Config {
   smtpUrl?: string;
   mailFrom: string;
   secretKey?: string;
-  trustProxy: boolean;
+  /** false, a number of trusted hops, or trusted proxy addresses/ranges (Fastify's trustProxy). */
+  trustProxy: false | number | string[];
   adminEmail: string;
   adminPassword?: string;
   logLevel: string;
+  /** The Bearer token /metrics asks for; without one, /metrics answers direct requests from this machine only. */
+  metricsToken?: string;
   webDist: string;
   /** Tests switch off rate limits they are not about. */
   rateLimits: boolean;
   /** Timing of the mail outbox worker (tests shorten it); defaults in platform/mail/service.ts. */
   mailWorker?: Partial<MailWorkerOptions>;
+  /**
+   * Whose webhook endpoints may post to loopback and private addresses: administrators only (they
+   * run the server; distributors' endpoints reach public addresses only), or everyone's.
+   */
+  webhookPrivateAddresses: 'admins' | 'all';
+  /** Timing of the webhook outbox worker (tests shorten it); defaults in modules/webhooks/worker.ts. */
+  webhookWorker?: Partial<WebhookWorkerOptions>;
 }
 
 export class ConfigError extends Error {}
 
-/** Reads the configuration from environment variables (DESIGN.md section 8); a wrong value stops the start. */
+/** Values shown back in an error; the others may hold passwords (URLs with credentials, keys, tokens). */
+const SHOWN_VALUES = new Set(['PORT', 'HOST', 'DATA_DIR', 'PUBLIC_URL', 'TRUST_PROXY', 'ADMIN_EMAIL', 'LOG_LEVEL', 'WEBHOOK_PRIVATE_ADDRESSES']);
+
+/**
+ * Reads the configuration from environment variables (DESIGN.md section 8). A wrong value stops the
+ * start with one line that names every wrong variable and what it must be.
+ */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const parsed = environment.safeParse(cleaned);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    const problems = new Map<string, string>();
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0]);
+      if (problems.has(name)) continue;
+      problems.set(name, `${name}: ${issue.message}${SHOWN_VALUES.has(name) ? ` (got "${cleaned[name]}")` : ''}`);
+    }
+    throw new ConfigError(`Invalid configuration: ${[...problems.values()].join('; ')}`);
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
@@ -79,7 +131,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
     rateLimits: true,
+    webhookPrivateAddresses: e.WEBHOOK_PRIVATE_ADDRESSES,
   };
 }

@@ -20,13 +20,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).port).toBe(3000);
   });
 
-  it('refuses PORT=abc with a ConfigError naming the variable', () => {
+  it('refuses PORT=abc with one line naming the variable, what it must be and what it got', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(ConfigError);
-    try {
-      loadConfig({ PORT: 'abc' });
-    } catch (error) {
-      expect((error as Error).message).toMatch(/^Invalid configuration:/);
-      expect((error as Error).message).toMatch(/PORT: /);
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(/^Invalid configuration: PORT: must be a whole number from 0 to 65535 \(got "abc"\)$/);
+  });
+
+  it('never shows back a value that may hold a password', () => {
+    for (const [name, value] of [
+      ['DATABASE_URL', 'mysql://root:hunter22@db/lm'],
+      ['SMTP_URL', 'http://user:hunter22@mail'],
+      ['SECRET_KEY', 'hunter22'],
+      ['ADMIN_PASSWORD', 'hun'],
+      ['METRICS_TOKEN', 'hunter22'],
+    ]) {
+      expect(() => loadConfig({ [name]: value }), name).toThrow(new RegExp(`^Invalid configuration: ${name}: `));
+      expect(() => loadConfig({ [name]: value }), name).not.toThrow(/hun/);
     }
   });
 
@@ -41,13 +49,35 @@ describe('loadConfig', () => {
     ['ADMIN_EMAIL', 'not-an-address'],
     ['ADMIN_PASSWORD', 'abc'],
     ['LOG_LEVEL', 'loud'],
+    ['METRICS_TOKEN', 'too-short'],
   ])('refuses %s=%s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
   });
 
-  it('lists every wrong variable at once', () => {
-    expect(() => loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud' })).toThrow(/PORT: [\s\S]*LOG_LEVEL: /);
+  it('lists every wrong variable at once, on one line', () => {
+    expect(() => loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud' })).toThrow(/^Invalid configuration: PORT: [^\n]*; LOG_LEVEL: [^\n]*$/);
+  });
+
+  it('reads METRICS_TOKEN', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-token' }).metricsToken).toBe('a-long-enough-token');
+  });
+
+  it.each([
+    ['false', false],
+    ['0', false],
+    ['true', 1],
+    ['2', 2],
+    ['10.0.0.1', ['10.0.0.1']],
+    ['10.0.0.0/8, 192.168.1.10,fd00::/8', ['10.0.0.0/8', '192.168.1.10', 'fd00::/8']],
+    ['loopback,uniquelocal', ['loopback', 'uniquelocal']],
+  ])('reads TRUST_PROXY=%s', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it.each(['10.0.0.0/33', '10.0.0', 'proxy.example.com', '1.2.3.4/8/1', '::1/129', '-1'])('refuses TRUST_PROXY=%s, naming what is wrong', (value) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY: must be false, a number of proxy hops, or proxy addresses/);
   });
 
   it('reads a PostgreSQL URL', () => {
@@ -64,7 +94,7 @@ describe('loadConfig', () => {
     const config = loadConfig({ PUBLIC_URL: 'https://licenses.example.com/', ADMIN_EMAIL: 'Admin@Example.com', TRUST_PROXY: 'yes', PORT: '8080' });
     expect(config.publicUrl).toBe('https://licenses.example.com');
     expect(config.adminEmail).toBe('admin@example.com');
-    expect(config.trustProxy).toBe(true);
+    expect(config.trustProxy).toBe(1);
     expect(config.port).toBe(8080);
     expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
   });

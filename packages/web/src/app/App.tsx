@@ -1,12 +1,13 @@
-import { lazy, Suspense } from 'react';
-import { createTheme, MantineProvider } from '@mantine/core';
+import { lazy, Suspense, useMemo } from 'react';
+import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
+import { useTranslation } from 'react-i18next';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { Guard } from './Guard.tsx';
 import { ROUTES } from './routes.tsx';
 import { Shell } from './Shell.tsx';
-import classes from './App.module.css';
+import { cssVariablesResolver, themeFor } from './theme.ts';
 import { listenAcrossTabs } from '../lib/cache-broadcast.ts';
 
 /**
@@ -15,7 +16,6 @@ import { listenAcrossTabs } from '../lib/cache-broadcast.ts';
  */
 const Modals = lazy(() => import('@mantine/modals').then(({ ModalsProvider }) => ({ default: () => <ModalsProvider>{null}</ModalsProvider> })));
 
-const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' });
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -46,10 +46,13 @@ const router = createBrowserRouter([
 ]);
 
 export function App() {
+  const { t } = useTranslation();
+  const close = t('common.close');
+  const theme = useMemo(() => themeFor(close), [close]);
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>
-        <Notifications position="top-right" classNames={{ root: classes.toasts }} />
+        <Notifications position="bottom-right" />
         <RouterProvider router={router} />
         <Suspense fallback={null}>
           <Modals />

@@ -29,7 +29,7 @@ export function CookieConsent() {
     setVisible(false);
   };
   return (
-    <Paper shadow="md" p="md" withBorder role="dialog" aria-label={t('shell.cookieTitle')} style={{ position: 'fixed', bottom: 16, left: 16, right: 16, zIndex: 300, maxWidth: 720, margin: '0 auto' }}>
+    <Paper shadow="md" p="md" withBorder role="dialog" aria-label={t('shell.cookieTitle')} style={{ position: 'fixed', bottom: 16, left: 16, right: 16, zIndex: 190, maxWidth: 720, margin: '0 auto' }}>
       <Group justify="space-between" wrap="wrap" gap="sm">
         <Text size="sm" style={{ flex: '1 1 320px' }}>
           {t('shell.cookieText')}{' '}

@@ -1,8 +1,8 @@
 import { NativeSelect } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { LOCALES } from '@lm/contract';
-import i18n, { currentLocale, LOCALE_LABELS } from '../lib/i18n.ts';
+import { LOCALES, LOCALE_NAMES } from '@lm/contract';
+import i18n, { currentLocale } from '../lib/i18n.ts';
 import classes from './Shell.module.css';
 
 /** A native select: light to load, and the phone's own picker on small screens. */
@@ -16,7 +16,7 @@ export function LocaleSwitcher() {
       value={currentLocale()}
       onChange={(event) => void i18n.changeLanguage(event.currentTarget.value)}
       leftSection={<IconLanguage size={16} aria-hidden />}
-      data={LOCALES.map((code) => ({ value: code, label: LOCALE_LABELS[code] }))}
+      data={LOCALES.map((code) => ({ value: code, label: LOCALE_NAMES[code] }))}
       classNames={{ input: classes.localeInput }}
     />
   );

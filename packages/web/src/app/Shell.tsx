@@ -10,7 +10,7 @@ import { reloadSettings, useAppSettings } from '../lib/settings.ts';
 import { BusyOverlay } from '../components/BusyOverlay.tsx';
 import { CookieConsent } from './CookieConsent.tsx';
 import { Footer } from './Footer.tsx';
-import { loginUrl } from './Guard.tsx';
+import { loginUrl, SECURITY_PAGE } from './Guard.tsx';
 import { LocaleSwitcher } from './LocaleSwitcher.tsx';
 import { visibleMenu } from './menu.ts';
 import { useNewVersionAvailable } from './version-check.ts';
@@ -28,9 +28,9 @@ function Logo() {
   // The uploaded favicon replaces the built-in one as soon as the settings say so.
   useFavicon(typeof settings?.['theme.favicon'] === 'string' ? settings['theme.favicon'] : '/favicon.svg');
   return (
-    <UnstyledButton component={Link} to="/" className={classes.logo} aria-label={t('shell.home')}>
+    <UnstyledButton component={Link} to="/" className={classes.logo} aria-label={`License Manager – ${t('shell.home')}`}>
       <img src={logo} alt="" height={30} data-testid="navbar-logo" style={{ maxWidth: 160, objectFit: 'contain' }} />
-      <Text fw={700} c="white" visibleFrom="xs">
+      <Text fw={700} c="white" visibleFrom="xs" aria-hidden>
         License Manager
       </Text>
     </UnstyledButton>
@@ -73,7 +73,12 @@ function useAuthLifecycle() {
   }, []);
   useEffect(
     () =>
-      onAuthFailure(() => {
+      onAuthFailure((_status, code) => {
+        // Signed in, but the second factor the settings require is not set up yet: that page, not the login.
+        if (code === 'ERR_TWO_FACTOR_ENROLLMENT_REQUIRED') {
+          if (window.location.pathname !== SECURITY_PAGE) navigate(SECURITY_PAGE);
+          return;
+        }
         auth.lost();
         if (window.location.pathname !== '/login') navigate(loginUrl(window.location.pathname + window.location.search));
       }),
@@ -90,6 +95,9 @@ export function Shell() {
   const entries = visibleMenu(ability, Boolean(user));
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 280, breakpoint: 'md', collapsed: { mobile: !opened, desktop: true } }} padding="md">
+      <a href="#main-content" className={classes.skipLink}>
+        {t('shell.skipToContent')}
+      </a>
       <AppShell.Header className={classes.header}>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="md" wrap="nowrap">
@@ -103,7 +111,8 @@ export function Shell() {
           </Group>
           <Group gap="xs" wrap="nowrap">
             <LocaleSwitcher />
-            {user ? (
+            {/* Nothing until the session check answered: a signed-in page never flashes "Log in". */}
+            {!initialized ? null : user ? (
               <Suspense fallback={null}>
                 <AccountMenu />
               </Suspense>
@@ -120,7 +129,7 @@ export function Shell() {
           </Suspense>
         )}
       </AppShell.Navbar>
-      <AppShell.Main className={classes.main}>
+      <AppShell.Main className={classes.main} id="main-content" tabIndex={-1}>
         <Container size="xl" px={0} className={classes.content}>
           <ReloadAlert />
           {initialized ? (

@@ -72,10 +72,12 @@ export function AccountMenu() {
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
-        <UnstyledButton className={classes.link} data-testid="account-menu">
+        <UnstyledButton className={classes.link} data-testid="account-menu" aria-label={`${user.formattedName} – ${t('nav.accountMenu')}`}>
           <Group gap={6} wrap="nowrap">
             <IconUserCircle size={18} aria-hidden />
-            <span className={classes.userName}>{user.formattedName}</span>
+            <span className={classes.userName} aria-hidden>
+              {user.formattedName}
+            </span>
             <IconChevronDown size={14} aria-hidden />
           </Group>
         </UnstyledButton>
@@ -84,6 +86,12 @@ export function AccountMenu() {
         <Menu.Label>{user.username}</Menu.Label>
         <Menu.Item component={Link} to="/account/settings">
           {t('nav.myAccount')}
+        </Menu.Item>
+        <Menu.Item component={Link} to="/account/security">
+          {t('nav.security')}
+        </Menu.Item>
+        <Menu.Item component={Link} to="/account/api-tokens">
+          {t('apiTokens.menu')}
         </Menu.Item>
         <Menu.Item
           onClick={() => {

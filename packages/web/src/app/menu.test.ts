@@ -22,11 +22,14 @@ describe('the navbar by role', () => {
     expect(menu).not.toContain('/settings');
     expect(menu).not.toContain('/tools/create-anylic');
     expect(menu.some((path) => path.startsWith('/changes/'))).toBe(false);
+    // Webhooks for their own TANs (their endpoints receive only those events).
+    expect(menu).toContain('/tools/webhooks');
   });
 
   it('shows administrators every item, with the change logs of all six models', () => {
     const menu = menuOf('ADMIN');
     expect(menu).toEqual(expect.arrayContaining(['/users', '/products/create', '/products/matrix', '/products/compare', '/settings', '/export', '/tools/create-anylic']));
     expect(menu.filter((path) => path.startsWith('/changes/'))).toHaveLength(6);
+    expect(menu).toContain('/tools/webhooks');
   });
 });

@@ -57,6 +57,7 @@ export const MENU: MenuEntry[] = [
       { labelKey: 'nav.licensePolicies', to: '/license-policies', ability: ['view-list', 'LicensePolicy'] },
       { labelKey: 'nav.export', to: '/export', ability: ['view-export', 'Export'] },
       { labelKey: 'nav.settings', to: '/settings', ability: ['update', 'Setting'] },
+      { labelKey: 'webhooks.menu', to: '/tools/webhooks', ability: ['view-list', 'WebhookEndpoint'] },
     ],
   },
 ];

@@ -27,6 +27,7 @@ export const ROUTES: AppRoute[] = [
   { path: '/register', page: page(() => import('../features/accounts/RegisterPage.tsx')) },
   { path: '/register/confirm', page: page(() => import('../features/accounts/RegisterConfirmPage.tsx')) },
   { path: '/account/settings', page: page(() => import('../features/accounts/AccountSettingsPage.tsx')), requires: login },
+  { path: '/account/security', page: page(() => import('../features/security/SecurityPage.tsx')), requires: login },
   { path: '/account/change-email', page: page(() => import('../features/accounts/ChangeEmailPage.tsx')), requires: login },
   { path: '/account/licenses/:showOffline?', page: page(() => import('../features/licenses/MyLicensesPage.tsx')), requires: login },
   { path: '/users', page: page(() => import('../features/users/UserListPage.tsx')), requires: can('view-list', 'User') },
@@ -67,4 +68,7 @@ export const ROUTES: AppRoute[] = [
     requires: { ability: (params) => ['view-change-log', (params.modelName ?? 'all') as SubjectName] },
   },
   { path: '/export', page: page(() => import('../features/users/ExportPage.tsx')), requires: can('view-export', 'Export') },
+  // The integration API (issue 17)
+  { path: '/account/api-tokens', page: page(() => import('../features/api-tokens/ApiTokensPage.tsx')), requires: login },
+  { path: '/tools/webhooks', page: page(() => import('../features/webhooks/WebhooksPage.tsx')), requires: can('view-list', 'WebhookEndpoint') },
 ];

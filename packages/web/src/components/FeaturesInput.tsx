@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Pill, TagsInput, Tooltip, type TagsInputProps } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { featureLabel, isValidFeatureName } from '@lm/contract/feature';
@@ -6,7 +6,6 @@ import { useFeatureCache } from '../lib/feature-cache.ts';
 import { currentLocale } from '../lib/i18n.ts';
 
 const SEPARATORS = [',', ' ', ';'];
-const DISALLOWED = /[^A-Za-z0-9:/_\-, ;]/g;
 
 interface FeaturesInputProps extends Omit<TagsInputProps, 'data' | 'value' | 'onChange'> {
   value?: string[];
@@ -16,12 +15,15 @@ interface FeaturesInputProps extends Omit<TagsInputProps, 'data' | 'value' | 'on
 }
 
 /**
- * Feature names as tags (spec section 5): only letters, digits, colon, slash, underscore and dash
- * can be entered; names that are not in the feature cache are marked invalid.
+ * Feature names as tags (spec section 5): only letters, digits, colon, slash, underscore and dash.
+ * A name with other characters is not taken and not silently changed: it stays typed, with a
+ * message that says which characters are allowed. Names not in the feature cache are marked invalid.
  */
 export function FeaturesInput({ value = [], onChange = () => {}, exclude = [], error, ...props }: FeaturesInputProps) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
+  /** A refused name stays in the input for correcting (the input empties itself after a tag). */
+  const refused = useRef<string | null>(null);
   const { data: features, isSuccess } = useFeatureCache();
   const locale = currentLocale();
   const known = useMemo(() => new Map((features ?? []).map((feature) => [feature.name, feature])), [features]);
@@ -31,17 +33,30 @@ export function FeaturesInput({ value = [], onChange = () => {}, exclude = [], e
     return (features ?? []).filter((feature) => !skip.has(feature.name)).map((feature) => ({ value: feature.name, label: feature.name }));
   }, [features, excluded]);
   const unknown = isSuccess ? value.filter((name) => !known.has(name)) : [];
-  const ownError = unknown.length ? t('catalogue.featuresInput.unknown', { names: unknown.join(', ') }) : undefined;
+  const typedWrong = search.trim() && !isValidFeatureName(search.trim()) ? search.trim() : null;
+  const ownError = typedWrong
+    ? t('validation.featureTagChars', { tag: typedWrong })
+    : unknown.length
+      ? t('catalogue.featuresInput.unknown', { names: unknown.join(', ') })
+      : undefined;
 
   return (
     <TagsInput
       {...props}
       data={data}
       value={value}
-      onChange={(names) => onChange(names.map((name) => name.trim()).filter((name) => name && isValidFeatureName(name)))}
-      // Characters outside the allowed set cannot be typed or pasted; the separators split tags.
+      onChange={(names) => {
+        const trimmed = names.map((name) => name.trim()).filter(Boolean);
+        // Mantine empties the typed text around this call (before or after it, by event): either way it comes back.
+        refused.current = trimmed.find((name) => !isValidFeatureName(name)) ?? null;
+        if (refused.current) setSearch(refused.current);
+        onChange(trimmed.filter(isValidFeatureName));
+      }}
       searchValue={search}
-      onSearchChange={(typed) => setSearch(typed.replace(DISALLOWED, ''))}
+      onSearchChange={(typed) => {
+        setSearch(typed === '' && refused.current ? refused.current : typed);
+        refused.current = null;
+      }}
       splitChars={SEPARATORS}
       // Feature names are case-sensitive: PDF and pdf are two features.
       isDuplicate={(name, current) => current.includes(name)}

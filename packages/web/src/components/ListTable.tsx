@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
-import { Center, Group, Loader, Pagination, Table, Text, UnstyledButton } from '@mantine/core';
+import { Center, Group, Loader, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { ListState } from '../lib/list-state.ts';
+import { Paging } from './Paging.tsx';
 
 export interface ListColumn<T> {
   key: string;
@@ -83,7 +84,7 @@ export function ListTable<T>({ columns, items, totalCount, loading, state, rowKe
         <Text size="sm" c="dimmed" data-testid="list-total">
           {t('catalogue.list.total', { count: totalCount ?? 0 })}
         </Text>
-        {pages > 1 && <Pagination size="sm" total={pages} value={Math.floor(state.offset / state.limit) + 1} onChange={(page) => state.setOffset((page - 1) * state.limit)} />}
+        {pages > 1 && <Paging size="sm" total={pages} value={Math.floor(state.offset / state.limit) + 1} onChange={(page) => state.setOffset((page - 1) * state.limit)} />}
       </Group>
     </>
   );

@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
-import { DateInput, DatesProvider, type DateInputProps } from '@mantine/dates';
+import { DateInput, DatesProvider, type DateFormatter, type DateInputProps } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
 import 'dayjs/locale/de';
 import 'dayjs/locale/es';
 import 'dayjs/locale/fr';
 import 'dayjs/locale/it';
 import { currentLocale } from '../lib/i18n.ts';
+import { formatDate, parseDate } from '../lib/format.ts';
 
 /** Date pickers inside follow the interface language: month and weekday names, first day of the week. */
 export function LocalizedDates({ children }: { children: ReactNode }) {
@@ -13,11 +14,17 @@ export function LocalizedDates({ children }: { children: ReactNode }) {
   return <DatesProvider settings={{ locale: currentLocale() }}>{children}</DatesProvider>;
 }
 
-/** A single date input in the interface language. */
+/** What a date picker input shows: the days as every table shows them (one format, lib/format.ts). */
+export const pickerDates: DateFormatter = ({ date, labelSeparator }) => {
+  const days = (Array.isArray(date) ? date : [date]).filter((day): day is string | Date => Boolean(day));
+  return days.map((day) => formatDate(typeof day === 'string' ? day.slice(0, 10) : day)).join(` ${labelSeparator} `);
+};
+
+/** A single date input in the interface language, shown and typed as the language writes dates. */
 export function LocalizedDateInput(props: DateInputProps) {
   return (
     <LocalizedDates>
-      <DateInput {...props} />
+      <DateInput valueFormat={(day) => formatDate(day)} dateParser={(text) => parseDate(text)} {...props} />
     </LocalizedDates>
   );
 }

@@ -30,7 +30,7 @@ export function parseJson(text: string): unknown {
   return JSON.parse(text, (_key, value: unknown) => (typeof value === 'string' && ISO_DATE_TIME.test(value) ? new Date(value) : value));
 }
 
-type AuthFailureListener = (status: number) => void;
+type AuthFailureListener = (status: number, code: string | undefined) => void;
 const authFailureListeners = new Set<AuthFailureListener>();
 
 /** Called for every 401 or 403 answer; the app sends the user to /login with a returnUrl. */
@@ -39,8 +39,8 @@ export function onAuthFailure(listener: AuthFailureListener): () => void {
   return () => void authFailureListeners.delete(listener);
 }
 
-function reportAuthFailure(status: number): void {
-  if (status === 401 || status === 403) for (const listener of authFailureListeners) listener(status);
+function reportAuthFailure(status: number, code: string | undefined): void {
+  if (status === 401 || status === 403) for (const listener of authFailureListeners) listener(status, code);
 }
 
 export interface RequestOptions {
@@ -88,7 +88,7 @@ async function once<T>(path: string, options: RequestOptions): Promise<T> {
   const data = text ? safeParse(text) : undefined;
   if (!response.ok) {
     const body = data && typeof data === 'object' && 'error' in data ? (data as ErrorBody) : undefined;
-    if (!options.quietAuthFailure) reportAuthFailure(response.status);
+    if (!options.quietAuthFailure) reportAuthFailure(response.status, body?.error);
     throw new ApiError(response.status, body, body?.message ?? response.statusText);
   }
   return data as T;
@@ -126,7 +126,7 @@ export function upload<T>(path: string, form: FormData, onProgress: (fraction: n
       const data = request.responseText ? safeParse(request.responseText) : undefined;
       if (request.status >= 200 && request.status < 300) return resolve(data as T);
       const body = data && typeof data === 'object' && 'error' in data ? (data as ErrorBody) : undefined;
-      reportAuthFailure(request.status);
+      reportAuthFailure(request.status, body?.error);
       reject(new ApiError(request.status, body, body?.message ?? request.statusText));
     };
     request.onerror = () => reject(new ApiError(undefined, undefined, 'Network error'));

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { createAbility, unpackAbilityRules, type AppAbility, type LoginRequest, type PackedRules, type SessionUser } from '@lm/contract';
+import { createAbility, unpackAbilityRules, type AppAbility, type LoginRequest, type PackedRules, type SessionState, type SessionUser } from '@lm/contract';
 import { api, ApiError } from './api.ts';
 
 /** Auth status of spec section 4. */
@@ -30,8 +30,8 @@ function signedIn(user: SessionUser) {
   set({ status: 'Success', user, ability: createAbility(unpackAbilityRules(user.rules as PackedRules)), errorCode: undefined, initialized: true });
 }
 
-function signedOut(status: AuthStatus = 'Idle', errorCode?: string) {
-  set({ status, user: null, ability: anonymous, errorCode, initialized: true });
+function signedOut(status: AuthStatus = 'Idle', errorCode?: string, ability: AppAbility = anonymous) {
+  set({ status, user: null, ability, errorCode, initialized: true });
 }
 
 const notify = () => afterChange.forEach((listener) => listener());
@@ -47,11 +47,13 @@ export const auth = {
     return () => void afterChange.delete(listener);
   },
 
-  /** GET /session: validates the session cookie. */
+  /** GET /session: validates the session cookie; a visitor without one gets the anonymous rules. */
   async validate(): Promise<void> {
     if (!state.initialized) set({ status: 'Pending' });
     try {
-      signedIn(await api<SessionUser>('/session', { quietAuthFailure: true }));
+      const session = await api<SessionState>('/session', { quietAuthFailure: true });
+      if (session.id === null) signedOut('Idle', undefined, createAbility(unpackAbilityRules(session.rules as PackedRules)));
+      else signedIn(session);
     } catch {
       signedOut();
     }

@@ -1,8 +1,90 @@
-import i18n from './i18n.ts';
+/**
+ * Every number, date and date-time the interface shows, through Intl in the interface language (set
+ * by i18n when the language changes). Calendar dates (`YYYY-MM-DD`) are days, not instants: they
+ * are shown as written, whatever the reader's time zone.
+ */
+import { DEFAULT_LOCALE, type Locale } from '@lm/contract';
 
-/** A date or timestamp in the interface language; dates as 'YYYY-MM-DD' are shown as calendar days. */
-export function formatDate(value: Date | string | null | undefined): string {
+let locale: Locale = DEFAULT_LOCALE;
+
+export function setFormatLocale(next: Locale): void {
+  locale = next;
+}
+
+const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function formatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(kind: 'number' | 'date' | 'dateTime' | 'short', language: Locale, make: () => T): T {
+  const key = `${kind}:${language}`;
+  let found = cache.get(key) as T | undefined;
+  if (!found) cache.set(key, (found = make()));
+  return found;
+}
+
+const numbers = (language: Locale) => formatter('number', language, () => new Intl.NumberFormat(language));
+const dates = (language: Locale) => formatter('date', language, () => new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }));
+const dateTimes = (language: Locale) => formatter('dateTime', language, () => new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }));
+const shortDates = (language: Locale) => formatter('short', language, () => new Intl.DateTimeFormat(language, { dateStyle: 'short', timeZone: 'UTC' }));
+
+/** A number grouped as the language writes it: 5,056 · 5.056 · 5 056. */
+export function formatNumber(value: number, language: Locale = locale): string {
+  return numbers(language).format(value);
+}
+
+function asDay(value: Date | string): Date {
+  if (value instanceof Date) return value;
+  return new Date(CALENDAR_DAY.test(value) ? `${value}T00:00:00Z` : value);
+}
+
+/**
+ * A calendar day (`2025-12-01`) or the day of an instant, as the date pickers show it too:
+ * Dec 1, 2025 · 01.12.2025 · 1 déc. 2025. An instant's day is the reader's local day.
+ */
+export function formatDate(value: Date | string | null | undefined, language: Locale = locale): string {
   if (!value) return '';
-  const date = typeof value === 'string' ? new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00` : value) : value;
-  return Number.isNaN(date.getTime()) ? String(value) : date.toLocaleDateString(i18n.language);
+  if (value instanceof Date || !CALENDAR_DAY.test(value)) {
+    const instant = asDay(value);
+    if (Number.isNaN(instant.getTime())) return String(value);
+    const local = `${instant.getFullYear()}-${String(instant.getMonth() + 1).padStart(2, '0')}-${String(instant.getDate()).padStart(2, '0')}`;
+    return dates(language).format(asDay(local));
+  }
+  return dates(language).format(asDay(value));
+}
+
+/** An instant with its local time: Dec 1, 2025, 2:05 PM · 01.12.2025, 14:05. */
+export function formatDateTime(value: Date | string | null | undefined, language: Locale = locale): string {
+  if (!value) return '';
+  const date = asDay(value);
+  return Number.isNaN(date.getTime()) ? String(value) : dateTimes(language).format(date);
+}
+
+/** What a message placeholder shows for a value: numbers grouped, dates as date-times. */
+export function formatValue(value: unknown, language: Locale = locale): unknown {
+  if (typeof value === 'number') return formatNumber(value, language);
+  if (value instanceof Date) return formatDateTime(value, language);
+  return value;
+}
+
+/**
+ * A typed date back to `YYYY-MM-DD`: the ISO form, or the language's short numeric form with any
+ * separator (01.12.2025, 12/1/2025, 1/12/25). Null when it is no real day.
+ */
+export function parseDate(text: string, language: Locale = locale): string | null {
+  const trimmed = text.trim();
+  if (CALENDAR_DAY.test(trimmed)) return isRealDay(trimmed) ? trimmed : null;
+  const parts = trimmed.split(/[^\d]+/).filter(Boolean).map(Number);
+  if (parts.length !== 3) return null;
+  const order = shortDates(language)
+    .formatToParts(new Date(Date.UTC(2025, 11, 31)))
+    .filter((part) => part.type === 'day' || part.type === 'month' || part.type === 'year')
+    .map((part) => part.type);
+  const value = Object.fromEntries(order.map((type, index) => [type, parts[index]])) as Record<'day' | 'month' | 'year', number>;
+  const year = value.year < 100 ? 2000 + value.year : value.year;
+  const day = `${String(year).padStart(4, '0')}-${String(value.month).padStart(2, '0')}-${String(value.day).padStart(2, '0')}`;
+  return isRealDay(day) ? day : null;
+}
+
+function isRealDay(day: string): boolean {
+  const date = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
 }

@@ -1,11 +1,9 @@
-import i18n, { type BackendModule, type ResourceKey } from 'i18next';
+import i18n, { type BackendModule, type FormatterModule, type ResourceKey } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
-import { z } from 'zod';
+import { COOKIE_LIFETIME_DAYS, DEFAULT_LOCALE, LOCALE_COOKIE, LOCALES, resolveLocale, type Locale, type MessageCatalog } from '@lm/contract';
 import { setRequestLocale } from './api.ts';
-import { COOKIE_LIFETIME_DAYS, DEFAULT_LOCALE, LOCALE_COOKIE, LOCALES, type Locale } from '@lm/contract';
-
-export const LOCALE_LABELS: Record<Locale, string> = { de: 'Deutsch', en: 'English', es: 'Español', fr: 'Français', it: 'Italiano' };
+import { formatValue, setFormatLocale } from './format.ts';
 
 /** Only the language in use is downloaded: each locale file is its own chunk. */
 const MESSAGES: Record<Locale, () => Promise<{ default: ResourceKey }>> = {
@@ -16,57 +14,61 @@ const MESSAGES: Record<Locale, () => Promise<{ default: ResourceKey }>> = {
   it: () => import('../locales/it.json'),
 };
 
-type LocaleError = (issue: Parameters<NonNullable<z.core.$ZodConfig['localeError']>>[0]) => ReturnType<NonNullable<z.core.$ZodConfig['localeError']>>;
-const ZOD_MESSAGES: Record<Locale, () => Promise<{ default: () => { localeError: LocaleError } }>> = {
-  de: () => import('zod/v4/locales/de.js'),
-  en: () => import('zod/v4/locales/en.js'),
-  es: () => import('zod/v4/locales/es.js'),
-  fr: () => import('zod/v4/locales/fr.js'),
-  it: () => import('zod/v4/locales/it.js'),
+/** The error and validation texts the server renders too: one copy per language, in the contract. */
+const SHARED_MESSAGES: Record<Locale, () => Promise<{ default: MessageCatalog }>> = {
+  de: () => import('@lm/contract/messages/de'),
+  en: () => import('@lm/contract/messages/en'),
+  es: () => import('@lm/contract/messages/es'),
+  fr: () => import('@lm/contract/messages/fr'),
+  it: () => import('@lm/contract/messages/it'),
 };
-
-const isLocale = (language: string | undefined): language is Locale => (LOCALES as readonly string[]).includes(language ?? '');
 
 const lazyMessages: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
-    const locale = isLocale(language) ? language : DEFAULT_LOCALE;
-    MESSAGES[locale]().then(
-      (module) => callback(null, module.default),
+    const locale = resolveLocale(language);
+    Promise.all([MESSAGES[locale](), SHARED_MESSAGES[locale]()]).then(
+      ([page, shared]) => callback(null, { ...(page.default as object), ...shared.default }),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
     );
   },
 };
 
-type ZodIssue = Parameters<LocaleError>[0];
+/** Numbers in messages are grouped as the language writes them ("5.056 TANs"). */
+const localeFormatter: FormatterModule = {
+  type: 'formatter',
+  init() {},
+  // Other values pass through unchanged (i18next turns them into text itself).
+  format: (value, _format, language) => formatValue(value, resolveLocale(language)) as string,
+  add() {},
+  addCached() {},
+};
 
-/** An empty required field reads "required" rather than zod's "too small: expected >=1 characters". */
-function isMissing(issue: ZodIssue): boolean {
-  return (issue.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1) || (issue.code === 'invalid_type' && issue.input === undefined);
-}
-
-/** Form validation messages follow the interface language. */
-async function applyLocale(language: string) {
-  const locale = isLocale(language) ? language : DEFAULT_LOCALE;
+/**
+ * One language for everything: the page texts, `<html lang>`, the accept-language header of every
+ * call (so mails and the account's language follow) and the cookie all get the resolved one
+ * (`de-AT` → `de`).
+ */
+function applyLocale(language: string) {
+  const locale = resolveLocale(language);
   setRequestLocale(locale);
+  setFormatLocale(locale);
   document.documentElement.lang = locale;
-  const base = (await ZOD_MESSAGES[locale]()).default().localeError;
-  z.config({ localeError: (issue) => (isMissing(issue) ? i18n.t('validation.required') : base(issue)) });
 }
 
-i18n.on('languageChanged', (language) => void applyLocale(language));
+i18n.on('languageChanged', applyLocale);
 
 export const i18nReady = i18n
   .use(lazyMessages)
   .use(LanguageDetector)
+  .use(localeFormatter)
   .use(initReactI18next)
   .init({
     supportedLngs: [...LOCALES],
     fallbackLng: DEFAULT_LOCALE,
-    nonExplicitSupportedLngs: true,
     load: 'languageOnly',
-    interpolation: { escapeValue: false },
+    interpolation: { escapeValue: false, alwaysFormat: true },
     react: { useSuspense: true },
     detection: {
       order: ['cookie', 'navigator'],
@@ -74,12 +76,13 @@ export const i18nReady = i18n
       caches: ['cookie'],
       cookieMinutes: COOKIE_LIFETIME_DAYS * 24 * 60,
       cookieOptions: { path: '/', sameSite: 'lax' },
+      // Browsers send region tags (de-DE, es-ES): the language is what counts, everywhere.
+      convertDetectedLanguage: (language: string) => resolveLocale(language),
     },
   });
 
 export function currentLocale(): Locale {
-  const language = i18n.resolvedLanguage ?? i18n.language;
-  return isLocale(language) ? language : DEFAULT_LOCALE;
+  return resolveLocale(i18n.resolvedLanguage ?? i18n.language);
 }
 
 export default i18n;

@@ -2,7 +2,7 @@ import type { AnyLicCreate, AnyLicLink } from '@lm/contract/anylic';
 import { ANY_MACHINE, LICENSE_FILE_FORMAT_VERSION, licenseFileName, type LicenseFileFormat, type LicenseFileJson } from '@lm/contract/license-file';
 import { hashToken, randomToken } from '../../platform/auth/secrets.ts';
 import type { Actor, AppContext } from '../../platform/context.ts';
-import { AppError, notFound } from '../../platform/http/errors.ts';
+import { notFound, validationError } from '../../platform/http/errors.ts';
 import { catalogueCache } from '../license-files/catalogue-cache.ts';
 import { findProduct } from '../license-files/repo.ts';
 import { signPayload } from '../license-files/service.ts';
@@ -13,20 +13,16 @@ const DAY_MS = 86_400_000;
 const today = (now: Date) => now.toISOString().slice(0, 10);
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00.000Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
-const invalid = (path: string, message: string, params?: Record<string, string | number>) =>
-  new AppError(400, 'ERR_VALIDATION', `${path}: ${message}`, { details: [{ path, message }], params });
-
 /**
  * `POST /api/anylic`: a link that downloads a file for any machine (`*`) until the end (UTC) of
  * `validUntil`, at most the 'anylic.maxDays' setting from today. The token is the only credential:
  * 256 random bits, stored hashed.
  */
 export async function createAnyLicLink(ctx: AppContext, actor: Actor, input: AnyLicCreate, now = new Date()): Promise<AnyLicLink> {
-  if (!(await findProduct(ctx.db, input.productId))) throw invalid('productId', 'is not an allowed value');
+  if (!(await findProduct(ctx.db, input.productId))) throw validationError('productId', 'unknownProduct');
   const maxDays = await settingValue<number>(ctx.db, 'anylic.maxDays');
   const latest = addDays(today(now), maxDays);
-  if (input.validUntil < today(now)) throw invalid('validUntil', 'must not lie in the past');
-  if (input.validUntil > latest) throw invalid('validUntil', `must not be more than ${maxDays} days from today`, { maxDays });
+  if (input.validUntil < today(now) || input.validUntil > latest) throw validationError('validUntil', 'maxDaysAhead', { count: maxDays });
   const token = randomToken(32);
   const expiresAt = new Date(Date.parse(`${input.validUntil}T00:00:00.000Z`) + DAY_MS).toISOString();
   await deleteExpiredAnyLicLinks(ctx.db, now.toISOString());

@@ -8,7 +8,7 @@ import { generateTanCode } from '@lm/contract/tan';
 import { hashPassword } from '../../platform/auth/secrets.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
-import { isPostgres } from '../../platform/db/migrate.ts';
+import { isPostgres } from '../../platform/db/dialect.ts';
 import { analyze, countRows, idsOfEmails, insertMany, markActivated, maxId, productIdsNamed, tanIdsFrom } from './repo.ts';
 
 export interface BenchSizes {

@@ -21,6 +21,7 @@ export interface ChangeLogRow {
   operation: ChangeOperation;
   timestamp: string;
   user_id: number | null;
+  token_name: string | null;
   old_values: string | null;
   new_values: string | null;
   first_name: string | null;
@@ -55,6 +56,7 @@ export async function listChangeLogRows(db: Executor, query: ChangeLogRowQuery):
       'change_log.operation',
       'change_log.timestamp',
       'change_log.user_id',
+      'change_log.token_name',
       'change_log.old_values',
       'change_log.new_values',
       'users.first_name',

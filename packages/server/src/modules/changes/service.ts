@@ -28,6 +28,7 @@ function toEntry(row: ChangeLogRow): ChangeLogEntry {
     timestamp: row.timestamp,
     userId: row.user_id,
     userName,
+    tokenName: row.token_name,
     oldValues: parseValues(row.old_values),
     newValues: parseValues(row.new_values),
   };

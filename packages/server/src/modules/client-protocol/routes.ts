@@ -2,24 +2,43 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clientLicenseRequest, clientReleaseRequest, licenseFileJson, publicSigningKeys } from '@lm/contract/client-protocol';
 import type { AppContext } from '../../platform/context.ts';
-import { notFound } from '../../platform/http/errors.ts';
+import { errorCodeOf, notFound } from '../../platform/http/errors.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
 import { signingKeys } from '../../platform/signing/keys.ts';
-import { sendJsonLicenseFile } from '../license-files/http.ts';
+import { sendJsonLicenseFile, sendNotModified } from '../license-files/http.ts';
 import { startLicenseFiles } from '../license-files/lifecycle.ts';
 import { fetchClientLicense, releaseClientLicense } from './service.ts';
 
 /** Per address: generous for a company's machines behind one NAT, far too few to guess machine ids. */
 export const PER_ADDRESS = { rateLimit: { max: 600, timeWindow: '1 minute' } };
 
+/** The operation of each protocol route, and the outcomes it answers today, for /metrics. */
+const OPERATIONS: Record<string, { operation: string; outcomes: readonly string[] }> = {
+  'POST /api/client/v1/license': {
+    operation: 'license',
+    outcomes: ['200', '304', 'ERR_NO_LICENSE', 'ERR_LICENSE_REVOKED', 'ERR_LICENSE_EXPIRED', 'ERR_LICENSE_UPGRADED', 'ERR_NO_SEAT', 'ERR_TOO_MANY_MACHINES', 'ERR_VALIDATION', 'ERR_RATE_LIMITED'],
+  },
+  'DELETE /api/client/v1/license': { operation: 'release', outcomes: ['204', 'ERR_NO_LICENSE', 'ERR_VALIDATION', 'ERR_RATE_LIMITED'] },
+  'GET /api/client/v1/keys': { operation: 'keys', outcomes: ['200', 'ERR_RATE_LIMITED'] },
+  'GET /api/client/v1/keys/:kid.pem': { operation: 'key', outcomes: ['200', 'ERR_NOT_FOUND', 'ERR_RATE_LIMITED'] },
+};
+
 /** The desktop-software protocol (DESIGN.md section 6): no session; machine id and product identify the license. */
 export function clientProtocolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     await startLicenseFiles(ctx, app);
 
+    // Each answer counted by its outcome: the status of a success, the error code of a refusal.
+    for (const { operation, outcomes } of Object.values(OPERATIONS)) ctx.metrics.expectProtocolOutcomes(operation, outcomes);
+    app.addHook('onResponse', (request, reply, done) => {
+      const route = OPERATIONS[`${request.method} ${request.routeOptions.url}`];
+      if (route) ctx.metrics.protocolResponses.inc({ operation: route.operation, outcome: errorCodeOf(reply) ?? String(reply.statusCode) });
+      done();
+    });
+
     // No cookies, no session: any origin may call the protocol, e.g. the SDK in an Electron renderer.
     app.addHook('onRequest', async (_request, reply) => {
-      reply.header('access-control-allow-origin', '*');
+      reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'etag');
     });
     app.options(
       '/client/v1/*',
@@ -27,7 +46,7 @@ export function clientProtocolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (_request, reply) =>
         reply
           .header('access-control-allow-methods', 'GET, POST, DELETE')
-          .header('access-control-allow-headers', 'content-type')
+          .header('access-control-allow-headers', 'content-type, if-none-match')
           .header('access-control-max-age', '86400')
           .status(204)
           .send(),
@@ -38,13 +57,20 @@ export function clientProtocolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['desktop protocol'],
-          summary: 'The signed license file of a machine (.json format)',
+          summary: 'The signed license file of a machine (.json format), or 304 while the file named by If-None-Match is still right',
           body: clientLicenseRequest,
+          // If-None-Match (the ETag of the file the machine holds) is read, not validated: anything
+          // but a tag this server made is ignored (file-tag.ts), and validating every header costs.
+          description: 'Answers the file with its ETag. With `If-None-Match: <ETag of the file the machine holds>` it answers 304 without a body while that file is still right.',
+          // No schema for the 304: a serializer would write `null` and a Content-Length for a body a 304 cannot have.
           response: { 200: licenseFileJson, ...errorResponses },
         },
         config: PER_ADDRESS,
       },
-      async (request, reply) => sendJsonLicenseFile(reply, await fetchClientLicense(ctx, request.body)),
+      async (request, reply) => {
+        const answer = await fetchClientLicense(ctx, request.body, request.headers['if-none-match']);
+        return answer.notModified ? sendNotModified(reply, answer.etag) : sendJsonLicenseFile(reply, answer.file, answer.etag);
+      },
     );
 
     app.delete(

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParam } from '@lm/contract';
-import { feature, featureFields, featureList, featureListQuery } from '@lm/contract/feature';
+import { feature, featureFields, featureList, featureListQuery, featureUpdate } from '@lm/contract/feature';
 import type { AppContext } from '../../platform/context.ts';
 import { actorOf, authorize } from '../../platform/http/auth.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
@@ -36,7 +36,7 @@ export function featureRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.put(
       '/features/:id',
-      { schema: { tags, summary: 'Change a feature', params: idParam, body: featureFields, response: { 200: feature, ...errorResponses } } },
+      { schema: { tags, summary: 'Change a feature; a field left out keeps its value', params: idParam, body: featureUpdate, response: { 200: feature, ...errorResponses } } },
       async (request) => {
         authorize(request, 'update', 'Feature');
         return updateFeature(ctx, actorOf(request), request.params.id, request.body);

@@ -1,10 +1,11 @@
-import { findExpansionCycle, type Feature, type FeatureFields } from '@lm/contract/feature';
+import { featureFields, findExpansionCycle, type Feature, type FeatureFields, type FeatureUpdate } from '@lm/contract/feature';
 import type { ListQuery, ListResult } from '@lm/contract';
 import { recordChange } from '../../platform/changelog.ts';
 import type { Actor, AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/search.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
+import { mergeUpdate } from '../../platform/http/validation.ts';
 import {
   deleteFeatureRow,
   expansionGraph,
@@ -20,6 +21,7 @@ import {
   updateFeatureRow,
   type FeatureRow,
 } from './repo.ts';
+import { changingCatalogue } from '../../platform/catalogue-generation.ts';
 
 function toFeature(row: FeatureRow, expandToFeatures: string[]): Feature {
   return {
@@ -102,11 +104,12 @@ async function checkedExpansions(trx: Executor, name: string, previousName: stri
   return ids;
 }
 
-async function uniqueGuard<T>(name: string, work: () => Promise<T>): Promise<T> {
+/** `name`: the name the work writes (known once an update has merged its fields). */
+async function uniqueGuard<T>(name: () => string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateName(name);
+    if (isUniqueViolation(error)) throw duplicateName(name());
     // An expansion target deleted at the same moment.
     if (isForeignKeyViolation(error)) throw new AppError(409, 'ERR_CONFLICT', 'A feature was changed at the same time; please try again');
     throw error;
@@ -114,8 +117,8 @@ async function uniqueGuard<T>(name: string, work: () => Promise<T>): Promise<T> 
 }
 
 export function createFeature(ctx: AppContext, actor: Actor, fields: FeatureFields): Promise<Feature> {
-  return uniqueGuard(fields.name, () =>
-    ctx.db.transaction().execute(async (trx) => {
+  return uniqueGuard(() => fields.name, () =>
+    changingCatalogue(ctx, () => ctx.db.transaction().execute(async (trx) => {
       await lockExpansionGraph(trx, ctx.dialect === 'postgres');
       await checkName(trx, fields.name);
       const targetIds = await checkedExpansions(trx, fields.name, null, fields.expandToFeatures);
@@ -124,15 +127,18 @@ export function createFeature(ctx: AppContext, actor: Actor, fields: FeatureFiel
       const created = await loadFeature(trx, row.id);
       await recordChange(trx, actor, { model: 'Feature', recordId: row.id, operation: 'insert', newValues: created });
       return created;
-    }),
+    })),
   );
 }
 
-export function updateFeature(ctx: AppContext, actor: Actor, id: number, fields: FeatureFields): Promise<Feature> {
-  return uniqueGuard(fields.name, () =>
-    ctx.db.transaction().execute(async (trx) => {
+/** `PUT /features/{id}`: a field left out keeps its value. */
+export function updateFeature(ctx: AppContext, actor: Actor, id: number, input: FeatureUpdate): Promise<Feature> {
+  let fields: FeatureFields | undefined;
+  return uniqueGuard(() => fields?.name ?? '', () =>
+    changingCatalogue(ctx, () => ctx.db.transaction().execute(async (trx) => {
       await lockExpansionGraph(trx, ctx.dialect === 'postgres');
       const before = await loadFeature(trx, id);
+      fields = mergeUpdate(featureFields, before, input);
       await checkName(trx, fields.name, id);
       const targetIds = await checkedExpansions(trx, fields.name, before.name, fields.expandToFeatures);
       await updateFeatureRow(trx, id, fields);
@@ -140,13 +146,13 @@ export function updateFeature(ctx: AppContext, actor: Actor, id: number, fields:
       const after = await loadFeature(trx, id);
       await recordChange(trx, actor, { model: 'Feature', recordId: id, operation: 'update', oldValues: before, newValues: after });
       return after;
-    }),
+    })),
   );
 }
 
 /** Deletes a feature that no product has and no feature expands to (409 ERR_IN_USE otherwise). */
 export async function deleteFeature(ctx: AppContext, actor: Actor, id: number): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await changingCatalogue(ctx, () => ctx.db.transaction().execute(async (trx) => {
     await lockExpansionGraph(trx, ctx.dialect === 'postgres');
     const before = await loadFeature(trx, id);
     const usage = await featureUsage(trx, id);
@@ -156,7 +162,7 @@ export async function deleteFeature(ctx: AppContext, actor: Actor, id: number): 
     }
     await deleteFeatureRow(trx, id);
     await recordChange(trx, actor, { model: 'Feature', recordId: id, operation: 'delete', oldValues: before });
-  });
+  }));
 }
 
 /** The expansion graph (name → target names), for resolving features elsewhere. */

@@ -1,3 +1,4 @@
+import { catalogueGeneration } from '../../platform/catalogue-generation.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { settingValue } from '../settings/service.ts';
 import { listPolicies, listProducts, resolvedFeatureNames, type PolicyRow, type ProductRow } from './repo.ts';
@@ -5,14 +6,16 @@ import { listPolicies, listProducts, resolvedFeatureNames, type PolicyRow, type 
 /**
  * What every license file repeats and seldom changes: products, policies, a product's resolved
  * features and the server customer id. Cached for a few seconds so that the desktop protocol needs
- * one query per call; a catalogue change reaches the files of every app instance within
- * CACHE_SECONDS. A license naming a product or policy not in the cache (just created) reloads it.
+ * one query per call. A catalogue change made through this app instance reloads it at once (the
+ * catalogue generation); one made through another instance reaches the files within CACHE_SECONDS.
+ * A license naming a product or policy not in the cache (just created) reloads it.
  */
 const CACHE_SECONDS = 10;
 
 interface Entry<T> {
   value: Promise<T>;
   loadedAt: number;
+  generation: number;
   failed?: boolean;
 }
 
@@ -83,8 +86,9 @@ export class CatalogueCache {
   }
 
   private fresh<T>(entry: Entry<T> | undefined, maxAgeMs: number, now: number, load: () => Promise<T>): Entry<T> {
-    if (entry && !entry.failed && now - entry.loadedAt < maxAgeMs) return entry;
-    const loaded: Entry<T> = { value: load(), loadedAt: now };
+    const generation = catalogueGeneration(this.ctx);
+    if (entry && !entry.failed && entry.generation === generation && now - entry.loadedAt < maxAgeMs) return entry;
+    const loaded: Entry<T> = { value: load(), loadedAt: now, generation };
     // A failed load is not kept.
     loaded.value.catch(() => {
       loaded.failed = true;

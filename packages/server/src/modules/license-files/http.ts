@@ -10,7 +10,16 @@ export function sendLicenseFile(reply: FastifyReply, file: LicenseFileJson, file
     .send(Buffer.from(formatLicenseFile(file, format), 'utf8'));
 }
 
-/** The desktop protocol's answer: the `.json` license file byte for byte, formatted once rather than re-serialized. */
-export function sendJsonLicenseFile(reply: FastifyReply, file: LicenseFileJson): FastifyReply {
-  return reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(Buffer.from(formatJsonFile(file), 'utf8'));
+/** The desktop protocol's answer: the `.json` license file byte for byte, formatted once rather than re-serialized, with its ETag. */
+export function sendJsonLicenseFile(reply: FastifyReply, file: LicenseFileJson, etag: string): FastifyReply {
+  return reply
+    .header('content-type', 'application/json; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('etag', etag)
+    .send(Buffer.from(formatJsonFile(file), 'utf8'));
+}
+
+/** The conditional refresh's answer: the file the machine holds (named by `etag`) is still right. No body, so no serializer. */
+export function sendNotModified(reply: FastifyReply, etag: string): FastifyReply {
+  return reply.status(304).header('cache-control', 'no-store').header('etag', etag).send();
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Dialect, Executor } from '../../platform/db/database.ts';
+import { isPostgres } from '../../platform/db/dialect.ts';
 import { PreparedQuery } from './prepared-query.ts';
 
 export interface ProductRow {
@@ -123,7 +124,8 @@ export async function findLicenseForFile(db: Executor, id: number): Promise<{ li
     .innerJoin('license_policies as pol', 'pol.id', 'l.license_policy_id')
     .leftJoin('tans as t', 't.id', 'l.tan_id')
     .select(['p.name', 'p.version', 'p.release_date', 't.distributor_id'])
-    .select(POLICY_COLUMNS.map((column) => `pol.${column}` as const))
+    // Not pol.id: it would come back as `id` and overwrite the license's (l.license_policy_id is the same value).
+    .select(POLICY_COLUMNS.filter((column) => column !== 'id').map((column) => `pol.${column}` as const))
     .where('l.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -213,15 +215,26 @@ export interface SeatRow {
   renewed_at: string;
 }
 
-/** Serializes seat decisions of one pool across app instances (PostgreSQL); SQLite has one writer. */
-export async function lockSeatPool(trx: Executor, dialect: Dialect, pool: string): Promise<void> {
-  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${`seat:${pool}`}))`.execute(trx);
+/** What decides whether a license may still hold a seat for a machine. */
+export interface LicenseBinding {
+  machineId: string | null;
+  revoked: boolean;
+  upgradedToId: number | null;
+}
+
+const licenseBinding = new PreparedQuery<{ machine_id: string | null; revoked: boolean | number; upgraded_to_id: number | null }, { id: number }>(['id'], (db, { id }) =>
+  db.selectFrom('licenses').select(['machine_id', 'revoked', 'upgraded_to_id']).where('id', '=', id),
+);
+
+export async function findLicenseBinding(db: Executor, id: number): Promise<LicenseBinding | undefined> {
+  const [row] = await licenseBinding.execute(db, { id });
+  return row && { machineId: row.machine_id, revoked: Boolean(row.revoked), upgradedToId: row.upgraded_to_id };
 }
 
 export interface SeatState {
   /** The machine's own row, if it ever held a seat of the pool. */
   own: { leasedUntil: string; renewedAt: string } | null;
-  /** Other machines whose lease lies ahead. */
+  /** Other machines whose lease lies ahead, for a license that is live and still bound to that machine. */
   leasedByOthers: number;
   /** Other machines that held a seat since the start of the different-machines window. */
   recentOthers: number;
@@ -235,7 +248,17 @@ const seatStateQuery = new PreparedQuery<
   return db.selectNoFrom((eb) => [
     seats().select('leased_until').where('machine_id', '=', machineId).as('own_leased_until'),
     seats().select('renewed_at').where('machine_id', '=', machineId).as('own_renewed_at'),
-    seats().select(eb.fn.countAll<number>().as('n')).where('leased_until', '>', now).where('machine_id', '<>', machineId).as('leased_by_others'),
+    // A lease counts only while its license is live and bound to that machine: a license revoked,
+    // upgraded or moved to another machine holds no seat, however it was changed (even by plain SQL).
+    seats()
+      .innerJoin('licenses as l', 'l.id', 'floating_seats.license_id')
+      .select(eb.fn.countAll<number>().as('n'))
+      .where('floating_seats.leased_until', '>', now)
+      .where('floating_seats.machine_id', '<>', machineId)
+      .where('l.revoked', '=', false)
+      .where('l.upgraded_to_id', 'is', null)
+      .whereRef('l.machine_id', '=', 'floating_seats.machine_id')
+      .as('leased_by_others'),
     seats().select(eb.fn.countAll<number>().as('n')).where('renewed_at', '>=', since).where('machine_id', '<>', machineId).as('recent_others'),
   ]);
 });
@@ -263,6 +286,40 @@ export async function upsertSeat(db: Executor, pool: string, seat: SeatRow): Pro
   await seatUpsert.execute(db, { pool, ...seat });
 }
 
+const seatRenewal = new PreparedQuery<{ license_id: number }, { pool: string; machineId: string; licenseId: number; now: string; leasedUntil: string }>(
+  ['pool', 'machineId', 'licenseId', 'now', 'leasedUntil'],
+  (db, { pool, machineId, licenseId, now, leasedUntil }) =>
+    db
+      .updateTable('floating_seats')
+      .set({ leased_until: leasedUntil, renewed_at: now })
+      .where('pool', '=', pool)
+      .where('machine_id', '=', machineId)
+      .where('license_id', '=', licenseId)
+      .where('leased_until', '>', now)
+      .where(({ exists, selectFrom }) => {
+        const live = selectFrom('licenses')
+          .select('licenses.id')
+          .where('licenses.id', '=', licenseId)
+          .where('licenses.machine_id', '=', machineId)
+          .where('licenses.revoked', '=', false)
+          .where('licenses.upgraded_to_id', 'is', null);
+        // PostgreSQL: the license row is share-locked, so a revocation, move or machine change under
+        // way is waited for and its result seen (a plain subquery would read the statement's older
+        // snapshot and extend a lease the change just ended). SQLite runs one statement at a time.
+        return exists(isPostgres(db) ? live.forShare() : live);
+      })
+      .returning('license_id'),
+);
+
+/**
+ * Extends the lease a machine holds now for this license, in one statement that also checks that
+ * the license is live and still bound to the machine; false when there is no such lease (the caller
+ * then takes the seat under the pool's lock).
+ */
+export async function renewHeldSeat(db: Executor, values: { pool: string; machineId: string; licenseId: number; now: string; leasedUntil: string }): Promise<boolean> {
+  return (await seatRenewal.execute(db, values)).length > 0;
+}
+
 /** Ends the lease of a machine now (released, or its license revoked). */
 export async function endSeatLeases(db: Executor, where: { pool?: string; machineId?: string; licenseId?: number }, now: string): Promise<void> {
   let query = db.updateTable('floating_seats').set({ leased_until: now }).where('leased_until', '>', now);
@@ -282,7 +339,8 @@ export interface LastSeen {
 }
 
 /**
- * Upserts last-seen times; a time never moves backwards. The rows travel as one JSON parameter, so
+ * Upserts last-seen times, writing a row only when its day moves forward (the statistics count
+ * days: a second contact on the same day changes nothing, and costs no write or trigger). The rows travel as one JSON parameter, so
  * that the statement's SQL is the same for any number of rows: SQLite prepares it once, and a batch
  * costs one statement instead of one per row.
  */
@@ -296,7 +354,7 @@ export async function upsertLastSeen(db: Executor, dialect: Dialect, rows: LastS
       : sql`SELECT (value ->> 0)::integer, value ->> 1, value ->> 2 FROM json_array_elements(${json}::json)`;
   await sql`INSERT INTO license_last_seen (license_id, machine_id, last_seen_at) ${source}
     ON CONFLICT (license_id, machine_id) DO UPDATE SET last_seen_at = excluded.last_seen_at
-    WHERE license_last_seen.last_seen_at < excluded.last_seen_at`.execute(db);
+    WHERE substr(license_last_seen.last_seen_at, 1, 10) < substr(excluded.last_seen_at, 1, 10)`.execute(db);
 }
 
 export async function findLastSeen(db: Executor, licenseId: number): Promise<{ machine_id: string; last_seen_at: string }[]> {

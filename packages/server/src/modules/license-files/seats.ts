@@ -1,28 +1,49 @@
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { Executor } from '../../platform/db/database.ts';
-import { endSeatLeases, findSeatState, findTanLicenseCount, lockSeatPool, upsertSeat } from './repo.ts';
+import { lockKey } from '../../platform/db/dialect.ts';
+import { endSeatLeases, findLicenseBinding, findSeatState, findTanLicenseCount, renewHeldSeat, upsertSeat, type LicenseBinding } from './repo.ts';
 import type { LicenseForFile } from './repo.ts';
 
 /**
  * Floating seats (DESIGN.md section 6): the machines of a floating TAN share `licenseCount` seats;
  * a floating license without TAN has one. A seat is a lease that each fetch renews and that ends
- * when it lapses or is released. Seat decisions of one pool run one at a time, on either database.
+ * when it lapses, is released, or its license is revoked, deleted or bound to another machine.
+ * Every decision about a pool's seats runs under the pool's lock (lockKey), on either database.
  */
 export function seatPool(license: Pick<LicenseForFile, 'id' | 'tanId'>): string {
   return license.tanId !== null ? `tan:${license.tanId}` : `license:${license.id}`;
 }
+
+const lockPool = (trx: Executor, pool: string) => lockKey(trx, `seat:${pool}`);
 
 /** A floating TAN has its license count of seats; a floating license without TAN has one. */
 async function seatCapacity(trx: Executor, license: Pick<LicenseForFile, 'tanId'>): Promise<number> {
   return license.tanId !== null ? findTanLicenseCount(trx, license.tanId) : 1;
 }
 
-export async function leaseSeat(ctx: AppContext, license: LicenseForFile, machineId: string, now: Date, leasedUntil: Date): Promise<void> {
+/**
+ * Takes or renews the machine's seat. The license was read before the pool's lock was taken; it is
+ * read again under the lock, and `stillIssuable` refuses when it changed meanwhile (bound to another
+ * machine, deleted, revoked), so that no seat outlives a change that already ended it.
+ */
+export async function leaseSeat(
+  ctx: AppContext,
+  license: LicenseForFile,
+  machineId: string,
+  now: Date,
+  leasedUntil: Date,
+  stillIssuable: (current: LicenseBinding | undefined) => AppError | null,
+): Promise<void> {
   const pool = seatPool(license);
   const nowIso = now.toISOString();
+  // A machine that holds its seat (each refresh of a running program) renews it in one statement,
+  // without a transaction or the pool's lock: nothing about the pool's other seats is decided.
+  if (await renewHeldSeat(ctx.db, { pool, machineId, licenseId: license.id, now: nowIso, leasedUntil: leasedUntil.toISOString() })) return;
   await ctx.db.transaction().execute(async (trx) => {
-    await lockSeatPool(trx, ctx.dialect, pool);
+    await lockPool(trx, pool);
+    const refusal = stillIssuable(await findLicenseBinding(trx, license.id));
+    if (refusal) throw refusal;
     const { maxDifferentMachinesCount: count, maxDifferentMachinesIntervalHours: hours } = license.policy;
     const windowStart = new Date(now.getTime() - hours * 3600_000).toISOString();
     const state = await findSeatState(trx, { pool, machineId, now: nowIso, since: windowStart });
@@ -44,10 +65,18 @@ export async function leaseSeat(ctx: AppContext, license: LicenseForFile, machin
 
 /** Frees the seat that `machineId` holds in the license's pool. */
 export async function releaseSeat(ctx: AppContext, license: LicenseForFile, machineId: string, now: Date): Promise<void> {
-  await endSeatLeases(ctx.db, { pool: seatPool(license), machineId }, now.toISOString());
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockPool(trx, seatPool(license));
+    await endSeatLeases(trx, { pool: seatPool(license), machineId }, now.toISOString());
+  });
 }
 
-/** A revoked license holds no seat. */
-export async function releaseSeatsOfLicense(ctx: AppContext, licenseId: number, now: Date): Promise<void> {
-  await endSeatLeases(ctx.db, { licenseId }, now.toISOString());
+/**
+ * Ends the leases a license holds (all, or only its old machine's), in the caller's transaction and
+ * under the pool's lock: a license revoked, deleted or bound to another machine frees its seat at
+ * once instead of keeping it until the lease lapses.
+ */
+export async function endSeatsOfLicense(trx: Executor, license: Pick<LicenseForFile, 'id' | 'tanId'>, now: Date, machineId?: string): Promise<void> {
+  await lockPool(trx, seatPool(license));
+  await endSeatLeases(trx, { licenseId: license.id, machineId }, now.toISOString());
 }

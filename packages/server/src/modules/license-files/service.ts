@@ -1,11 +1,11 @@
 import { LICENSE_FILE_FORMAT_VERSION, LICENSE_SIGNATURE_ALGORITHM, signedMessage, type LicenseFileJson, type LicensePayload } from '@lm/contract/license-file';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { signingKeys } from '../../platform/signing/keys.ts';
+import { signingKeys, type Signer } from '../../platform/signing/keys.ts';
 import { catalogueCache } from './catalogue-cache.ts';
-import { lastSeenRecorder } from './last-seen.ts';
+import { encHash, formatFileTag, licenseFileTag, parseFileTags, type FileTag } from './file-tag.ts';
 import { findLicensesOfMachine, type LicenseForFile } from './repo.ts';
-import { leaseSeat, releaseSeatsOfLicense } from './seats.ts';
+import { leaseSeat } from './seats.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -19,6 +19,9 @@ export function licenseEnd(license: Pick<LicenseForFile, 'validUntil' | 'permane
 }
 
 export type RefusalStatus = 403 | 422;
+
+/** The same answer for an unknown machine, an unknown product and a machine without that product: it tells nothing. */
+export const noLicenseForMachine = () => new AppError(404, 'ERR_NO_LICENSE', 'No license for this machine and product');
 
 /** Why no file may be issued for the license now, or null. */
 export function refusalOf(license: LicenseForFile, now: Date, status: RefusalStatus): AppError | null {
@@ -53,15 +56,23 @@ export function fileExpiry(license: LicenseForFile, now: Date): Date | null {
 export interface IssuedFile {
   payload: LicensePayload;
   file: LicenseFileJson;
+  /** The file's ETag (file-tag.ts). */
+  etag: string;
+}
+
+const encodePayload = (payload: LicensePayload) => Buffer.from(JSON.stringify(payload), 'utf8').toString('base64');
+
+/** Signs a full payload (kid included); the key must be the one named by the payload's kid. */
+async function signFull(payload: LicensePayload, signer: Signer): Promise<IssuedFile> {
+  const enc = encodePayload(payload);
+  const sig = await signer.sign(signedMessage(enc));
+  return { payload, file: { enc, sig, alg: LICENSE_SIGNATURE_ALGORITHM, kid: signer.kid }, etag: licenseFileTag(enc, payload.issuedAt) };
 }
 
 /** Signs a payload with the active key; the payload's kid is set to that key. */
 export async function signPayload(ctx: AppContext, payload: Omit<LicensePayload, 'kid'>): Promise<IssuedFile> {
   const signer = signingKeys(ctx).current();
-  const full: LicensePayload = { ...payload, kid: signer.kid };
-  const enc = Buffer.from(JSON.stringify(full), 'utf8').toString('base64');
-  const sig = await signer.sign(signedMessage(enc));
-  return { payload: full, file: { enc, sig, alg: LICENSE_SIGNATURE_ALGORITHM, kid: signer.kid } };
+  return signFull({ ...payload, kid: signer.kid }, signer);
 }
 
 export interface IssueOptions {
@@ -71,24 +82,36 @@ export interface IssueOptions {
   refusalStatus: RefusalStatus;
 }
 
+/** A desktop-protocol answer: a new file, or the word that the file the machine holds is still right. */
+export type FileAnswer = ({ notModified: false } & IssuedFile) | { notModified: true; etag: string };
+
 /**
- * A fresh signed file of a stored license for its machine: refused when revoked, upgraded or
- * expired; a floating license first takes or renews a seat. Records the machine as seen.
+ * The file a license would get if issued at `issuedAt`: everything but the two times comes from the
+ * license, the catalogue cache and the active key, so the same inputs give the same bytes.
  */
-export async function issueLicenseFile(ctx: AppContext, license: LicenseForFile, options: IssueOptions): Promise<IssuedFile> {
+type PayloadAt = (issuedAt: Date) => LicensePayload;
+
+/**
+ * What issuing a file needs, in the order that matters: refused when revoked, upgraded or expired;
+ * a floating license takes or renews its seat (also when the answer will be a 304).
+ */
+async function prepareFile(ctx: AppContext, license: LicenseForFile, options: IssueOptions): Promise<{ now: Date; payloadAt: PayloadAt; signer: Signer }> {
   const now = options.now ?? new Date();
-  const issuedAt = now.toISOString();
-  lastSeenRecorder(ctx).record(license.id, options.machineId, issuedAt);
   const refusal = refusalOf(license, now, options.refusalStatus);
-  if (refusal) {
-    if (license.revoked && license.policy.type === 'FLOATING') await releaseSeatsOfLicense(ctx, license.id, now);
-    throw refusal;
-  }
+  if (refusal) throw refusal;
   const expiresAt = fileExpiry(license, now);
-  if (license.policy.type === 'FLOATING' && expiresAt) await leaseSeat(ctx, license, options.machineId, now, expiresAt);
+  if (license.policy.type === 'FLOATING' && expiresAt) {
+    await leaseSeat(ctx, license, options.machineId, now, expiresAt, (current) =>
+      current?.machineId !== options.machineId
+        ? noLicenseForMachine()
+        : refusalOf({ ...license, revoked: current.revoked, upgradedToId: current.upgradedToId }, now, options.refusalStatus),
+    );
+  }
   const cache = catalogueCache(ctx);
   const [features, serverCustomerId] = await Promise.all([cache.featureNames(license.productId, now.getTime()), cache.serverCustomerId(now.getTime())]);
-  return signPayload(ctx, {
+  const signer = signingKeys(ctx).current();
+  // The key order is the file's: a file rebuilt for the conditional check must hash like the one signed.
+  const payloadAt: PayloadAt = (issuedAt) => ({
     formatVersion: LICENSE_FILE_FORMAT_VERSION,
     licenseId: license.id,
     kind: license.kind,
@@ -97,15 +120,52 @@ export async function issueLicenseFile(ctx: AppContext, license: LicenseForFile,
     features,
     machineId: options.machineId,
     owner: { name: `${license.owner.firstName} ${license.owner.lastName}`.trim(), company: license.owner.company },
-    issuedAt,
-    expiresAt: expiresAt?.toISOString() ?? null,
+    issuedAt: issuedAt.toISOString(),
+    expiresAt: fileExpiry(license, issuedAt)?.toISOString() ?? null,
     licenseValidUntil: license.permanent ? null : license.validUntil,
     permanent: license.permanent,
     freeUpdatesUntil: license.freeUpdatesUntil,
     refetchIntervalSeconds: license.policy.refetchIntervalSeconds,
     refetchBeforeExpirySeconds: license.policy.refetchBeforeExpirySeconds,
     serverCustomerId,
+    kid: signer.kid,
   });
+  return { now, payloadAt, signer };
+}
+
+/**
+ * Whether a file issued at `tag.issuedAt` would be exactly the file the license gets now (same
+ * license, owner, product, features, policy, server customer id and key: same hash), and more than
+ * half of its validity is left (DESIGN.md section 6). A file without expiry has all of it left.
+ */
+function stillRight(tag: FileTag, now: Date, payloadAt: PayloadAt): boolean {
+  if (tag.issuedAt.getTime() > now.getTime()) return false;
+  const payload = payloadAt(tag.issuedAt);
+  if (payload.expiresAt !== null) {
+    const expiresAt = Date.parse(payload.expiresAt);
+    if (expiresAt - now.getTime() <= (expiresAt - tag.issuedAt.getTime()) / 2) return false;
+  }
+  return encHash(encodePayload(payload)) === tag.hash;
+}
+
+/**
+ * A fresh signed file of a stored license for its machine: refused when revoked, upgraded or
+ * expired; a floating license first takes or renews a seat.
+ */
+export async function issueLicenseFile(ctx: AppContext, license: LicenseForFile, options: IssueOptions): Promise<IssuedFile> {
+  const { now, payloadAt, signer } = await prepareFile(ctx, license, options);
+  return signFull(payloadAt(now), signer);
+}
+
+/**
+ * The desktop protocol's answer: with `If-None-Match` naming a file that is still right, a 304
+ * without a signature (the seat renewed all the same); otherwise a newly signed file.
+ */
+export async function answerLicenseFile(ctx: AppContext, license: LicenseForFile, options: IssueOptions & { ifNoneMatch?: string }): Promise<FileAnswer> {
+  const { now, payloadAt, signer } = await prepareFile(ctx, license, options);
+  const held = parseFileTags(options.ifNoneMatch).find((tag) => stillRight(tag, now, payloadAt));
+  if (held) return { notModified: true, etag: formatFileTag(held) };
+  return { notModified: false, ...(await signFull(payloadAt(now), signer)) };
 }
 
 /**

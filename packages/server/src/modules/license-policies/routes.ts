@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParam } from '@lm/contract';
-import { licensePolicy, licensePolicyFields, licensePolicyList, licensePolicyListQuery } from '@lm/contract/license-policy';
+import { licensePolicy, licensePolicyFields, licensePolicyList, licensePolicyListQuery, licensePolicyUpdate } from '@lm/contract/license-policy';
 import type { AppContext } from '../../platform/context.ts';
 import { actorOf, authorize } from '../../platform/http/auth.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
@@ -39,7 +39,7 @@ export function licensePolicyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.put(
       '/license-policies/:id',
-      { schema: { tags, summary: 'Change a license policy', params: idParam, body: licensePolicyFields, response: { 200: licensePolicy, ...errorResponses } } },
+      { schema: { tags, summary: 'Change a license policy; a field left out keeps its value', params: idParam, body: licensePolicyUpdate, response: { 200: licensePolicy, ...errorResponses } } },
       async (request) => {
         authorize(request, 'update', 'LicensePolicy');
         return updateLicensePolicy(ctx, actorOf(request), request.params.id, request.body);

@@ -1,8 +1,10 @@
 import {
   isBuiltInPolicyName,
+  licensePolicyFields,
   SELECTABLE_POLICY_TYPES,
   type LicensePolicy,
   type LicensePolicyFields,
+  type LicensePolicyUpdate,
   type PolicyType,
 } from '@lm/contract/license-policy';
 import type { ListQuery, ListResult } from '@lm/contract';
@@ -11,7 +13,9 @@ import type { Actor, AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { isUniqueViolation } from '../../platform/db/search.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
+import { mergeUpdate } from '../../platform/http/validation.ts';
 import { findPolicyIdByName, findPolicyRow, insertPolicyRow, listPolicyRows, updatePolicyRow, type LicensePolicyRow } from './repo.ts';
+import { changingCatalogue } from '../../platform/catalogue-generation.ts';
 
 export function toLicensePolicy(row: LicensePolicyRow): LicensePolicy {
   return {
@@ -52,20 +56,21 @@ export async function licensePolicyExists(db: Executor, id: number): Promise<boo
   return (await findPolicyRow(db, id)) !== undefined;
 }
 
-const invalid = (path: string, message: string) => new AppError(400, 'ERR_VALIDATION', `${path} is not an allowed value`, { details: [{ path, message }] });
+const invalid = (path: string, code: string) => new AppError(400, 'ERR_VALIDATION', `${path} is not an allowed value`, { details: [{ path, message: code, code }] });
 const duplicateName = (name: string) =>
   new AppError(409, 'ERR_CONFLICT', `A license policy named ${name} already exists`, { details: [{ path: 'name', message: 'already exists', code: 'duplicate' }] });
 
 /**
  * Type rules (spec sections 4 and 5): a person chooses PERPETUAL or FLOATING; INDEFINITE belongs to
- * the built-in policy, which keeps it. Built-in policies keep their internal names, which the web app
- * and other modules recognise.
+ * the built-in policy, which keeps it. Built-in policies keep their internal names and their types,
+ * which the web app and other modules recognise (FLOATING_DEFAULT is labelled a floating license).
  */
 function checkRules(fields: LicensePolicyFields, before: LicensePolicy | null): void {
   const keepsIndefinite = before?.type === 'INDEFINITE' && fields.type === 'INDEFINITE';
-  if (!keepsIndefinite && !(SELECTABLE_POLICY_TYPES as readonly string[]).includes(fields.type)) throw invalid('type', 'type is not an allowed value');
-  if (before?.type === 'INDEFINITE' && fields.type !== 'INDEFINITE') throw invalid('type', 'the type of an INDEFINITE policy cannot change');
-  if (before?.builtIn && fields.name !== before.name) throw invalid('name', 'a built-in policy keeps its name');
+  if (before?.builtIn && fields.type !== before.type) throw invalid('type', 'builtInPolicyType');
+  if (before?.type === 'INDEFINITE' && fields.type !== 'INDEFINITE') throw invalid('type', 'builtInPolicyType');
+  if (!keepsIndefinite && !(SELECTABLE_POLICY_TYPES as readonly string[]).includes(fields.type)) throw invalid('type', 'notAnOption');
+  if (before?.builtIn && fields.name !== before.name) throw invalid('name', 'builtInPolicyName');
   if (!before && isBuiltInPolicyName(fields.name)) throw duplicateName(fields.name);
 }
 
@@ -74,36 +79,40 @@ async function checkName(db: Executor, name: string, selfId?: number): Promise<v
   if (existing !== undefined && existing !== selfId) throw duplicateName(name);
 }
 
-async function uniqueGuard<T>(name: string, work: () => Promise<T>): Promise<T> {
+/** `name`: the name the work writes (known once an update has merged its fields). */
+async function uniqueGuard<T>(name: () => string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateName(name);
+    if (isUniqueViolation(error)) throw duplicateName(name());
     throw error;
   }
 }
 
 export function createLicensePolicy(ctx: AppContext, actor: Actor, fields: LicensePolicyFields): Promise<LicensePolicy> {
   checkRules(fields, null);
-  return uniqueGuard(fields.name, () =>
-    ctx.db.transaction().execute(async (trx) => {
+  return uniqueGuard(() => fields.name, () =>
+    changingCatalogue(ctx, () => ctx.db.transaction().execute(async (trx) => {
       await checkName(trx, fields.name);
       const created = toLicensePolicy(await insertPolicyRow(trx, fields));
       await recordChange(trx, actor, { model: 'LicensePolicy', recordId: created.id, operation: 'insert', newValues: created });
       return created;
-    }),
+    })),
   );
 }
 
-export function updateLicensePolicy(ctx: AppContext, actor: Actor, id: number, fields: LicensePolicyFields): Promise<LicensePolicy> {
-  return uniqueGuard(fields.name, () =>
-    ctx.db.transaction().execute(async (trx) => {
+/** `PUT /license-policies/{id}`: a field left out keeps its value. */
+export function updateLicensePolicy(ctx: AppContext, actor: Actor, id: number, input: LicensePolicyUpdate): Promise<LicensePolicy> {
+  let fields: LicensePolicyFields | undefined;
+  return uniqueGuard(() => fields?.name ?? '', () =>
+    changingCatalogue(ctx, () => ctx.db.transaction().execute(async (trx) => {
       const before = await loadPolicy(trx, id);
+      fields = mergeUpdate(licensePolicyFields, before, input);
       checkRules(fields, before);
       await checkName(trx, fields.name, id);
       const after = toLicensePolicy(await updatePolicyRow(trx, id, fields));
       await recordChange(trx, actor, { model: 'LicensePolicy', recordId: id, operation: 'update', oldValues: before, newValues: after });
       return after;
-    }),
+    })),
   );
 }

@@ -6,10 +6,11 @@ import { actorOf } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { settingValue } from '../settings/service.ts';
 import { findUserByEmail } from '../users/repo.ts';
-import { machineIdUsed, tooManyMachines } from './activation.ts';
-import { bindMachine, findLicenseRow, insertLicense, licenseMachineBindings, machineHoldsLicense, productVersions, updateLicense, type LicenseViewRow } from './repo.ts';
+import { machineIdUsed, machineTaken, tooManyMachines } from './activation.ts';
+import { endSeatsOfLicense } from '../license-files/seats.ts';
+import { bindMachine, findLicenseRow, insertLicense, licenseMachineBindings, productVersions, updateLicense, type LicenseViewRow } from './repo.ts';
 import { checkMachineWindow, extendTrial } from './rules.ts';
-import { loadLicense } from './service.ts';
+import { isLive, loadLicenseForChange } from './service.ts';
 import { freeUpgradeOf, licenseById, licenseValues } from './view.ts';
 
 /** Upgraded and revoked licenses take no more changes from their owner. */
@@ -21,16 +22,21 @@ function assertLive(row: LicenseViewRow): void {
 /** `POST /licenses/{id}/extend`: a temporary license runs longer, up to today + the configured max days. */
 export async function extendLicense(ctx: AppContext, request: FastifyRequest, id: number, input: ExtendLicense): Promise<License> {
   await ctx.db.transaction().execute(async (trx) => {
-    const row = await loadLicense(trx, request, id, 'update', 'validUntil');
+    const row = await loadLicenseForChange(trx, request, id, 'update', 'validUntil');
     assertLive(row);
     if (row.kind !== 'TEMPORARY') throw new AppError(422, 'ERR_NOT_TEMPORARY', 'Only a temporary license can be extended');
     const now = new Date();
     const maxDays = await settingValue<number>(trx, 'license.temporaryMaxDays');
-    const result = extendTrial(row.valid_until, input.amount, input.unit, todayOf(now), maxDays);
+    const today = todayOf(now);
+    const result = extendTrial(row.valid_until, input.amount, input.unit, today, maxDays);
     if (!result.allowed) {
       throw new AppError(422, 'ERR_EXTEND_TOO_FAR', 'You cannot extend the license this far into the future', { params: { latest: result.latest, max: maxDays } });
     }
     const old = (await findLicenseRow(trx, id))!;
+    // An ended trial that runs again must find its machine free, like a new one.
+    if (old.machine_id && !isLive(old, today) && (await machineTaken(trx, { machineId: old.machine_id, productId: old.product_id, kind: old.kind }, today, id))) {
+      throw machineIdUsed();
+    }
     const updated = await updateLicense(trx, id, { valid_until: result.validUntil }, now.toISOString());
     await recordChange(trx, actorOf(request), { model: 'License', recordId: id, operation: 'update', oldValues: licenseValues(old), newValues: licenseValues(updated) });
   });
@@ -40,13 +46,12 @@ export async function extendLicense(ctx: AppContext, request: FastifyRequest, id
 /** `PUT /licenses/{id}/machine`: binds the license to another machine, within the different-machines window. */
 export async function changeMachine(ctx: AppContext, request: FastifyRequest, id: number, machineId: string): Promise<License> {
   await ctx.db.transaction().execute(async (trx) => {
-    const row = await loadLicense(trx, request, id, 'update', 'machineId');
+    const row = await loadLicenseForChange(trx, request, id, 'update', 'machineId');
     assertLive(row);
     if (row.machine_id === machineId) return;
     const now = new Date();
     const today = todayOf(now);
-    const kinds = row.kind === 'TAN' ? (['TAN'] as const) : (['TAN', 'TEMPORARY'] as const);
-    if (await machineHoldsLicense(trx, machineId, row.product_id, { kinds, today, except: id })) throw machineIdUsed();
+    if (await machineTaken(trx, { machineId, productId: row.product_id, kind: row.kind }, today, id)) throw machineIdUsed();
     const window = { maxCount: row.max_different_machines_count, intervalHours: row.max_different_machines_interval_hours };
     const since = new Date(now.getTime() - window.intervalHours * 3_600_000).toISOString();
     const result = checkMachineWindow(await licenseMachineBindings(trx, id, since), machineId, window, now);
@@ -54,6 +59,8 @@ export async function changeMachine(ctx: AppContext, request: FastifyRequest, id
     const old = (await findLicenseRow(trx, id))!;
     const updated = await updateLicense(trx, id, { machine_id: machineId }, now.toISOString());
     await bindMachine(trx, id, machineId, now.toISOString());
+    // The old machine's floating seat goes with it, so that the new machine finds it free.
+    if (old.machine_id) await endSeatsOfLicense(trx, { id, tanId: old.tan_id }, now, old.machine_id);
     await recordChange(trx, actorOf(request), { model: 'License', recordId: id, operation: 'update', oldValues: licenseValues(old), newValues: licenseValues(updated) });
   });
   return licenseById(ctx.db, id);
@@ -62,12 +69,12 @@ export async function changeMachine(ctx: AppContext, request: FastifyRequest, id
 /** `POST /licenses/{id}/move`: hands the license to another confirmed account, named by e-mail. */
 export async function moveLicense(ctx: AppContext, request: FastifyRequest, id: number, email: string): Promise<License> {
   await ctx.db.transaction().execute(async (trx) => {
-    const row = await loadLicense(trx, request, id, 'update', 'ownerId');
+    const row = await loadLicenseForChange(trx, request, id, 'update', 'ownerId');
     assertLive(row);
     const target = await findUserByEmail(trx, email);
     if (!target || !target.confirmed) throw new AppError(422, 'ERR_UNKNOWN_ACCOUNT', 'There is no confirmed account with this e-mail address');
     if (target.id === row.owner_id) {
-      throw new AppError(400, 'ERR_VALIDATION', 'email: is the current owner', { details: [{ path: 'email', message: 'is the current owner' }] });
+      throw new AppError(400, 'ERR_VALIDATION', 'email: currentOwner', { details: [{ path: 'email', message: 'currentOwner', code: 'currentOwner' }] });
     }
     const old = (await findLicenseRow(trx, id))!;
     const updated = await updateLicense(trx, id, { owner_id: target.id }, new Date().toISOString());
@@ -83,13 +90,13 @@ export async function moveLicense(ctx: AppContext, request: FastifyRequest, id: 
  */
 export async function upgradeLicense(ctx: AppContext, request: FastifyRequest, id: number): Promise<License> {
   const newId = await ctx.db.transaction().execute(async (trx) => {
-    const row = await loadLicense(trx, request, id, 'create');
+    const row = await loadLicenseForChange(trx, request, id, 'create');
     assertLive(row);
     const now = new Date();
     const today = todayOf(now);
     const target = freeUpgradeOf(row, await productVersions(trx, [row.product_name]), today);
     if (!target) throw new AppError(422, 'ERR_NO_FREE_UPGRADE', 'There is no free upgrade for this license');
-    if (row.machine_id && (await machineHoldsLicense(trx, row.machine_id, target.id, { kinds: ['TAN'], today }))) throw machineIdUsed();
+    if (row.machine_id && (await machineTaken(trx, { machineId: row.machine_id, productId: target.id, kind: row.kind }, today))) throw machineIdUsed();
     const old = (await findLicenseRow(trx, id))!;
     const nowText = now.toISOString();
     const upgraded = await insertLicense(
@@ -105,11 +112,13 @@ export async function upgradeLicense(ctx: AppContext, request: FastifyRequest, i
         valid_until: old.valid_until,
         permanent: Boolean(old.permanent),
         free_updates_until: old.free_updates_until,
+        upgraded_from_id: old.id,
       },
       nowText,
     );
     if (old.machine_id) await bindMachine(trx, upgraded.id, old.machine_id, nowText);
     const marked = await updateLicense(trx, id, { upgraded_to_id: upgraded.id }, nowText);
+    await endSeatsOfLicense(trx, { id, tanId: old.tan_id }, now);
     const actor = actorOf(request);
     await recordChange(trx, actor, { model: 'License', recordId: upgraded.id, operation: 'insert', newValues: licenseValues(upgraded) });
     await recordChange(trx, actor, { model: 'License', recordId: id, operation: 'update', oldValues: licenseValues(old), newValues: licenseValues(marked) });

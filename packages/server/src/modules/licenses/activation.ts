@@ -5,7 +5,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { nowIso, type Executor } from '../../platform/db/database.ts';
 import { actorOf, authorize, requireUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { FailureThrottle } from '../../platform/http/throttle.ts';
+import { FIFTEEN_MINUTES, rateLimited } from '../../platform/limits/limiter.ts';
 import { settingValue } from '../settings/service.ts';
 import { claimActivation, findTanForActivation } from '../tans/repo.ts';
 import {
@@ -14,6 +14,7 @@ import {
   findPolicyByName,
   findProductForLicensing,
   insertLicense,
+  lockMachineLicenses,
   machineHoldsLicense,
   recordTrial,
   tanMachineBindings,
@@ -22,23 +23,16 @@ import {
 import { checkMachineWindow, checkTrialAllowed, freeUpdatesUntilAtActivation, tanActivationRefusal, tanMachineWindow, temporaryValidityRefusal } from './rules.ts';
 import { licenseById, licenseValues } from './view.ts';
 
-const FIFTEEN_MINUTES = 15 * 60 * 1000;
-
 /**
- * Failed activations are counted per account and per address, per app instance: ten wrong TANs per
- * account or thirty per address within 15 minutes pause activations there, so guessing a code out of
- * 31^12 stays hopeless.
+ * Failed activations are counted per account and per address, in the database (shared by every
+ * instance): ten wrong TANs per account or thirty per address within 15 minutes pause activations
+ * there, so guessing a code out of 31^12 stays hopeless. Only the session's own account can spend
+ * its ten, so nobody else can block a customer's activations.
  */
-const throttles = new WeakMap<AppContext, { account: FailureThrottle; address: FailureThrottle }>();
-
-function throttlesOf(ctx: AppContext) {
-  let found = throttles.get(ctx);
-  if (!found) {
-    found = { account: new FailureThrottle(10, FIFTEEN_MINUTES), address: new FailureThrottle(30, FIFTEEN_MINUTES) };
-    throttles.set(ctx, found);
-  }
-  return found;
-}
+export const ACTIVATION_LIMITS = {
+  account: { name: 'tan-account', max: 10, windowMs: FIFTEEN_MINUTES },
+  address: { name: 'tan-address', max: 30, windowMs: FIFTEEN_MINUTES },
+};
 
 export const invalidLicense = () => new AppError(422, 'ERR_INVALID_LICENSE', 'Invalid license (activation failed)');
 export const machineIdUsed = () => new AppError(409, 'ERR_MACHINE_ID_USED', 'Machine-ID already used for a license');
@@ -50,6 +44,22 @@ export function tooManyMachines(result: { count: number; days: number; hours: nu
     `You have already used this license on ${result.count} different machines within the last ${result.days} days or ${result.hours} hours`,
     { params: { count: result.count, days: result.days, hours: result.hours } },
   );
+}
+
+/**
+ * Whether another live license keeps the machine from holding one of this kind for the product: any
+ * TAN license does, and for a temporary license a running temporary one too. The pair's lock is taken
+ * first (lockMachineLicenses), so the answer holds until the transaction ends.
+ */
+export async function machineTaken(
+  trx: Executor,
+  license: { machineId: string; productId: number; kind: 'TAN' | 'TEMPORARY' },
+  today: string,
+  except?: number,
+): Promise<boolean> {
+  await lockMachineLicenses(trx, license.machineId, license.productId);
+  const kinds = license.kind === 'TAN' ? (['TAN'] as const) : (['TAN', 'TEMPORARY'] as const);
+  return machineHoldsLicense(trx, license.machineId, license.productId, { kinds, today, except });
 }
 
 /** The policy of a new license: the TAN's, else the product's default, else the built-in indefinite one. */
@@ -65,19 +75,19 @@ export async function resolvePolicy(db: Executor, ...candidates: (number | null)
 export async function activateLicense(ctx: AppContext, request: FastifyRequest, input: ActivateLicense): Promise<License> {
   const user = requireUser(request);
   authorize(request, 'create', 'License', { ownerId: user.id, kind: 'TAN' });
-  const limits = ctx.config.rateLimits ? throttlesOf(ctx) : null;
-  const accountKey = String(user.id);
-  const wait = limits ? Math.max(limits.account.retryAfter(accountKey), limits.address.retryAfter(request.ip)) : 0;
-  if (wait > 0) throw new AppError(429, 'ERR_RATE_LIMITED', 'Too many failed activations, please try again later', { params: { retryAfter: wait } });
+  const attempts = [await ctx.limits.attempt(ACTIVATION_LIMITS.account, String(user.id)), await ctx.limits.attempt(ACTIVATION_LIMITS.address, request.ip)];
+  const refused = attempts.find((attempt) => !attempt.allowed);
+  let guessedWrong = false;
   try {
+    if (refused && !refused.allowed) throw rateLimited('Too many failed activations, please try again later', refused.retryAfter);
     const id = await ctx.db.transaction().execute((trx) => activateIn(trx, request, user.id, input));
     return await licenseById(ctx.db, id);
   } catch (error) {
-    if (limits && error instanceof AppError && error.code === 'ERR_INVALID_LICENSE') {
-      limits.account.fail(accountKey);
-      limits.address.fail(request.ip);
-    }
+    guessedWrong = error instanceof AppError && error.code === 'ERR_INVALID_LICENSE';
     throw error;
+  } finally {
+    // Only a wrong TAN counts: a success or another refusal (machine in use, …) was no guess.
+    if (!guessedWrong) for (const attempt of attempts) await ctx.limits.forget(attempt);
   }
 }
 
@@ -96,7 +106,7 @@ async function activateIn(trx: Executor, request: FastifyRequest, ownerId: numbe
   // a refusal below rolls the claim back.
   const activatedCount = await claimActivation(trx, tan.id, nowText);
   if (activatedCount === null) throw invalidLicense();
-  if (await machineHoldsLicense(trx, input.machineId, tan.product_id, { kinds: ['TAN'], today })) throw machineIdUsed();
+  if (await machineTaken(trx, { machineId: input.machineId, productId: tan.product_id, kind: 'TAN' }, today)) throw machineIdUsed();
 
   const policy = await resolvePolicy(trx, tan.license_policy_id, tan.product_policy_id);
   const window = tanMachineWindow(
@@ -135,8 +145,8 @@ async function activateIn(trx: Executor, request: FastifyRequest, ownerId: numbe
   return license.id;
 }
 
-function invalidValidUntil(message: string, params: Record<string, string | number>): AppError {
-  return new AppError(400, 'ERR_VALIDATION', `validUntil: ${message}`, { details: [{ path: 'validUntil', message }], params });
+function invalidValidUntil(code: string, params: Record<string, string | number>): AppError {
+  return new AppError(400, 'ERR_VALIDATION', `validUntil: ${code}`, { details: [{ path: 'validUntil', message: code, code, params }], params });
 }
 
 /** `POST /licenses/temporary`: a trial license for the caller, within the trial rules of DESIGN.md section 6. */
@@ -147,17 +157,17 @@ export async function addTemporaryLicense(ctx: AppContext, request: FastifyReque
     const nowText = nowIso();
     const today = todayOf(new Date(nowText));
     const product = await findProductForLicensing(trx, input.productId);
-    if (!product) throw new AppError(400, 'ERR_VALIDATION', 'productId: does not exist', { details: [{ path: 'productId', message: 'does not exist' }] });
+    if (!product) throw new AppError(400, 'ERR_VALIDATION', 'productId: unknownProduct', { details: [{ path: 'productId', message: 'unknownProduct', code: 'unknownProduct' }] });
     if (!product.active) throw new AppError(422, 'ERR_TRIAL_NOT_ALLOWED', 'This product is not available');
     // A product's trial days of "none" means it offers no temporary licenses.
     if (product.trial_days === null) throw new AppError(422, 'ERR_TRIAL_NOT_ALLOWED', 'This product offers no temporary licenses');
 
     const maxDays = await settingValue<number>(trx, 'license.temporaryMaxDays');
     const validity = temporaryValidityRefusal(input.validUntil, today, maxDays);
-    if (validity === 'past') throw invalidValidUntil('must not be in the past', { min: today });
-    if (validity === 'too-far') throw invalidValidUntil(`must be at most ${maxDays} days from today`, { max: maxDays });
+    if (validity === 'past') throw invalidValidUntil('maxDaysAhead', { min: today, count: maxDays });
+    if (validity === 'too-far') throw invalidValidUntil('maxDaysAhead', { max: maxDays, count: maxDays });
 
-    if (await machineHoldsLicense(trx, input.machineId, product.id, { kinds: ['TAN', 'TEMPORARY'], today })) throw machineIdUsed();
+    if (await machineTaken(trx, { machineId: input.machineId, productId: product.id, kind: 'TEMPORARY' }, today)) throw machineIdUsed();
     const trial = checkTrialAllowed(
       await trialStarts(trx, product.id, input.machineId),
       { repeatTrialAfterMonths: product.repeat_trial_after_months, ignoreTrialsBefore: product.ignore_trials_before },

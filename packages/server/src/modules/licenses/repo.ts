@@ -1,6 +1,8 @@
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
-import type { SortField } from '@lm/contract';
-import type { Executor } from '../../platform/db/database.ts';
+import type { LICENSE_SORT_FIELDS } from '@lm/contract/license';
+import type { Dialect, Executor } from '../../platform/db/database.ts';
+import { boundedCount, filterColumn, inPageOrder, pageOfIds, planOf, type PageRequest, type Plan, type SortKey } from '../../platform/db/list-page.ts';
+import { forUpdate, lockKey } from '../../platform/db/dialect.ts';
 import type { DB, LicensesTable } from '../../platform/db/schema.ts';
 
 export type LicenseRow = Selectable<LicensesTable>;
@@ -63,19 +65,24 @@ export interface LicenseListFilter {
   usableOn?: string;
 }
 
-const SORT_COLUMNS = {
-  id: 'licenses.id',
-  createdAt: 'licenses.created_at',
-  machineId: 'licenses.machine_id',
-  validUntil: 'licenses.valid_until',
-  freeUpdatesUntil: 'licenses.free_updates_until',
-} as const;
+/** Each sort of the license list and its indexed key (migration 0011: after the account's id). */
+const SORT_KEYS: Record<(typeof LICENSE_SORT_FIELDS)[number], SortKey> = {
+  id: { sql: 'licenses.id' },
+  createdAt: { sql: 'licenses.created_at' },
+  machineId: { sql: 'licenses.machine_id', nullable: true },
+  validUntil: { sql: 'licenses.valid_until', nullable: true },
+  freeUpdatesUntil: { sql: 'licenses.free_updates_until', nullable: true },
+};
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
-/** The list's conditions on the licenses table, for the count and the page alike. */
-function licenseConditions(filter: LicenseListFilter) {
+/**
+ * The list's conditions on the licenses table, for the count and the page alike. The account (or
+ * TAN) scope leads the indexes; the other filters' columns follow the plan (platform/db/list-page.ts).
+ */
+function licenseConditions(filter: LicenseListFilter, plan: Plan) {
   return (eb: ExpressionBuilder<DB, 'licenses'>) => {
+    const column = (name: string) => filterColumn(name, plan);
     const conditions: Expression<SqlBool>[] = [];
     if (filter.ownerId !== undefined) conditions.push(eb('licenses.owner_id', '=', filter.ownerId));
     if (filter.tanId !== undefined) conditions.push(eb('licenses.tan_id', '=', filter.tanId));
@@ -100,30 +107,44 @@ function licenseConditions(filter: LicenseListFilter) {
       );
     }
     if (filter.usableOn) {
-      conditions.push(eb('licenses.revoked', '=', false), eb('licenses.upgraded_to_id', 'is', null));
-      conditions.push(eb.or([eb('licenses.permanent', '=', true), eb('licenses.valid_until', 'is', null), eb('licenses.valid_until', '>=', filter.usableOn)]));
+      conditions.push(eb(column('licenses.revoked'), '=', false), eb(column('licenses.upgraded_to_id'), 'is', null));
+      conditions.push(eb.or([eb(column('licenses.permanent'), '=', true), eb(column('licenses.valid_until'), 'is', null), eb(column('licenses.valid_until'), '>=', filter.usableOn)]));
     }
     return eb.and(conditions);
   };
 }
 
-/** A page of licenses: the ids are sorted and cut on the licenses table alone, then only they are joined. */
-export async function listLicenses(db: Executor, filter: LicenseListFilter, page: { offset: number; limit: number; sort: SortField[] }) {
-  const where = licenseConditions(filter);
-  const total = await db
-    .selectFrom('licenses')
-    .where(where)
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
-  const fields = page.sort.length ? page.sort : [{ field: 'createdAt', descending: true }];
-  const order = fields.map(({ field, descending }) => [SORT_COLUMNS[field as keyof typeof SORT_COLUMNS], descending ? 'desc' : 'asc'] as const);
-  const last = fields[fields.length - 1];
-  const tieBreak = last.field === 'id' ? [] : ([['licenses.id', last.descending ? 'desc' : 'asc']] as const);
-  let ids = db.selectFrom('licenses').select('licenses.id').where(where);
-  for (const [column, direction] of [...order, ...tieBreak]) ids = ids.orderBy(column, direction);
-  let query = licenseView(db).where('licenses.id', 'in', ids.limit(page.limit).offset(page.offset));
-  for (const [column, direction] of [...order, ...tieBreak]) query = query.orderBy(column, direction);
-  return { rows: await query.execute(), totalCount: Number(total.count) };
+/**
+ * A page of licenses (platform/db/list-page.ts): always of one account or one TAN, whose index leads
+ * each sort key's; only the page's rows are joined to their product, policy, TAN and owner.
+ */
+export async function listLicenses(db: Executor, dialect: Dialect, filter: LicenseListFilter, page: PageRequest<(typeof LICENSE_SORT_FIELDS)[number]>) {
+  const defaultSort = { field: 'createdAt', descending: true } as const;
+  const count = await boundedCount(db, (executor) => executor.selectFrom('licenses').where(licenseConditions(filter, { strategy: 'filter-first', dialect, sortKey: '' })), dialect);
+  const plan = planOf(dialect, count, SORT_KEYS, page.sort, defaultSort);
+  const matches = (executor: Executor) => executor.selectFrom('licenses').where(licenseConditions(filter, plan));
+  const { ids, nextCursor } = await pageOfIds({ db, dialect, strategy: plan.strategy, matches, id: 'licenses.id', keys: SORT_KEYS, defaultSort }, page);
+  const rows = ids.length ? inPageOrder(ids, await licenseView(db).where('licenses.id', 'in', ids).execute()) : [];
+  return { rows, ...count, nextCursor };
+}
+
+/**
+ * Makes the decisions about one machine's licenses of one product (activation, temporary license,
+ * change machine, upgrade, a license becoming live again) take turns until the transaction ends, so
+ * that each sees the licenses the others made: without it, two activations of different TANs on
+ * PostgreSQL both found the machine free and both inserted. A unique index cannot hold this rule on
+ * its own, because a temporary license stops counting when its last day has passed.
+ */
+export async function lockMachineLicenses(trx: Executor, machineId: string, productId: number): Promise<void> {
+  await lockKey(trx, `machine-licenses:${productId}:${machineId}`);
+}
+
+/**
+ * Locks a license's row until the transaction ends: the changes of one license (move, change
+ * machine, extend, revoke, upgrade, delete) run one after another, each on the row the previous left.
+ */
+export async function lockLicenseRow(trx: Executor, id: number): Promise<void> {
+  await forUpdate(trx, trx.selectFrom('licenses').select('id').where('id', '=', id)).execute();
 }
 
 /**
@@ -176,7 +197,10 @@ export async function bindMachine(trx: Executor, licenseId: number, machineId: s
   await trx.insertInto('license_machines').values({ license_id: licenseId, machine_id: machineId, bound_at: now }).execute();
 }
 
-export type NewLicense = Omit<LicenseRow, 'id' | 'created_at' | 'updated_at' | 'upgraded_to_id' | 'permanent' | 'revoked'> & { permanent?: boolean };
+export type NewLicense = Omit<LicenseRow, 'id' | 'created_at' | 'updated_at' | 'upgraded_to_id' | 'upgraded_from_id' | 'permanent' | 'revoked'> & {
+  permanent?: boolean;
+  upgraded_from_id?: number;
+};
 
 export async function insertLicense(trx: Executor, license: NewLicense, now: string): Promise<LicenseRow> {
   return trx

@@ -62,7 +62,7 @@ export function licenseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.put(
       '/licenses/:id',
-      { schema: { tags, summary: "Administrator's edit: revoked, valid until, permanent", params: idParam, body: licenseUpdate, response: { 200: license, ...errorResponses } } },
+      { schema: { tags, summary: "Administrator's edit: revoked, valid until, permanent; a field left out keeps its value", params: idParam, body: licenseUpdate, response: { 200: license, ...errorResponses } } },
       async (request) => updateLicenseFor(ctx, request, request.params.id, request.body),
     );
 

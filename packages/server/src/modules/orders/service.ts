@@ -3,11 +3,13 @@ import { hashPassword, randomToken } from '../../platform/auth/secrets.ts';
 import { recordChange } from '../../platform/changelog.ts';
 import { SYSTEM, type AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
+import { isUniqueViolation } from '../../platform/db/search.ts';
 import { AppError } from '../../platform/http/errors.ts';
+import { enqueueEvents } from '../../platform/webhooks/outbox.ts';
 import { settingValue } from '../settings/service.ts';
 import { findUserByEmail, insertUser, NO_CONTACT_DETAILS, toUser, type UserRow } from '../users/repo.ts';
-import { resolvePolicy } from '../licenses/activation.ts';
-import { bindMachine, findProductForLicensing, insertLicense, machineHoldsLicense, recordTrial, type LicenseRow } from '../licenses/repo.ts';
+import { machineTaken, resolvePolicy } from '../licenses/activation.ts';
+import { bindMachine, findProductForLicensing, insertLicense, recordTrial, type LicenseRow } from '../licenses/repo.ts';
 import { licenseValues } from '../licenses/view.ts';
 import { claimOrder, findOrderResult, storeOrderResult } from './repo.ts';
 import { queueSetPasswordMail } from './mail.ts';
@@ -68,7 +70,7 @@ async function orderTemporaryLicense(trx: Executor, order: OrderWebhook, owner: 
   const product = productId ? await findProductForLicensing(trx, productId) : undefined;
   if (!product || !product.active) return { outcome: 'no-product' };
   const today = now.toISOString().slice(0, 10);
-  if (order.machineId && (await machineHoldsLicense(trx, order.machineId, product.id, { kinds: ['TAN', 'TEMPORARY'], today }))) return { outcome: 'machine-has-license' };
+  if (order.machineId && (await machineTaken(trx, { machineId: order.machineId, productId: product.id, kind: 'TEMPORARY' }, today))) return { outcome: 'machine-has-license' };
   const days = await settingValue<number>(trx, 'order.temporaryLicenseDays');
   const policy = await resolvePolicy(trx, product.default_license_policy_id);
   const nowText = now.toISOString();
@@ -95,13 +97,6 @@ async function orderTemporaryLicense(trx: Executor, order: OrderWebhook, owner: 
   return { outcome: 'created', row };
 }
 
-/** A unique-constraint violation: a concurrent order created the same account first. */
-function isUniqueViolation(error: unknown): boolean {
-  if (!error || typeof error !== 'object') return false;
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  return code === '23505' || (typeof message === 'string' && message.includes('UNIQUE constraint failed'));
-}
-
 /**
  * Handles one signed order: refuses stale timestamps (replays), does nothing twice for one order id,
  * and otherwise runs the automations that the settings switch on, all in one transaction.
@@ -116,7 +111,7 @@ export async function handleOrder(ctx: AppContext, order: OrderWebhook, now = ne
   try {
     outcome = await runOrder(ctx, order, passwordHash, now);
   } catch (error) {
-    // Two orders of one new customer at once: the second finds the account the first created.
+    // Two orders of one new customer at once (a unique violation): the second finds the account the first created.
     if (!isUniqueViolation(error)) throw error;
     outcome = await runOrder(ctx, order, passwordHash, now);
   }
@@ -146,6 +141,9 @@ function runOrder(ctx: AppContext, order: OrderWebhook, passwordHash: string, no
       licenseId: license.row?.id ?? null,
     };
     await storeOrderResult(trx, order.orderId, { userId: result.userId, licenseId: result.licenseId, json: JSON.stringify(result) });
+    // The order as its endpoint answered it (never a repeat); receivers may view it as they may view its account.
+    const { duplicate: _duplicate, ...data } = result;
+    await enqueueEvents(trx, 'order.processed', [{ data: { ...data, email: order.email }, subject: 'User', record: { id: result.userId ?? 0 }, personId: result.userId }]);
     return result;
   });
 }

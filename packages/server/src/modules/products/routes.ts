@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParam } from '@lm/contract';
-import { product, productFields, productList, productListQuery } from '@lm/contract/product';
+import { product, productFields, productList, productListQuery, productUpdate } from '@lm/contract/product';
 import type { AppContext } from '../../platform/context.ts';
 import { actorOf, authorize } from '../../platform/http/auth.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
@@ -52,7 +52,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.put(
       '/products/:id',
-      { schema: { tags, summary: 'Change a product', params: idParam, body: productFields, response: { 200: product, ...errorResponses } } },
+      { schema: { tags, summary: 'Change a product; a field left out keeps its value', params: idParam, body: productUpdate, response: { 200: product, ...errorResponses } } },
       async (request) => {
         authorize(request, 'update', 'Product');
         return updateProduct(ctx, actorOf(request), request.params.id, request.body);

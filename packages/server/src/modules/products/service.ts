@@ -1,11 +1,12 @@
 import { featuresResolvingTo, resolveFeatureNames } from '@lm/contract/feature';
-import { compareVersions, formatProductName, type Product, type ProductFields, type ProductListQuery } from '@lm/contract/product';
+import { compareVersions, formatProductName, productFields, type Product, type ProductFields, type ProductListQuery, type ProductUpdate } from '@lm/contract/product';
 import type { ListResult } from '@lm/contract';
 import { recordChange } from '../../platform/changelog.ts';
 import type { Actor, AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/search.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
+import { mergeUpdate } from '../../platform/http/validation.ts';
 import { featureExpansionGraph, featureIdsFor, requireFeatureIds } from '../features/service.ts';
 import { licensePolicyExists } from '../license-policies/service.ts';
 import { settingValue } from '../settings/service.ts';
@@ -24,6 +25,7 @@ import {
   updateProductRow,
   type ProductRow,
 } from './repo.ts';
+import { changingCatalogue } from '../../platform/catalogue-generation.ts';
 
 /** Products with their features and download links; features resolved by expand-to-features on request. */
 async function toProducts(db: Executor, rows: ProductRow[], resolve = false): Promise<Product[]> {
@@ -86,7 +88,7 @@ export async function productVersions(ctx: AppContext, id: number): Promise<List
   return { items: await toProducts(ctx.db, rows), totalCount: rows.length };
 }
 
-const duplicate = (fields: ProductFields) =>
+const duplicate = (fields: Pick<ProductFields, 'name' | 'version'>) =>
   new AppError(409, 'ERR_CONFLICT', `${formatProductName(fields)} already exists`, {
     details: [{ path: 'version', message: 'a product of this name and version already exists', code: 'duplicate' }],
   });
@@ -96,7 +98,7 @@ async function checkReferences(db: Executor, fields: ProductFields, selfId?: num
   if (existing !== undefined && existing !== selfId) throw duplicate(fields);
   if (!(await licensePolicyExists(db, fields.defaultLicensePolicyId))) {
     throw new AppError(400, 'ERR_VALIDATION', 'defaultLicensePolicyId is not an allowed value', {
-      details: [{ path: 'defaultLicensePolicyId', message: 'unknown license policy' }],
+      details: [{ path: 'defaultLicensePolicyId', message: 'unknownPolicy', code: 'unknownPolicy' }],
     });
   }
   return requireFeatureIds(db, fields.features, 'features');
@@ -104,20 +106,23 @@ async function checkReferences(db: Executor, fields: ProductFields, selfId?: num
 
 const changedMeanwhile = () => new AppError(409, 'ERR_CONFLICT', 'A feature or license policy was changed at the same time; please try again');
 
-/** Maps the constraint errors of races that the service's own checks lost to ordinary answers. */
-async function constraintGuard<T>(fields: ProductFields, work: () => Promise<T>): Promise<T> {
+/**
+ * Maps the constraint errors of races that the service's own checks lost to ordinary answers.
+ * `fields`: the fields the work writes (known once an update has merged them).
+ */
+async function constraintGuard<T>(fields: () => ProductFields | undefined, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (isUniqueViolation(error)) throw duplicate(fields);
+    if (isUniqueViolation(error)) throw duplicate(fields() ?? { name: '', version: '' });
     if (isForeignKeyViolation(error)) throw changedMeanwhile();
     throw error;
   }
 }
 
 export function createProduct(ctx: AppContext, actor: Actor, fields: ProductFields): Promise<Product> {
-  return constraintGuard(fields, () =>
-    ctx.db.transaction().execute(async (trx) => {
+  return constraintGuard(() => fields, () =>
+    changingCatalogue(ctx, () => ctx.db.transaction().execute(async (trx) => {
       const featureIds = await checkReferences(trx, fields);
       const row = await insertProductRow(trx, fields);
       await replaceProductFeatures(trx, row.id, featureIds);
@@ -125,14 +130,17 @@ export function createProduct(ctx: AppContext, actor: Actor, fields: ProductFiel
       const created = await loadProduct(trx, row.id);
       await recordChange(trx, actor, { model: 'Product', recordId: row.id, operation: 'insert', newValues: created });
       return created;
-    }),
+    })),
   );
 }
 
-export function updateProduct(ctx: AppContext, actor: Actor, id: number, fields: ProductFields): Promise<Product> {
-  return constraintGuard(fields, () =>
-    ctx.db.transaction().execute(async (trx) => {
+/** `PUT /products/{id}`: a field left out keeps its value. */
+export function updateProduct(ctx: AppContext, actor: Actor, id: number, input: ProductUpdate): Promise<Product> {
+  let fields: ProductFields | undefined;
+  return constraintGuard(() => fields, () =>
+    changingCatalogue(ctx, () => ctx.db.transaction().execute(async (trx) => {
       const before = await loadProduct(trx, id);
+      fields = mergeUpdate(productFields, before, input);
       const featureIds = await checkReferences(trx, fields, id);
       await updateProductRow(trx, id, fields);
       await replaceProductFeatures(trx, id, featureIds);
@@ -140,13 +148,13 @@ export function updateProduct(ctx: AppContext, actor: Actor, id: number, fields:
       const after = await loadProduct(trx, id);
       await recordChange(trx, actor, { model: 'Product', recordId: id, operation: 'update', oldValues: before, newValues: after });
       return after;
-    }),
+    })),
   );
 }
 
 /** Deletes a product that no TAN, license or order automation refers to (409 ERR_IN_USE otherwise). */
 export async function deleteProduct(ctx: AppContext, actor: Actor, id: number): Promise<void> {
-  await inUseGuard(() => deleteProductChecked(ctx, actor, id));
+  await inUseGuard(() => changingCatalogue(ctx, () => deleteProductChecked(ctx, actor, id)));
 }
 
 /** A TAN or license created at the same moment still refers to the product: the database refuses. */

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { settingsMap, settingUpdate, settingUploadResult } from '@lm/contract';
@@ -8,6 +9,17 @@ import { AppError } from '../../platform/http/errors.ts';
 import { allSettings, publicSettings, removeSetting, themeFile, updateSetting, uploadSettingFile } from './service.ts';
 
 const keyParam = z.object({ key: z.string().min(1).max(100) });
+
+/** The bytes of the upload's file, or null without one; a body that is not valid multipart is the client's error. */
+async function uploadedFile(request: FastifyRequest): Promise<Buffer | null> {
+  try {
+    const file = await request.file();
+    return file ? await file.toBuffer() : null;
+  } catch (error) {
+    if (error instanceof Error && (error as { statusCode?: number }).statusCode === 413) throw error;
+    throw new AppError(400, 'ERR_BAD_REQUEST', 'The upload is not a valid multipart/form-data body', { details: [{ path: 'file', message: error instanceof Error ? error.message : String(error) }] });
+  }
+}
 
 export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -32,8 +44,7 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         authorize(request, 'update', 'Setting');
         if (request.isMultipart()) {
-          const file = await request.file();
-          const value = await uploadSettingFile(ctx, request.params.key, file ? await file.toBuffer() : null);
+          const value = await uploadSettingFile(ctx, request.params.key, await uploadedFile(request));
           return reply.status(200).send({ value });
         }
         if (!request.body) throw new AppError(400, 'ERR_VALIDATION', 'The request is not valid', { details: [{ path: 'value', message: 'value is required' }] });

@@ -1,5 +1,6 @@
 import {
   FILE_SETTING_KEYS,
+  issueMessage,
   isPublicSettingKey,
   isSettingKey,
   SECRET_MASK,
@@ -17,6 +18,7 @@ import { AppError, notFound } from '../../platform/http/errors.ts';
 import { productExists } from '../products/service.ts';
 import { sniffImageType, themeFileName } from './files.ts';
 import { deleteSetting, deleteSettingFile, readAllSettings, readSetting, readSettingFile, writeSetting, writeSettingFile, type SettingFile } from './repo.ts';
+import { changingCatalogue } from '../../platform/catalogue-generation.ts';
 
 /** The public theme settings: what any visitor may read. */
 export async function publicSettings(ctx: AppContext): Promise<SettingsMap> {
@@ -49,26 +51,32 @@ function knownKey(key: string): SettingKey {
 export async function updateSetting(ctx: AppContext, rawKey: string, value: unknown): Promise<void> {
   const key = knownKey(rawKey);
   if (FILE_SETTING_KEYS.includes(key)) {
-    throw new AppError(400, 'ERR_VALIDATION', `${key} is set by uploading a file`, { details: [{ path: 'value', message: 'upload a file' }] });
+    throw new AppError(400, 'ERR_VALIDATION', `${key} is set by uploading a file`, { details: [{ path: 'value', message: 'uploadFile', code: 'uploadFile' }] });
   }
   const parsed = settingValueSchema(key).safeParse(value);
   if (!parsed.success) {
-    const details = parsed.error.issues.map((issue) => ({ path: ['value', ...issue.path].join('.'), message: issue.message, code: issue.code }));
+    const details = parsed.error.issues.map((issue) => {
+      const input = issue.path.reduce<unknown>((part, segment) => (part && typeof part === 'object' ? (part as Record<PropertyKey, unknown>)[segment] : undefined), value);
+      const { key, params } = issueMessage({ ...issue, input });
+      return { path: ['value', ...issue.path].join('.'), message: key, code: key, params };
+    });
     throw new AppError(400, 'ERR_VALIDATION', `${key} is not an allowed value`, { details });
   }
   if (key === 'order.temporaryLicenseProductId' && !(await productExists(ctx.db, parsed.data as number))) {
-    throw new AppError(400, 'ERR_VALIDATION', `${key} is not an allowed value`, { details: [{ path: 'value', message: 'unknown product' }] });
+    throw new AppError(400, 'ERR_VALIDATION', `${key} is not an allowed value`, { details: [{ path: 'value', message: 'unknownProduct', code: 'unknownProduct' }] });
   }
-  await writeSetting(ctx.db, key, parsed.data);
+  await changingCatalogue(ctx, () => writeSetting(ctx.db, key, parsed.data));
 }
 
 /** Unsets a key; an uploaded file goes with it. */
 export async function removeSetting(ctx: AppContext, rawKey: string): Promise<void> {
   const key = knownKey(rawKey);
-  await ctx.db.transaction().execute(async (trx) => {
-    await deleteSetting(trx, key);
-    if (FILE_SETTING_KEYS.includes(key)) await deleteSettingFile(trx, key);
-  });
+  await changingCatalogue(ctx, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      await deleteSetting(trx, key);
+      if (FILE_SETTING_KEYS.includes(key)) await deleteSettingFile(trx, key);
+    }),
+  );
 }
 
 const uploadRefused = (message: string) => new AppError(400, 'ERR_VALIDATION', message, { details: [{ path: 'file', message }] });

@@ -5,7 +5,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../platform/db/database.ts';
-import { isPostgres } from '../../platform/db/migrate.ts';
+import { isPostgres } from '../../platform/db/dialect.ts';
 
 export interface DayRange {
   /** First day, inclusive (`YYYY-MM-DD`). */

@@ -1,8 +1,10 @@
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
-import { formatUserName, type SortField } from '@lm/contract';
+import { formatUserName, type ListResult } from '@lm/contract';
 import { formatProductName } from '@lm/contract/product';
-import { TAN_ALPHABET, type Tan } from '@lm/contract/tan';
-import type { Executor } from '../../platform/db/database.ts';
+import { TAN_ALPHABET, type Tan, type TAN_SORT_FIELDS } from '@lm/contract/tan';
+import type { Dialect, Executor } from '../../platform/db/database.ts';
+import { boundedCount, filterColumn, inPageOrder, pageOfIds, planOf, type PageRequest, type Plan, type SortKey } from '../../platform/db/list-page.ts';
+import { forUpdate } from '../../platform/db/dialect.ts';
 import type { DB, TansTable } from '../../platform/db/schema.ts';
 
 export type TanRow = Selectable<TansTable>;
@@ -87,8 +89,24 @@ export async function findTanView(db: Executor, id: number): Promise<Tan | undef
   return toTan(row, (await tagsOf(db, [id])).get(id) ?? []);
 }
 
-export function findTanById(db: Executor, id: number): Promise<TanRow | undefined> {
-  return db.selectFrom('tans').selectAll().where('id', '=', id).executeTakeFirst();
+/** Many TANs as the API returns them, by id (the events of a bulk creation). */
+export async function findTanViews(db: Executor, ids: readonly number[]): Promise<Map<number, Tan>> {
+  const result = new Map<number, Tan>();
+  for (const part of chunks(ids)) {
+    const rows = await tanView(db).where('tans.id', 'in', part).execute();
+    const tags = await tagsOf(
+      db,
+      rows.map((row) => row.id),
+    );
+    for (const row of rows) result.set(row.id, toTan(row, tags.get(row.id) ?? []));
+  }
+  return result;
+}
+
+/** A TAN's row; with `lock`, locked until the transaction ends (see forUpdate). */
+export function findTanById(db: Executor, id: number, options: { lock?: boolean } = {}): Promise<TanRow | undefined> {
+  const query = db.selectFrom('tans').selectAll().where('id', '=', id);
+  return (options.lock ? forUpdate(db, query) : query).executeTakeFirst();
 }
 
 export interface TanListFilter {
@@ -101,14 +119,15 @@ export interface TanListFilter {
   productId?: number;
 }
 
-const SORT_COLUMNS = {
-  id: 'tans.id',
-  code: 'tans.code',
-  createdAt: 'tans.created_at',
-  licenseCount: 'tans.license_count',
-  activatedCount: 'tans.activated_count',
-  freeUpdatesUntil: 'tans.free_updates_until',
-} as const;
+/** Each sort of the TAN list and its indexed key (migration 0011). */
+const SORT_KEYS: Record<(typeof TAN_SORT_FIELDS)[number], SortKey> = {
+  id: { sql: 'tans.id' },
+  code: { sql: 'tans.code', unique: true },
+  createdAt: { sql: 'tans.created_at' },
+  licenseCount: { sql: 'tans.license_count' },
+  activatedCount: { sql: 'tans.activated_count' },
+  freeUpdatesUntil: { sql: 'tans.free_updates_until', nullable: true },
+};
 
 /**
  * The first string after every string that starts with `prefix`, in the order of any collation for
@@ -124,57 +143,46 @@ export function prefixUpperBound(prefix: string): string | null {
   return null;
 }
 
-/** The list's conditions on the tans table, for the count and the page alike. */
-function tanConditions(filter: TanListFilter) {
+/**
+ * The list's conditions on the tans table, for the count and the page alike. The distributor scope
+ * leads indexes of every sort key; the filters' columns follow the plan (platform/db/list-page.ts).
+ */
+function tanConditions(filter: TanListFilter, plan: Plan) {
   return (eb: ExpressionBuilder<DB, 'tans'>) => {
+    const column = (name: string) => filterColumn(name, plan);
     const conditions: Expression<SqlBool>[] = [];
     if (filter.distributorIds) {
       conditions.push(filter.distributorIds.length ? eb('tans.distributor_id', 'in', filter.distributorIds) : sql<boolean>`1 = 0`);
     }
     if (filter.codePrefix !== undefined) {
-      conditions.push(eb('tans.code', '>=', filter.codePrefix));
+      conditions.push(sql<SqlBool>`${column('tans.code')} >= ${filter.codePrefix}`);
       const upper = prefixUpperBound(filter.codePrefix);
-      if (upper) conditions.push(eb('tans.code', '<', upper));
+      if (upper) conditions.push(sql<SqlBool>`${column('tans.code')} < ${upper}`);
     }
-    if (filter.tag !== undefined) conditions.push(eb('tans.id', 'in', eb.selectFrom('tan_tags').select('tan_tags.tan_id').where('tan_tags.tag', '=', filter.tag)));
-    if (filter.revoked !== undefined) conditions.push(eb('tans.revoked', '=', filter.revoked));
-    if (filter.productId !== undefined) conditions.push(eb('tans.product_id', '=', filter.productId));
+    if (filter.tag !== undefined) conditions.push(eb(column('tans.id'), 'in', eb.selectFrom('tan_tags').select('tan_tags.tan_id').where('tan_tags.tag', '=', filter.tag)));
+    if (filter.revoked !== undefined) conditions.push(eb(column('tans.revoked'), '=', filter.revoked));
+    if (filter.productId !== undefined) conditions.push(eb(column('tans.product_id'), '=', filter.productId));
     return eb.and(conditions);
   };
 }
 
 /**
- * A page of TANs: a code prefix is a range on the unique code index, so it stays fast at a million
- * rows. The page's ids are sorted and cut first, in a subquery on the tans table alone, so that only
- * the 50 rows of the page are joined to their names.
+ * A page of TANs (platform/db/list-page.ts): the count stops at the count limit, the page's ids come
+ * from the index of its sort key (a code prefix is a range of the unique code index), and only the
+ * page's rows are joined to their names.
  */
-export async function listTans(db: Executor, filter: TanListFilter, page: { offset: number; limit: number; sort: SortField[] }) {
-  const where = tanConditions(filter);
-  const total = await db
-    .selectFrom('tans')
-    .where(where)
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
-  const order = sortOrder(page.sort);
-  let ids = db.selectFrom('tans').select('tans.id').where(where);
-  for (const [column, direction] of order) ids = ids.orderBy(column, direction);
-  let query = tanView(db).where('tans.id', 'in', ids.limit(page.limit).offset(page.offset));
-  for (const [column, direction] of order) query = query.orderBy(column, direction);
-  const rows = await query.execute();
+export async function listTans(db: Executor, dialect: Dialect, filter: TanListFilter, page: PageRequest<(typeof TAN_SORT_FIELDS)[number]>): Promise<ListResult<Tan>> {
+  const defaultSort = { field: 'createdAt', descending: true } as const;
+  const count = await boundedCount(db, (executor) => executor.selectFrom('tans').where(tanConditions(filter, { strategy: 'filter-first', dialect, sortKey: '' })), dialect);
+  const plan = planOf(dialect, count, SORT_KEYS, page.sort, defaultSort);
+  const matches = (executor: Executor) => executor.selectFrom('tans').where(tanConditions(filter, plan));
+  const { ids, nextCursor } = await pageOfIds({ db, dialect, strategy: plan.strategy, matches, id: 'tans.id', keys: SORT_KEYS, defaultSort }, page);
+  const rows = ids.length ? inPageOrder(ids, await tanView(db).where('tans.id', 'in', ids).execute()) : [];
   const tags = await tagsOf(
     db,
     rows.map((row) => row.id),
   );
-  return { items: rows.map((row) => toTan(row, tags.get(row.id) ?? [])), totalCount: Number(total.count) };
-}
-
-/** The requested order (newest first by default), ending with the id so that pages never overlap. */
-function sortOrder(sort: SortField[]): [(typeof SORT_COLUMNS)[keyof typeof SORT_COLUMNS], 'asc' | 'desc'][] {
-  const fields = sort.length ? sort : [{ field: 'createdAt', descending: true }];
-  const order = fields.map(({ field, descending }) => [SORT_COLUMNS[field as keyof typeof SORT_COLUMNS], descending ? 'desc' : 'asc'] as [(typeof SORT_COLUMNS)[keyof typeof SORT_COLUMNS], 'asc' | 'desc']);
-  const last = fields[fields.length - 1];
-  if (last.field !== 'id') order.push(['tans.id', last.descending ? 'desc' : 'asc']);
-  return order;
+  return { items: rows.map((row) => toTan(row, tags.get(row.id) ?? [])), ...count, nextCursor };
 }
 
 export async function distinctTags(db: Executor, distributorIds: number[] | null): Promise<string[]> {

@@ -1,11 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { ListResult } from '@lm/contract';
-import { generateTanCode, normalizeTanCode, TAN_ALPHABET, type Tan, type TanFields, type TanListQuery, type TanUpdate } from '@lm/contract/tan';
+import { generateTanCode, normalizeTanCode, TAN_ALPHABET, tanEdit, type Tan, type TanFields, type TanListQuery, type TanUpdate } from '@lm/contract/tan';
 import { recordChange, recordInserts } from '../../platform/changelog.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { nowIso, type Executor } from '../../platform/db/database.ts';
+import { isUniqueViolation } from '../../platform/db/search.ts';
 import { actorOf, authorize, authorizeRecord, requireUser } from '../../platform/http/auth.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
+import { mergeUpdate } from '../../platform/http/validation.ts';
 import { settingValue } from '../settings/service.ts';
 import { propagateFreeUpdates } from '../licenses/service.ts';
 import { listScope, scopedIds } from '../licenses/scope.ts';
@@ -21,15 +23,15 @@ import {
   policyExists,
   productExists,
   replaceTags,
-  tagsOf,
   updateTan,
   type TanRow,
 } from './repo.ts';
 
 const TAN_CODE_CHARACTERS = new RegExp(`^[${TAN_ALPHABET}]*$`);
 
-function invalid(path: string, message: string, params?: Record<string, string | number>): AppError {
-  return new AppError(400, 'ERR_VALIDATION', `${path}: ${message}`, { details: [{ path, message }], params });
+/** A refused field, by its message key; `params` also go on the answer for older clients. */
+function invalid(path: string, code: string, params: Record<string, string | number> = {}): AppError {
+  return new AppError(400, 'ERR_VALIDATION', `${path}: ${code}`, { details: [{ path, message: code, code, params }], params });
 }
 
 /** The distributors whose TANs the caller may see: null for all. */
@@ -48,11 +50,15 @@ export async function maxLicenseCount(db: Executor): Promise<number> {
 export async function listVisibleTans(ctx: AppContext, request: FastifyRequest, query: TanListQuery): Promise<ListResult<Tan>> {
   requireUser(request);
   authorize(request, 'view-list', 'Tan');
+  // A code is typed from its start (read off a delivery note or a mail), so the filter is a prefix: a
+  // range of the unique code index, as fast at one character as at twelve. Random codes have no
+  // meaningful middle that a person would search for, so no trigram index is kept for them.
   const codePrefix = query.filter ? normalizeTanCode(query.filter) : undefined;
   // A filter with characters no code has matches no TAN; no need to ask the database.
   if (codePrefix !== undefined && !TAN_CODE_CHARACTERS.test(codePrefix)) return { items: [], totalCount: 0 };
   return listTans(
     ctx.db,
+    ctx.dialect,
     { distributorIds: visibleDistributors(request), codePrefix: codePrefix || undefined, tag: query.tag, revoked: query.revoked, productId: query.productId },
     query,
   );
@@ -78,16 +84,19 @@ function distributorOf(request: FastifyRequest, requested: number | null): numbe
   return requested === null && user.accessRole === 'DISTRIBUTOR' ? user.id : requested;
 }
 
-/** The product, policy and distributor must exist; the count must not pass the configured maximum. */
-async function checkReferences(db: Executor, fields: TanFields): Promise<void> {
-  if (!(await productExists(db, fields.productId))) throw invalid('productId', 'does not exist');
-  if (fields.licensePolicyId !== null && !(await policyExists(db, fields.licensePolicyId))) throw invalid('licensePolicyId', 'does not exist');
+/**
+ * The product, policy and distributor must exist; the count must not pass the configured maximum
+ * (unless it is the count the TAN already had, set before the maximum was lowered).
+ */
+async function checkReferences(db: Executor, fields: TanFields, storedCount?: number): Promise<void> {
+  if (!(await productExists(db, fields.productId))) throw invalid('productId', 'unknownProduct');
+  if (fields.licensePolicyId !== null && !(await policyExists(db, fields.licensePolicyId))) throw invalid('licensePolicyId', 'unknownPolicy');
   if (fields.distributorId !== null) {
     const distributor = await findUserRole(db, fields.distributorId);
-    if (distributor?.access_role !== 'DISTRIBUTOR') throw invalid('distributorId', 'is not a distributor');
+    if (distributor?.access_role !== 'DISTRIBUTOR') throw invalid('distributorId', 'notDistributor');
   }
   const max = await maxLicenseCount(db);
-  if (fields.licenseCount > max) throw invalid('licenseCount', `must be at most ${max}`, { max });
+  if (fields.licenseCount > max && fields.licenseCount !== storedCount) throw invalid('licenseCount', 'tooBig', { maximum: max, max });
 }
 
 /** Fresh codes that neither repeat among themselves nor exist yet. */
@@ -104,8 +113,6 @@ async function freshCodes(db: Executor, count: number): Promise<string[]> {
   }
   return [...codes];
 }
-
-const isUniqueViolation = (error: unknown) => /unique|duplicate key/i.test(error instanceof Error ? error.message : String(error));
 
 /**
  * `POST /tans?count=N`: N TANs in one transaction, all or nothing. A code taken meanwhile by another
@@ -181,21 +188,27 @@ function changeValues(row: TanRow, tags: string[]): Record<string, unknown> {
   };
 }
 
+/**
+ * `PUT /tans/{id}`: a field left out keeps its value. The TAN's row stays locked until the end, so
+ * that an activation running meanwhile cannot slip past a lowered license count.
+ */
 export async function updateTanFor(ctx: AppContext, request: FastifyRequest, id: number, input: TanUpdate): Promise<Tan> {
   requireUser(request);
-  const fields = { ...input, distributorId: distributorOf(request, input.distributorId) };
   await ctx.db.transaction().execute(async (trx) => {
-    const old = await findTanById(trx, id);
+    const old = await findTanById(trx, id, { lock: true });
     if (!old) throw notFound('TAN');
     authorizeRecord(request, 'view', 'Tan', tanSubject(old), 'TAN');
     authorize(request, 'update', 'Tan', tanSubject(old));
+    const stored = (await findTanView(trx, id))!;
+    const edit = mergeUpdate(tanEdit, stored, input);
+    const fields = { ...edit, distributorId: distributorOf(request, edit.distributorId) };
     // The TAN must stay the caller's: a distributor cannot hand it to someone else.
     authorize(request, 'update', 'Tan', { distributorId: fields.distributorId });
-    await checkReferences(trx, fields);
+    await checkReferences(trx, fields, old.license_count);
     if (fields.licenseCount < old.activated_count) {
-      throw invalid('licenseCount', `must be at least the ${old.activated_count} activations made`, { min: old.activated_count });
+      throw invalid('licenseCount', 'tooSmall', { minimum: old.activated_count, min: old.activated_count });
     }
-    const oldTags = (await tagsOf(trx, [id])).get(id) ?? [];
+    const oldTags = stored.tags;
     const now = nowIso();
     const updated = await updateTan(
       trx,

@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { emailChange, emailChangeResult, emailRequest, passwordReset, registration, registrationConfirmation } from '@lm/contract/user';
+import { emailChange, emailChangeResult, emailRequest, passwordReset, pendingEmailChange, registration, registrationConfirmation } from '@lm/contract/user';
 import type { AppContext } from '../../platform/context.ts';
 import { actorOf, authorize, requireUser } from '../../platform/http/auth.ts';
-import { AppError } from '../../platform/http/errors.ts';
 import { requestLocale } from '../../platform/http/locale.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
-import { FailureThrottle } from '../../platform/http/throttle.ts';
-import { confirmEmailChange, requestEmailChange } from './email-change.ts';
+import { FIFTEEN_MINUTES } from '../../platform/limits/limiter.ts';
+import { confirmEmailChange, pendingEmailChangeOf, requestEmailChange } from './email-change.ts';
 import { forgotPassword, resetPassword } from './password.ts';
 import { confirmRegistrationByAdministrator, confirmRegistrationByToken, register, resendConfirmation } from './registration.ts';
 
@@ -15,26 +14,28 @@ const noContent = { 204: z.null(), ...errorResponses };
 const tags = ['accounts'];
 
 /** Registration, confirmation, password reset and e-mail change: the calls that send mail. */
+/**
+ * The calls that send mail, limited per e-mail address, per client address and per account, in the
+ * database (shared by every instance): nobody can flood one mailbox or send mail without end, and
+ * the answer for an unknown address is the same as for a known one.
+ */
+export const MAIL_LIMITS = {
+  perAddress: { name: 'mail-address', max: 3, windowMs: FIFTEEN_MINUTES },
+  perClient: { name: 'mail-client', max: 10, windowMs: FIFTEEN_MINUTES },
+  registrationsPerClient: { name: 'registration-client', max: 20, windowMs: 60 * 60_000 },
+  emailChangesPerAccount: { name: 'email-change-account', max: 5, windowMs: 60 * 60_000 },
+};
+
 export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  // Mails per address and per account, on top of the per-address (IP) limits of the routes: nobody
-  // can flood one mailbox, and the answer for an unknown address is the same as for a known one.
-  const mailsPerAddress = new FailureThrottle(3, 15 * 60_000);
-  const emailChangesPerAccount = new FailureThrottle(5, 60 * 60_000);
-  const throttle = (limiter: FailureThrottle, key: string) => {
-    if (!ctx.config.rateLimits) return;
-    const wait = limiter.retryAfter(key);
-    if (wait > 0) throw new AppError(429, 'ERR_RATE_LIMITED', 'Too many requests, please try again later', { params: { retryAfter: wait } });
-    limiter.fail(key);
-  };
 
   return async (app) => {
     app.post(
       '/users/register',
       {
         schema: { tags, summary: 'Register a new account; a confirmation mail is sent', body: registration, response: noContent },
-        config: { rateLimit: { max: 20, timeWindow: '1 hour' } },
       },
       async (request, reply) => {
+        await ctx.limits.take(MAIL_LIMITS.registrationsPerClient, request.ip);
         await register(ctx, request.body, requestLocale(request));
         return reply.status(204).send(null);
       },
@@ -67,10 +68,10 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/users/confirm/resend',
       {
         schema: { tags, summary: 'Send the confirmation mail again (same answer for every address)', body: emailRequest, response: noContent },
-        config: { rateLimit: { max: 10, timeWindow: '15 minutes' } },
       },
       async (request, reply) => {
-        throttle(mailsPerAddress, `resend:${request.body.email}`);
+        await ctx.limits.take(MAIL_LIMITS.perClient, `resend:${request.ip}`);
+        await ctx.limits.take(MAIL_LIMITS.perAddress, `resend:${request.body.email}`);
         await resendConfirmation(ctx, request.body.email, requestLocale(request));
         return reply.status(204).send(null);
       },
@@ -80,10 +81,10 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/users/forgot-password',
       {
         schema: { tags, summary: 'Mail a password-reset link (same answer for every address)', body: emailRequest, response: noContent },
-        config: { rateLimit: { max: 10, timeWindow: '15 minutes' } },
       },
       async (request, reply) => {
-        throttle(mailsPerAddress, `forgot:${request.body.email}`);
+        await ctx.limits.take(MAIL_LIMITS.perClient, `forgot:${request.ip}`);
+        await ctx.limits.take(MAIL_LIMITS.perAddress, `forgot:${request.body.email}`);
         await forgotPassword(ctx, request.body.email, requestLocale(request));
         return reply.status(204).send(null);
       },
@@ -101,6 +102,12 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
+    app.get(
+      '/users/change-email',
+      { schema: { tags, summary: 'The own e-mail change still waiting for its confirmation link, if any', response: { 200: pendingEmailChange, ...errorResponses } } },
+      async (request) => pendingEmailChangeOf(ctx, requireUser(request).id),
+    );
+
     app.post(
       '/users/change-email',
       {
@@ -116,7 +123,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const user = requireUser(request);
         const { email, token } = request.body;
         if (token) return confirmEmailChange(ctx, user.id, email, token);
-        throttle(emailChangesPerAccount, String(user.id));
+        await ctx.limits.take(MAIL_LIMITS.emailChangesPerAccount, String(user.id));
         return requestEmailChange(ctx, user.id, email, requestLocale(request));
       },
     );

@@ -3,7 +3,9 @@ import type { AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { forbidden } from '../../platform/http/errors.ts';
 import { removeMailsTo } from '../../platform/mail/index.ts';
-import { deleteSessionsOfUser } from '../session/repo.ts';
+import { endSeatsOfLicense } from '../license-files/seats.ts';
+import { deleteLoginDevicesOfUser, deleteSessionsOfUser } from '../session/repo.ts';
+import { deleteApiTokensOfUser } from '../api-tokens/repo.ts';
 import { anonymizeUser, revokeLicensesOfOwner, rewriteChangeLogValues, userChangeLogEntries } from './closing-repo.ts';
 import { countUsersWithRole } from './repo.ts';
 import { lastAdministrator, userSubject, visibleUser, type Caller } from './service.ts';
@@ -42,7 +44,7 @@ export function redactPersonalFields(json: string | null): string | null {
 
 /**
  * Closes an account for good (its owner from My account, or an administrator): the personal data is
- * removed from the account and from its change log, its sessions, tokens and queued mails are
+ * removed from the account and from its change log, its sessions, tokens, API tokens and queued mails are
  * deleted, so that it can never log in again, and its licenses are revoked but kept (README,
  * "Closing an account").
  */
@@ -52,14 +54,17 @@ export async function closeAccount(ctx: AppContext, caller: Caller, id: number):
   if (row.access_role === 'ADMIN' && (await countUsersWithRole(ctx.db, 'ADMIN')) <= 1) throw lastAdministrator();
   const now = new Date();
   await ctx.db.transaction().execute(async (trx) => {
-    for (const licenseId of await revokeLicensesOfOwner(trx, id, now)) {
-      await recordChange(trx, caller.actor, { model: 'License', recordId: licenseId, operation: 'update', oldValues: { revoked: false }, newValues: { revoked: true } });
+    for (const license of await revokeLicensesOfOwner(trx, id, now)) {
+      await endSeatsOfLicense(trx, license, now);
+      await recordChange(trx, caller.actor, { model: 'License', recordId: license.id, operation: 'update', oldValues: { revoked: false }, newValues: { revoked: true } });
     }
     await anonymizeUser(trx, id, now);
     await deleteSessionsOfUser(trx, id);
+    await deleteLoginDevicesOfUser(trx, id);
     // Queued mails name the person too: to the account's address, and to an address it was changing to.
     for (const address of [row.email, ...(await pendingNewEmails(trx, id))]) await removeMailsTo(trx, address);
     await deleteTokensOfUser(trx, id);
+    await deleteApiTokensOfUser(trx, id);
     await redactChangeLog(trx, id);
     await recordChange(trx, caller.actor, { model: 'User', recordId: id, operation: 'delete', oldValues: { accessRole: row.access_role }, newValues: null });
   });

@@ -33,12 +33,16 @@ export async function anonymizeUser(db: Executor, id: number, now: Date): Promis
     .execute();
 }
 
-/** Revokes the account's licenses that are not revoked yet; answers their ids. */
-export async function revokeLicensesOfOwner(db: Executor, ownerId: number, now: Date): Promise<number[]> {
-  const rows = await db.selectFrom('licenses').select('id').where('owner_id', '=', ownerId).where('revoked', '=', false).execute();
-  if (rows.length === 0) return [];
-  await db.updateTable('licenses').set({ revoked: true, updated_at: now.toISOString() }).where('owner_id', '=', ownerId).where('revoked', '=', false).execute();
-  return rows.map((row) => row.id);
+/** Revokes the account's licenses that are not revoked yet; answers them (exactly the rows it changed). */
+export async function revokeLicensesOfOwner(db: Executor, ownerId: number, now: Date): Promise<{ id: number; tanId: number | null }[]> {
+  const rows = await db
+    .updateTable('licenses')
+    .set({ revoked: true, updated_at: now.toISOString() })
+    .where('owner_id', '=', ownerId)
+    .where('revoked', '=', false)
+    .returning(['id', 'tan_id'])
+    .execute();
+  return rows.map((row) => ({ id: row.id, tanId: row.tan_id }));
 }
 
 export function userChangeLogEntries(db: Executor, userId: number) {

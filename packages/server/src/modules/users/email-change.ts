@@ -1,4 +1,4 @@
-import type { EmailChangeResult, Locale } from '@lm/contract';
+import type { EmailChangeResult, Locale, PendingEmailChange } from '@lm/contract';
 import { recordChange } from '../../platform/changelog.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { isUniqueViolation } from '../../platform/db/search.ts';
@@ -6,8 +6,13 @@ import { notFound, validationError } from '../../platform/http/errors.ts';
 import { accountLink, queueAccountMail } from './mails.ts';
 import { duplicateEmail } from './registration.ts';
 import { findOpenUserById, findUserByEmail, updateUser } from './repo.ts';
-import { deleteTokensOfUser } from './token-repo.ts';
+import { deleteTokensOfUser, findPendingEmailChange } from './token-repo.ts';
 import { consumeToken, issueToken } from './tokens.ts';
+
+/** The own change of address still waiting for its link: the page shows it again when revisited. */
+export async function pendingEmailChangeOf(ctx: AppContext, userId: number, now = new Date()): Promise<PendingEmailChange> {
+  return { pending: (await findPendingEmailChange(ctx.db, userId, now)) ?? null };
+}
 
 /**
  * Starts an e-mail change: a confirmation mail goes to the new address, and the account keeps its
@@ -16,7 +21,7 @@ import { consumeToken, issueToken } from './tokens.ts';
 export async function requestEmailChange(ctx: AppContext, userId: number, newEmail: string, locale: Locale): Promise<EmailChangeResult> {
   const user = await findOpenUserById(ctx.db, userId);
   if (!user) throw notFound('User');
-  if (newEmail === user.email) throw validationError('email', 'is already the address of this account');
+  if (newEmail === user.email) throw validationError('email', 'sameEmail');
   if (await findUserByEmail(ctx.db, newEmail)) throw duplicateEmail();
   await ctx.db.transaction().execute(async (trx) => {
     await deleteTokensOfUser(trx, userId, 'change-email');

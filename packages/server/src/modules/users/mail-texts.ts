@@ -1,6 +1,6 @@
 import type { Locale } from '@lm/contract';
 
-export type AccountMailKind = 'confirmRegistration' | 'resetPassword' | 'changeEmail';
+export type AccountMailKind = 'confirmRegistration' | 'resetPassword' | 'changeEmail' | 'twoFactorReset';
 
 interface MailText {
   subject: string;
@@ -37,6 +37,12 @@ export const ACCOUNT_MAIL_TEXTS: Record<Locale, LocaleTexts> = {
         action: 'Confirm new address',
         outro: 'The link works once and for {hours} hours. Your account keeps its current address until you confirm. If you did not ask for this, ignore this mail.',
       },
+      twoFactorReset: {
+        subject: 'Your second factor at {product} was reset',
+        intro: 'An administrator of {product} turned off two-factor sign-in for your account {email}. You now sign in with your password alone.',
+        action: 'Sign in',
+        outro: 'Set up two-factor sign-in again under My account. If you did not ask for this, tell the administrator and change your password.',
+      },
     },
   },
   de: {
@@ -59,6 +65,12 @@ export const ACCOUNT_MAIL_TEXTS: Record<Locale, LocaleTexts> = {
         intro: 'Sie möchten die E-Mail-Adresse Ihres Kontos bei {product} in {email} ändern. Bitte bestätigen Sie, dass diese Adresse Ihnen gehört:',
         action: 'Neue Adresse bestätigen',
         outro: 'Der Link ist einmal und {hours} Stunden lang gültig. Bis zur Bestätigung behält Ihr Konto die bisherige Adresse. Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail.',
+      },
+      twoFactorReset: {
+        subject: 'Ihr zweiter Faktor bei {product} wurde zurückgesetzt',
+        intro: 'ein Administrator von {product} hat die Anmeldung mit zweitem Faktor für Ihr Konto {email} ausgeschaltet. Sie melden sich jetzt nur mit Ihrem Passwort an.',
+        action: 'Anmelden',
+        outro: 'Richten Sie die Anmeldung mit zweitem Faktor unter „Mein Konto“ wieder ein. Wenn Sie das nicht veranlasst haben, wenden Sie sich an den Administrator und ändern Sie Ihr Passwort.',
       },
     },
   },
@@ -83,6 +95,12 @@ export const ACCOUNT_MAIL_TEXTS: Record<Locale, LocaleTexts> = {
         action: 'Confirmar la nueva dirección',
         outro: 'El enlace funciona una sola vez y durante {hours} horas. Su cuenta conserva la dirección actual hasta que la confirme. Si usted no lo ha solicitado, ignore este correo.',
       },
+      twoFactorReset: {
+        subject: 'Se ha restablecido su segundo factor en {product}',
+        intro: 'Un administrador de {product} ha desactivado el inicio de sesión en dos pasos de su cuenta {email}. Ahora inicia sesión solo con su contraseña.',
+        action: 'Iniciar sesión',
+        outro: 'Vuelva a configurar el inicio de sesión en dos pasos en Mi cuenta. Si usted no lo ha solicitado, avise al administrador y cambie su contraseña.',
+      },
     },
   },
   fr: {
@@ -106,6 +124,12 @@ export const ACCOUNT_MAIL_TEXTS: Record<Locale, LocaleTexts> = {
         action: 'Confirmer la nouvelle adresse',
         outro: "Le lien fonctionne une seule fois et pendant {hours} heures. Votre compte garde son adresse actuelle jusqu'à la confirmation. Si vous n'avez rien demandé, ignorez ce message.",
       },
+      twoFactorReset: {
+        subject: 'Votre second facteur sur {product} a été réinitialisé',
+        intro: 'Un administrateur de {product} a désactivé la connexion en deux étapes de votre compte {email}. Vous vous connectez désormais avec votre seul mot de passe.',
+        action: 'Se connecter',
+        outro: 'Réactivez la connexion en deux étapes dans Mon compte. Si vous n\'avez rien demandé, prévenez l\'administrateur et changez votre mot de passe.',
+      },
     },
   },
   it: {
@@ -128,6 +152,12 @@ export const ACCOUNT_MAIL_TEXTS: Record<Locale, LocaleTexts> = {
         intro: "Hai chiesto di cambiare l'indirizzo e-mail del tuo account su {product} in {email}. Conferma che questo indirizzo è tuo:",
         action: 'Conferma il nuovo indirizzo',
         outro: "Il link funziona una sola volta e per {hours} ore. Il tuo account mantiene l'indirizzo attuale fino alla conferma. Se non l'hai richiesto tu, ignora questa e-mail.",
+      },
+      twoFactorReset: {
+        subject: 'Il tuo secondo fattore su {product} è stato reimpostato',
+        intro: 'Un amministratore di {product} ha disattivato l\'accesso in due passaggi per il tuo account {email}. Ora accedi solo con la tua password.',
+        action: 'Accedi',
+        outro: 'Riattiva l\'accesso in due passaggi in Il mio account. Se non l\'hai richiesto tu, avvisa l\'amministratore e cambia la password.',
       },
     },
   },

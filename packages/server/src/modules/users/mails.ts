@@ -10,11 +10,13 @@ const LIFETIME_HOURS: Record<AccountMailKind, number> = {
   confirmRegistration: TOKEN_LIFETIME_HOURS['confirm-registration'],
   resetPassword: TOKEN_LIFETIME_HOURS['reset-password'],
   changeEmail: TOKEN_LIFETIME_HOURS['change-email'],
+  // Links to the login page: no token, nothing expires.
+  twoFactorReset: 0,
 };
 
 /** The web page each mail links to, with the query the page reads. */
 export function accountLink(ctx: AppContext, kind: AccountMailKind, query: Record<string, string | number>): string {
-  const page = { confirmRegistration: '/register/confirm', resetPassword: '/reset-password', changeEmail: '/account/change-email' }[kind];
+  const page = { confirmRegistration: '/register/confirm', resetPassword: '/reset-password', changeEmail: '/account/change-email', twoFactorReset: '/login' }[kind];
   const search = new URLSearchParams(Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]));
   return `${ctx.config.publicUrl}${page}?${search}`;
 }

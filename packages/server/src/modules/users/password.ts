@@ -3,7 +3,7 @@ import { hashPassword } from '../../platform/auth/secrets.ts';
 import { recordChange } from '../../platform/changelog.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { deleteSessionsOfUser } from '../session/repo.ts';
-import { loginFailures } from '../session/service.ts';
+import { LOGIN_LIMITS } from '../session/service.ts';
 import { accountLink, queueAccountMail } from './mails.ts';
 import { findUserByEmail, updateUser } from './repo.ts';
 import { deleteTokensOfUser } from './token-repo.ts';
@@ -47,5 +47,6 @@ export async function resetPassword(ctx: AppContext, input: PasswordReset): Prom
       newValues: { passwordReset: true, ...(user.confirmed ? {} : { confirmed: true }) },
     });
   });
-  loginFailures.reset(input.email.toLowerCase());
+  // The owner proved the mailbox: a stranger's failed logins no longer hold new browsers back.
+  await ctx.limits.clear(LOGIN_LIMITS.account, input.email.toLowerCase());
 }

@@ -7,7 +7,6 @@ import { isUniqueViolation } from '../../platform/db/search.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { accountLink, queueAccountMail } from './mails.ts';
 import { findOpenUserById, findUserByEmail, insertUser, NO_CONTACT_DETAILS, toUser, updateUser, type UserRow } from './repo.ts';
-import { deleteTokensOfUser } from './token-repo.ts';
 import { consumeToken, invalidToken, issueToken } from './tokens.ts';
 
 export const duplicateEmail = () => new AppError(409, 'ERR_DUPLICATE_EMAIL', 'Email address already registered');
@@ -61,13 +60,16 @@ export async function resendConfirmation(ctx: AppContext, email: string, locale:
   ctx.mail.wake();
 }
 
-/** Confirms a registration with the token from the mail. */
+/**
+ * Confirms a registration with the token from the mail. The other links mailed for it (a resent
+ * confirmation) stay usable until they expire, so that whichever one the person opens later says
+ * that the account is confirmed instead of failing; each link still works only once.
+ */
 export async function confirmRegistrationByToken(ctx: AppContext, id: number, token: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     await consumeToken(trx, 'confirm-registration', token, (row) => row.user_id === id);
     const user = await findOpenUserById(trx, id);
     if (!user) throw invalidToken();
-    await deleteTokensOfUser(trx, id, 'confirm-registration');
     await markConfirmed(trx, { userId: id }, user);
   });
 }
@@ -77,7 +79,6 @@ export async function confirmRegistrationByAdministrator(ctx: AppContext, actor:
   await ctx.db.transaction().execute(async (trx) => {
     const user = await findOpenUserById(trx, id);
     if (!user) throw notFound('User');
-    await deleteTokensOfUser(trx, id, 'confirm-registration');
     await markConfirmed(trx, actor, user);
   });
 }

@@ -1,5 +1,5 @@
-import { formatUserName, type Role, type SortField, type User, type UserFields, type UserListQuery } from '@lm/contract';
-import { sql, type Selectable } from 'kysely';
+import { formatUserName, type Role, type User, type UserFields } from '@lm/contract';
+import type { Selectable } from 'kysely';
 import type { Executor } from '../../platform/db/database.ts';
 import type { UsersTable } from '../../platform/db/schema.ts';
 
@@ -127,44 +127,6 @@ export async function updateUser(db: Executor, id: number, changes: UserChanges)
     else values[COLUMNS[field as keyof UserFields]] = value;
   }
   return db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
-
-const SORT_COLUMNS = {
-  id: 'id',
-  email: 'email',
-  firstName: 'first_name',
-  lastName: 'last_name',
-  company: 'company',
-  accessRole: 'access_role',
-  createdAt: 'created_at',
-} as const;
-
-type UserSortField = keyof typeof SORT_COLUMNS;
-
-/** `%text%` for LIKE, with the text's own % and _ taken literally (ESCAPE '\'). */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
-/** One page of open accounts and their total, filtered over address, names and company. */
-export async function listUsers(db: Executor, query: UserListQuery): Promise<{ rows: UserRow[]; totalCount: number }> {
-  let base = db.selectFrom('users').where('closed_at', 'is', null);
-  if (query.accessRole) base = base.where('access_role', '=', query.accessRole);
-  if (query.filter) {
-    const pattern = containsPattern(query.filter);
-    base = base.where((eb) =>
-      eb.or(
-        (['email', 'first_name', 'last_name', 'company'] as const).map((column) => eb(sql`lower(${sql.ref(column)})`, 'like', sql`${pattern} escape '\\'`)),
-      ),
-    );
-  }
-  const counted = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  const sort: SortField<UserSortField>[] = query.sort.length ? (query.sort as SortField<UserSortField>[]) : [{ field: 'id', descending: true }];
-  let page = base.selectAll();
-  for (const { field, descending } of sort) page = page.orderBy(SORT_COLUMNS[field], descending ? 'desc' : 'asc');
-  if (!sort.some(({ field }) => field === 'id')) page = page.orderBy('id', 'desc');
-  const rows = await page.limit(query.limit).offset(query.offset).execute();
-  return { rows, totalCount: Number(counted.count) };
 }
 
 /** A page of the consent export: confirmed open accounts that agreed to e-mails, in id order after `afterId`. */

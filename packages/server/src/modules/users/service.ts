@@ -16,7 +16,8 @@ import type { Actor, AppContext } from '../../platform/context.ts';
 import { isUniqueViolation } from '../../platform/db/search.ts';
 import { AppError, forbidden, notFound } from '../../platform/http/errors.ts';
 import { duplicateEmail } from './registration.ts';
-import { countUsersWithRole, findOpenUserById, findUserByEmail, insertUser, listUsers, toUser, updateUser, type UserRow } from './repo.ts';
+import { countUsersWithRole, findOpenUserById, findUserByEmail, insertUser, toUser, updateUser, type UserRow } from './repo.ts';
+import { listUsers } from './list-repo.ts';
 
 /** Who calls: for the change log, and for the field rules that the route cannot check alone. */
 export interface Caller {
@@ -27,8 +28,8 @@ export interface Caller {
 export const lastAdministrator = () => new AppError(422, 'ERR_LAST_ADMIN', 'The last administrator cannot be removed or demoted');
 
 export async function userPage(ctx: AppContext, query: UserListQuery): Promise<ListResult<User>> {
-  const { rows, totalCount } = await listUsers(ctx.db, query);
-  return { items: rows.map(toUser), totalCount };
+  const page = await listUsers(ctx.db, ctx.dialect, query);
+  return { ...page, items: page.items.map(toUser) };
 }
 
 /** The record that the User rules' conditions look at (`{ id }`). */

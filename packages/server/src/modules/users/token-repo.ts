@@ -42,6 +42,19 @@ export async function deleteExpiredTokens(db: Executor, now: Date): Promise<void
   await db.deleteFrom('user_tokens').where('expires_at', '<=', now.toISOString()).execute();
 }
 
+/** The user's newest e-mail change still waiting for its link (unexpired), if any. */
+export async function findPendingEmailChange(db: Executor, userId: number, now: Date): Promise<{ email: string; expiresAt: string } | undefined> {
+  const row = await db
+    .selectFrom('user_tokens')
+    .select(['new_email', 'expires_at'])
+    .where('user_id', '=', userId)
+    .where('purpose', '=', 'change-email')
+    .where('expires_at', '>', now.toISOString())
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  return row?.new_email ? { email: row.new_email, expiresAt: new Date(row.expires_at).toISOString() } : undefined;
+}
+
 /** The addresses of the user's unconfirmed e-mail changes. */
 export async function pendingNewEmails(db: Executor, userId: number): Promise<string[]> {
   const rows = await db.selectFrom('user_tokens').select('new_email').where('user_id', '=', userId).where('purpose', '=', 'change-email').execute();

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type LogConfig, SqliteAdapter, SqliteDialect, type DatabaseConnection, type DialectAdapter, type Driver, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
+import { ColumnNameGuard } from './column-name-guard.ts';
 import { openSqlite } from './sqlite-adapter.ts';
 import type { DB } from './schema.ts';
 
@@ -12,27 +13,126 @@ pg.types.setTypeParser(1700, (value) => Number.parseFloat(value));
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** How busy the connections are, for /metrics. */
+export interface PoolUsage {
+  /** The most connections the pool opens. */
+  max: number;
+  /** Connections open now (idle or busy). */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+}
+
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  poolUsage(): PoolUsage;
   close(): Promise<void>;
 }
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 
-export function openDatabase(config: Config['database']): Database {
+const POSTGRES_POOL_SIZE = 20;
+const CONNECT_TIMEOUT_MS = 5000;
+const plugins = [new ColumnNameGuard()];
+
+/** Tells Kysely that it need not serialize the connection: CountedSqliteDialect's driver does. */
+class SelfSerializedSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+}
+
+/**
+ * SQLite's one connection, lent to one query or transaction at a time, the others queued in order.
+ * Kysely would queue them itself, inside its runtime, where nothing can count them; the queue is what
+ * saturation looks like on the embedded database (/metrics), so the driver queues and counts here.
+ */
+class CountedSqliteDialect extends SqliteDialect {
+  readonly usage = { busy: 0, waiting: 0 };
+
+  override createAdapter(): DialectAdapter {
+    return new SelfSerializedSqliteAdapter();
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const acquire = driver.acquireConnection.bind(driver);
+    const release = driver.releaseConnection.bind(driver);
+    const usage = this.usage;
+    let queueEnd = Promise.resolve();
+    let unlock: (() => void) | undefined;
+    driver.acquireConnection = async () => {
+      const turn = queueEnd;
+      let done!: () => void;
+      queueEnd = new Promise<void>((resolve) => (done = resolve));
+      usage.waiting++;
+      await turn;
+      usage.waiting--;
+      usage.busy++;
+      unlock = done;
+      return acquire();
+    };
+    driver.releaseConnection = async (connection: DatabaseConnection) => {
+      await release(connection);
+      usage.busy--;
+      const next = unlock;
+      unlock = undefined;
+      next?.();
+    };
+    return driver;
+  }
+}
+
+export interface OpenOptions {
+  /** Told of every statement that ran (benchmarks explain the plans of the statements a request ran). */
+  onQuery?: (query: { sql: string; parameters: readonly unknown[] }) => void;
+  /** Told of a connection the database ended (a restart, a failover, pg_terminate_backend). */
+  onConnectionError?: (error: Error) => void;
+}
+
+/**
+ * Opens the database. On PostgreSQL a connection the server ends must not end the process: pg emits
+ * 'error' on the client (while a query runs) or on the pool (while idle), and an 'error' event nobody
+ * listens to is thrown. Both get a listener; the broken connection is dropped and the next request
+ * gets a fresh one, so the app serves again as soon as the database is back. Connecting gives up
+ * after a few seconds, so that a request answers 503 instead of hanging while it is away.
+ */
+function queryLog(options: OpenOptions): LogConfig | undefined {
+  const { onQuery } = options;
+  return onQuery && ((event) => onQuery({ sql: event.query.sql, parameters: event.query.parameters }));
+}
+
+export function openDatabase(config: Config['database'], options: OpenOptions = {}): Database {
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: config.url,
-      max: 20,
+      max: POSTGRES_POOL_SIZE,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
       ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
     });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const onError = (error: Error) => options.onConnectionError?.(error);
+    pool.on('error', onError);
+    pool.on('connect', (connection) => connection.on('error', onError));
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins, log: queryLog(options) });
+    return {
+      db,
+      dialect: 'postgres',
+      poolUsage: () => ({ max: POSTGRES_POOL_SIZE, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => db.destroy(),
+    };
   }
   if (config.file !== ':memory:') fs.mkdirSync(path.dirname(config.file), { recursive: true });
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: openSqlite(config.file) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const dialect = new CountedSqliteDialect({ database: openSqlite(config.file) });
+  const db = new Kysely<DB>({ dialect, plugins, log: queryLog(options) });
+  return {
+    db,
+    dialect: 'sqlite',
+    poolUsage: () => ({ max: 1, total: 1, idle: 1 - dialect.usage.busy, waiting: dialect.usage.waiting }),
+    close: () => db.destroy(),
+  };
 }
 
 export function nowIso(): string {

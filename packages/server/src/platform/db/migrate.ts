@@ -1,17 +1,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { isPostgres } from './dialect.ts';
 
 const MIGRATIONS_DIR = path.join(import.meta.dirname, '../../../migrations');
+
+const migrationFiles = () => fs.readdirSync(MIGRATIONS_DIR).filter((file) => /^\d{4}_.*\.ts$/.test(file)).sort();
+
+/** The names of the migrations this version knows, oldest first (as Kysely records them). */
+export function knownMigrations(): string[] {
+  return migrationFiles().map((file) => file.replace(/\.ts$/, ''));
+}
 
 /** Loads `migrations/NNNN_name.ts` in name order. */
 class FolderMigrationProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
-    const files = fs.readdirSync(MIGRATIONS_DIR).filter((file) => /^\d{4}_.*\.ts$/.test(file)).sort();
     const migrations: Record<string, Migration> = {};
-    for (const file of files) {
+    for (const file of migrationFiles()) {
       migrations[file.replace(/\.ts$/, '')] = await import(pathToFileURL(path.join(MIGRATIONS_DIR, file)).href);
     }
     return migrations;
@@ -30,8 +37,4 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-}
-
-export function isPostgres(db: Kysely<any>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -4,7 +4,7 @@
  * is `substr(x, 1, 7)` on both. Booleans are booleans in PostgreSQL and 0/1 in SQLite: read them
  * with `Boolean()`. JSON columns are text.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 type Bool = boolean | number;
 
@@ -39,6 +39,43 @@ export interface SessionsTable {
   user_id: number;
   created_at: string;
   expires_at: string;
+  /** Migration 0013: an id to name the session by (never the token), the browser, the address, the last use. */
+  id: string;
+  user_agent: string | null;
+  address: string | null;
+  last_used_at: string;
+}
+
+/** An account's TOTP secret (migration 0013); pending until confirmed_at. */
+export interface UserTwoFactorTable {
+  user_id: number;
+  secret: string;
+  confirmed_at: string | null;
+  /** The time step of the last code accepted: a code of it or an earlier step is refused. */
+  last_used_step: number | null;
+  created_at: string;
+}
+
+export interface UserRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: string | null;
+}
+
+/** An attempt that counts toward a limit (migration 0008): `key` names the limit and whom it counts. */
+export interface LimitEventsTable {
+  id: Generated<number>;
+  key: string;
+  at: string;
+}
+
+/** A browser an account logged in from (a device cookie, hashed): its own login limit, not the account's. */
+export interface LoginDevicesTable {
+  token_hash: string;
+  user_id: number;
+  created_at: string;
+  last_used_at: string;
 }
 
 export interface SettingsTable {
@@ -56,6 +93,8 @@ export interface ChangeLogTable {
   user_id: number | null;
   old_values: string | null;
   new_values: string | null;
+  /** The API token the change was made with (migration 0012), by its name at the time. */
+  token_name: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface FeaturesTable {
@@ -153,6 +192,8 @@ export interface LicensesTable {
   revoked: Bool;
   free_updates_until: string | null;
   upgraded_to_id: number | null;
+  /** The license this one continues after a free upgrade (migration 0007); it counts as no new activation. */
+  upgraded_from_id: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: string;
   updated_at: string;
 }
@@ -260,9 +301,76 @@ export interface WebhookOrdersTable {
   result: string;
 }
 
+/** API tokens (migration 0012): only the SHA-256 of a token is stored. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+}
+
+/** Outbound webhook endpoints (migration 0012); `events` is a JSON array, `secret` encrypted with SECRET_KEY when set. */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  user_id: number;
+  url: string;
+  events: string;
+  description: string | null;
+  enabled: Bool;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  disabled_reason: string | null;
+  failing_since: string | null;
+  /** The worker that delivers to the endpoint holds it until then (several instances share the outbox). */
+  claimed_by: string | null;
+  claimed_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An event as delivered: `body` is the exact JSON that is signed and posted (null once erased). */
+export interface WebhookEventsTable {
+  id: Generated<number>;
+  message_id: string;
+  type: string;
+  body: string | null;
+  person_id: number | null;
+  created_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  event_id: number;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  first_attempt_at: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempted_at: string;
+  status_code: number | null;
+  duration_ms: number;
+  response: string | null;
+  error: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
+  user_two_factor: UserTwoFactorTable;
+  user_recovery_codes: UserRecoveryCodesTable;
+  limit_events: LimitEventsTable;
+  login_devices: LoginDevicesTable;
   settings: SettingsTable;
   change_log: ChangeLogTable;
   features: FeaturesTable;
@@ -289,6 +397,11 @@ export interface DB {
   statistics_trials: StatisticsTrialsTable;
   statistics_machines: StatisticsMachinesTable;
   statistics_machine_products: StatisticsMachineProductsTable;
+  api_tokens: ApiTokensTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type UserTokenPurpose = 'confirm-registration' | 'reset-password' | 'change-email';

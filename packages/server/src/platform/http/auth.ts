@@ -10,7 +10,7 @@ import {
   type Role,
   type SubjectName,
 } from '@lm/contract';
-import { findSessionUser } from '../../modules/session/repo.ts';
+import { findSessionUser, touchSession } from '../../modules/session/repo.ts';
 import { hashToken } from '../auth/secrets.ts';
 import type { Actor, AppContext } from '../context.ts';
 import { AppError, forbidden, unauthenticated } from './errors.ts';
@@ -21,14 +21,32 @@ export interface RequestUser {
   formattedName: string;
   accessRole: Role;
   locale: string | null;
+  /** The account signs in with a second factor. */
+  twoFactorEnabled: boolean;
 }
+
+/** A session's last use is written at most this often: the list of sessions needs no write per request. */
+const TOUCH_INTERVAL_MS = 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
     user: RequestUser | null;
     ability: AppAbility;
     sessionTokenHash: string | null;
+    /** The API token the request was authenticated with (Authorization: Bearer), if any. */
+    apiToken: { id: number; name: string } | null;
   }
+}
+
+/**
+ * The token of an `Authorization: Bearer` header on an /api call (the desktop protocol takes none),
+ * else null. Such a request is authenticated by the token alone, never by a cookie.
+ */
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header || !/^bearer\s/i.test(header)) return null;
+  if (!request.url.startsWith('/api/') || request.url.startsWith('/api/client/')) return null;
+  return header.slice(6).trim();
 }
 
 const anonymousAbility = abilityFor(null);
@@ -38,8 +56,10 @@ export function registerSessionAuth(app: FastifyInstance, ctx: AppContext): void
   app.decorateRequest('user', null);
   app.decorateRequest('ability', null as never);
   app.decorateRequest('sessionTokenHash', null);
+  app.decorateRequest('apiToken', null);
   app.addHook('onRequest', async (request) => {
     request.ability = anonymousAbility;
+    if (bearerToken(request) !== null) return;
     const token = request.cookies[SESSION_COOKIE];
     if (!token || !request.url.startsWith('/api/') || request.url.startsWith('/api/client/')) return;
     const tokenHash = hashToken(token);
@@ -52,7 +72,12 @@ export function registerSessionAuth(app: FastifyInstance, ctx: AppContext): void
       formattedName: formatUserName({ firstName: row.first_name, lastName: row.last_name, company: row.company, email: row.email }),
       accessRole: row.access_role,
       locale: row.locale,
+      twoFactorEnabled: row.two_factor_user !== null,
     };
+    const now = new Date();
+    if (Date.parse(row.last_used_at) < now.getTime() - TOUCH_INTERVAL_MS) {
+      await touchSession(ctx.db, tokenHash, now).catch((error: unknown) => request.log.warn({ err: error }, 'the session use was not recorded'));
+    }
     request.ability = abilityFor({ id: row.id, accessRole: row.access_role });
   });
 }
@@ -67,6 +92,13 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, t
   });
 }
 
+/** The device cookie (see LOGIN_LIMITS): sent only to the login call, kept a year. */
+export const DEVICE_COOKIE = 'lm_device';
+
+export function setDeviceCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
+  reply.setCookie(DEVICE_COOKIE, token, { path: '/api/session', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', maxAge: 365 * 86400 });
+}
+
 export function clearSessionCookie(reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
 }
@@ -77,7 +109,7 @@ export function requireUser(request: FastifyRequest): RequestUser {
 }
 
 export function actorOf(request: FastifyRequest): Actor {
-  return { userId: request.user?.id ?? null };
+  return { userId: request.user?.id ?? null, tokenName: request.apiToken?.name ?? null };
 }
 
 type CheckedSubject = Exclude<SubjectName, 'all'>;

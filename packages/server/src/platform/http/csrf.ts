@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { bearerToken } from './auth.ts';
 import { AppError } from './errors.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -15,6 +16,8 @@ export function registerCsrfProtection(app: FastifyInstance): void {
     if (!STATE_CHANGING.has(request.method)) return;
     // The desktop protocol carries no session: a forged request can do nothing a direct one cannot.
     if (request.url.startsWith('/api/client/')) return;
+    // A bearer token is the credential, not a cookie: a cross-site page cannot send one on its own.
+    if (bearerToken(request) !== null) return;
     const origin = request.headers.origin;
     if (!origin) return;
     let originHost: string;

@@ -1,6 +1,9 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import type { ErrorBody, ErrorCode, ErrorDetail } from '@lm/contract';
+import { issueMessage, renderMessage, type ErrorBody, type ErrorCode, type ErrorDetail, type IssueLike, type Locale } from '@lm/contract';
+import { MESSAGE_CATALOGS } from '@lm/contract/messages/index';
+import { isDatabaseUnavailable } from '../db/dialect.ts';
+import { requestLocale } from './locale.ts';
 
 /** A refusal the client caused: answered with its status and stable code, never logged as a fault. */
 export class AppError extends Error {
@@ -22,11 +25,43 @@ export class AppError extends Error {
   }
 }
 
+/** Seconds a client is asked to wait before trying again while the database is away. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+export const databaseUnavailable = () => new AppError(503, 'ERR_DATABASE_UNAVAILABLE', 'The database cannot be reached right now; please try again in a moment');
+
 export const notFound = (what = 'Record') => new AppError(404, 'ERR_NOT_FOUND', `${what} not found`);
 export const forbidden = () => new AppError(403, 'ERR_FORBIDDEN', 'You are not allowed to do this');
 export const unauthenticated = () => new AppError(401, 'ERR_UNAUTHENTICATED', 'Please log in');
-export const validationError = (path: string, message: string) =>
-  new AppError(400, 'ERR_VALIDATION', `${path}: ${message}`, { details: [{ path, message }] });
+/**
+ * A refused field: `code` is a message key of the shared vocabulary (`validation.<code>`), which
+ * the answer renders in the request's language with `params`.
+ */
+export const validationError = (path: string, code: string, params: Record<string, string | number> = {}) =>
+  new AppError(400, 'ERR_VALIDATION', `${path}: ${code}`, { details: [{ path, message: code, code, params }] });
+
+/** A detail's message in the request's language, when its code is a key of the vocabulary. */
+function localizedDetail(detail: ErrorDetail, locale: Locale): ErrorDetail {
+  if (!detail.code || !(detail.code in MESSAGE_CATALOGS.en.validation || `${detail.code}_other` in MESSAGE_CATALOGS.en.validation)) return detail;
+  return { ...detail, message: renderMessage(MESSAGE_CATALOGS[locale], locale, 'validation', detail.code, detail.params), params: detail.params ?? {} };
+}
+
+/** A validation answer: each field's problem and a summary, in the request's language. */
+function validationBody(details: ErrorDetail[], locale: Locale): ErrorBody {
+  const localized = details.map((detail) => localizedDetail(detail, locale));
+  const summary = renderMessage(MESSAGE_CATALOGS[locale], locale, 'errors', 'ERR_VALIDATION');
+  return { error: 'ERR_VALIDATION', message: `${summary} ${localized.map((detail) => `${detail.path}: ${detail.message}`).join('; ')}`, details: localized };
+}
+
+/** The raw value a path points at (the request's own, before validation), to tell missing from wrong. */
+function valueAt(source: unknown, path: string[]): unknown {
+  let value = source;
+  for (const segment of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+}
 
 const FASTIFY_CODES: Record<string, [number, ErrorCode]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'ERR_UNSUPPORTED_MEDIA_TYPE'],
@@ -43,29 +78,54 @@ const FASTIFY_CODES: Record<string, [number, ErrorCode]> = {
  */
 const POSTGRES_INPUT_ERRORS = new Set(['22021', '22P05', '22003', '22P02', '22007', '22008']);
 
+const answeredCodes = new WeakMap<FastifyReply, ErrorCode>();
+
+/** The error code a reply answered with, for metrics; undefined for a success. */
+export function errorCodeOf(reply: FastifyReply): ErrorCode | undefined {
+  return answeredCodes.get(reply);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) return reply.status(error.status).send(error.toBody());
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const details = error.validation.map((issue) => ({
-        path: issue.instancePath.split('/').filter(Boolean).join('.') || String(error.validationContext ?? ''),
-        message: issue.message ?? 'is not an allowed value',
-        code: issue.keyword,
-      }));
-      return reply.status(400).send({ error: 'ERR_VALIDATION', message: 'The request is not valid', details } satisfies ErrorBody);
-    }
-    if (error.statusCode === 429) {
-      return reply.status(429).send({ error: 'ERR_RATE_LIMITED', message: 'Too many requests, please try again later' } satisfies ErrorBody);
-    }
-    if (typeof error.code === 'string' && POSTGRES_INPUT_ERRORS.has(error.code)) {
-      return reply.status(400).send({ error: 'ERR_BAD_REQUEST', message: 'The request contains a value the database cannot store' } satisfies ErrorBody);
-    }
-    const known = error.code ? FASTIFY_CODES[error.code] : undefined;
-    if (known) return reply.status(known[0]).send({ error: known[1], message: error.message } satisfies ErrorBody);
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500 && !isResponseSerializationError(error)) {
-      return reply.status(error.statusCode).send({ error: 'ERR_BAD_REQUEST', message: error.message } satisfies ErrorBody);
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ error: 'ERR_INTERNAL', message: 'Internal server error' } satisfies ErrorBody);
+    const [status, body] = errorAnswer(error, request);
+    answeredCodes.set(reply, body.error);
+    if (status === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    if (status === 429 && body.params?.retryAfter !== undefined) reply.header('retry-after', String(body.params.retryAfter));
+    return reply.status(status).send(body);
   });
+}
+
+/** The status and body that answer an error; validation answers in the request's language. */
+function errorAnswer(error: FastifyError, request: FastifyRequest): [number, ErrorBody] {
+  if (error instanceof AppError) {
+    if (error.code === 'ERR_VALIDATION' && error.details?.some((detail) => detail.code)) {
+      return [error.status, { ...validationBody(error.details, requestLocale(request)), params: error.params }];
+    }
+    return [error.status, error.toBody()];
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return [503, databaseUnavailable().toBody()];
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const context = String(error.validationContext ?? 'body');
+    const source = ({ body: request.body, querystring: request.query, params: request.params, headers: request.headers } as Record<string, unknown>)[context];
+    const details = error.validation.map((issue): ErrorDetail => {
+      const path = issue.instancePath.split('/').filter(Boolean);
+      const { key, params } = issueMessage({ ...(issue.params as object), code: issue.keyword, message: issue.message, input: valueAt(source, path) } as IssueLike);
+      return { path: path.join('.') || context, message: key, code: key, params };
+    });
+    return [400, validationBody(details, requestLocale(request))];
+  }
+  if (error.statusCode === 429) return [429, { error: 'ERR_RATE_LIMITED', message: 'Too many requests, please try again later' }];
+  if (typeof error.code === 'string' && POSTGRES_INPUT_ERRORS.has(error.code)) {
+    return [400, { error: 'ERR_BAD_REQUEST', message: 'The request contains a value the database cannot store' }];
+  }
+  const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+  if (known) return [known[0], { error: known[1], message: error.message }];
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500 && !isResponseSerializationError(error)) {
+    return [error.statusCode, { error: 'ERR_BAD_REQUEST', message: error.message }];
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return [500, { error: 'ERR_INTERNAL', message: 'Internal server error' }];
 }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { DEFAULT_LOCALE, LOCALES, type Locale } from '@lm/contract';
+import { DEFAULT_LOCALE, isSupportedLocaleTag, resolveLocale, type Locale } from '@lm/contract';
 
 /**
  * The first supported language of an Accept-Language header (the web app sends its current locale
@@ -12,12 +12,12 @@ export function localeOf(acceptLanguage: string | undefined): Locale {
     .map((part, index) => {
       const [tag, ...parameters] = part.trim().split(';');
       const quality = parameters.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      return { language: tag.trim().toLowerCase().split('-')[0], quality: quality ? Number(quality.slice(2)) || 0 : 1, index };
+      return { tag: tag.trim(), quality: quality ? Number(quality.slice(2)) || 0 : 1, index };
     })
     .filter((entry) => entry.quality > 0)
     .sort((a, b) => b.quality - a.quality || a.index - b.index);
-  const match = ranked.find((entry) => (LOCALES as readonly string[]).includes(entry.language));
-  return match ? (match.language as Locale) : DEFAULT_LOCALE;
+  const match = ranked.find((entry) => isSupportedLocaleTag(entry.tag));
+  return match ? resolveLocale(match.tag) : DEFAULT_LOCALE;
 }
 
 export function requestLocale(request: FastifyRequest): Locale {

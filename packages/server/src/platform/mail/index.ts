@@ -6,7 +6,7 @@ import type { DB } from '../db/schema.ts';
 import { MailService } from './service.ts';
 import { fileTransport, smtpTransport } from './transport.ts';
 
-export { enqueueMail, removeMailsTo, type OutgoingMail } from './outbox.ts';
+export { enqueueMail, mailBacklog, removeMailsTo, type OutgoingMail } from './outbox.ts';
 export { renderMail, type MailContent } from './layout.ts';
 export { MailService, retryDelay, type MailPassResult, type MailWorkerOptions } from './service.ts';
 

@@ -45,6 +45,8 @@ describe('localeOf', () => {
     expect(localeOf(undefined)).toBe('en');
     expect(localeOf('de')).toBe('de');
     expect(localeOf('de-CH,de;q=0.9')).toBe('de');
+    expect(localeOf('de-AT')).toBe('de');
+    expect(localeOf('pt-BR, de_DE;q=0.5')).toBe('de');
     expect(localeOf('nl,fr;q=0.8,it;q=0.9')).toBe('it');
     expect(localeOf('ja, zh')).toBe('en');
     expect(localeOf('es;q=0, fr;q=0.1')).toBe('fr');

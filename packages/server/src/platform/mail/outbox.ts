@@ -92,3 +92,16 @@ export async function markMailFailed(db: Executor, id: number, attempts: number,
 export async function removeMailsTo(db: Executor, recipient: string): Promise<void> {
   await db.deleteFrom('mail_outbox').where('recipient', '=', recipient).execute();
 }
+
+/** What the outbox holds, for /metrics: unsent mails, given-up ones, and when the oldest unsent one was queued. */
+export async function mailBacklog(db: Executor): Promise<{ pending: number; failed: number; oldestPendingSince: string | null }> {
+  const [pending, failed] = await Promise.all([
+    db
+      .selectFrom('mail_outbox')
+      .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
+      .where('failed_at', 'is', null)
+      .executeTakeFirstOrThrow(),
+    db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('count')).where('failed_at', 'is not', null).executeTakeFirstOrThrow(),
+  ]);
+  return { pending: Number(pending.count), failed: Number(failed.count), oldestPendingSince: pending.oldest ?? null };
+}

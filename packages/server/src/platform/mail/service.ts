@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { claimMail, markMailFailed, pendingMailIds, removeSentMail, scheduleRetry } from './outbox.ts';
 import type { MailTransport } from './transport.ts';
+import { OutboxLoop } from '../jobs/outbox-loop.ts';
 
 export interface MailWorkerOptions {
   /** How often the outbox is looked at; mails queued by this instance are sent at once (wake). */
@@ -45,78 +46,29 @@ export interface MailPassResult {
  * what failed for a later attempt with exponential backoff, so that a mail server that is down
  * delays mail but never loses it. All passes of one instance run one after another.
  */
-export class MailService {
+export class MailService extends OutboxLoop<MailPassResult> {
   readonly transport: MailTransport;
   private readonly db: Kysely<DB>;
   private readonly log: FastifyBaseLogger;
   private readonly from: string;
   private readonly options: MailWorkerOptions;
-  private timer: NodeJS.Timeout | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
-  private running = false;
-  private wakeRequested = false;
 
   constructor(db: Kysely<DB>, log: FastifyBaseLogger, transport: MailTransport, from: string, options: Partial<MailWorkerOptions> = {}) {
+    const settings = { ...DEFAULT_MAIL_WORKER_OPTIONS, ...options };
+    super({ name: 'mail', log, pollIntervalMs: settings.pollIntervalMs, wakeDelayMs: 0 });
     this.db = db;
     this.log = log;
     this.transport = transport;
     this.from = from;
-    this.options = { ...DEFAULT_MAIL_WORKER_OPTIONS, ...options };
+    this.options = settings;
   }
 
-  /** Starts polling the outbox (buildApp does this). */
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedule(0);
-  }
-
-  /** Stops polling and waits for a pass under way (the app's close does this). */
-  async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    await this.queue;
+  override async stop(): Promise<void> {
+    await super.stop();
     this.transport.close();
   }
 
-  /** Mails were queued: look at the outbox now rather than at the next poll. */
-  wake(): void {
-    if (!this.running) return;
-    this.wakeRequested = true;
-    this.schedule(0);
-  }
-
-  /**
-   * Tries every unsent mail once now, including those waiting for a retry, and answers when done:
-   * deterministic delivery for tests and for an operator who just fixed the mail server.
-   */
-  flush(): Promise<MailPassResult> {
-    return this.serialized(() => this.pass(true));
-  }
-
-  private serialized<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(work, work);
-    this.queue = result.catch(() => undefined);
-    return result;
-  }
-
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), delayMs);
-    this.timer.unref();
-  }
-
-  private async tick(): Promise<void> {
-    this.wakeRequested = false;
-    try {
-      await this.serialized(() => this.pass(false));
-    } catch (error) {
-      this.log.error({ err: error }, 'mail outbox pass failed');
-    }
-    if (this.running) this.schedule(this.wakeRequested ? 0 : this.options.pollIntervalMs);
-  }
-
-  private async pass(includeDeferred: boolean): Promise<MailPassResult> {
+  protected async pass(includeDeferred: boolean): Promise<MailPassResult> {
     const result: MailPassResult = { sent: 0, deferred: 0, givenUp: 0 };
     let afterId = 0;
     for (;;) {

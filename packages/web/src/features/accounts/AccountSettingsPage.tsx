@@ -1,4 +1,5 @@
-import { Alert, Grid, Paper, Stack, Title } from '@mantine/core';
+import { Alert, Button, Grid, Paper, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { BusyOverlay } from '../../components/BusyOverlay.tsx';
@@ -38,6 +39,17 @@ export default function AccountSettingsPage() {
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 4 }}>
             <Stack>
+            <Paper withBorder p="lg" radius="md">
+              <Title order={3} mb="xs">
+                {t('security.title')}
+              </Title>
+              <Text size="sm" mb="md">
+                {t('security.summary')}
+              </Text>
+              <Button component={Link} to="/account/security" variant="light" data-testid="security-link">
+                {t('security.open')}
+              </Button>
+            </Paper>
             <Paper withBorder p="lg" radius="md">
               <Title order={3} mb="md">
                 {t('accounts.consent.title')}

@@ -31,6 +31,19 @@ export default function ChangeEmailPage() {
   const started = useRef(false);
   const form = useForm<EmailRequest>({ mode: 'uncontrolled', initialValues: { email: '' }, validate: formValidator(emailRequest) });
 
+  // Revisited while a change waits for its link: say so, instead of offering an empty form.
+  useEffect(() => {
+    if (token) return;
+    let current = true;
+    accountsApi.pendingEmailChange().then(
+      ({ pending }) => current && pending && setStatus((shown) => (shown.kind === 'form' ? { kind: 'requested', email: pending.email } : shown)),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [token]);
+
   useEffect(() => {
     if (!token || !linkEmail || started.current) return;
     started.current = true;
@@ -85,9 +98,14 @@ export default function ChangeEmailPage() {
           </form>
         )}
         {status.kind === 'requested' && (
-          <Alert color="blue" icon={<IconMailForward />} title={t('accounts.changeEmail.sentTitle')}>
-            {t('accounts.changeEmail.sentText', { email: status.email, current: user?.username ?? '' })}
-          </Alert>
+          <Stack>
+            <Alert color="blue" icon={<IconMailForward />} title={t('accounts.changeEmail.sentTitle')}>
+              {t('accounts.changeEmail.sentText', { email: status.email, current: user?.username ?? '' })}
+            </Alert>
+            <Anchor component="button" type="button" onClick={() => setStatus({ kind: 'form' })} style={{ alignSelf: 'flex-start' }}>
+              {t('accounts.changeEmail.otherAddress')}
+            </Anchor>
+          </Stack>
         )}
         {status.kind === 'confirming' && (
           <Group>

@@ -1,4 +1,4 @@
-import type { EmailChangeResult, PasswordReset, Registration, User, UserFields } from '@lm/contract';
+import type { EmailChangeResult, PasswordReset, PendingEmailChange, Registration, User, UserFields } from '@lm/contract';
 import { api } from '../../lib/api.ts';
 
 /** The calls of spec section 7 that the account pages make. */
@@ -8,6 +8,7 @@ export const accountsApi = {
   resendConfirmation: (email: string) => api<void>('/users/confirm/resend', { method: 'POST', body: { email } }),
   forgotPassword: (email: string) => api<void>('/users/forgot-password', { method: 'POST', body: { email } }),
   resetPassword: (body: PasswordReset) => api<void>('/users/reset-password', { method: 'POST', body }),
+  pendingEmailChange: () => api<PendingEmailChange>('/users/change-email'),
   requestEmailChange: (email: string) => api<EmailChangeResult>('/users/change-email', { method: 'POST', body: { email } }),
   confirmEmailChange: (email: string, token: string) => api<EmailChangeResult>('/users/change-email', { method: 'POST', body: { email, token } }),
   user: (id: number, signal?: AbortSignal) => api<User>(`/users/${id}`, { signal }),

@@ -3,12 +3,13 @@ import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { COPIED_LABEL_MS } from '@lm/contract';
 import type { AnyLicLink } from '@lm/contract/anylic';
+import { formatDate } from '../../lib/format.ts';
 
 /** The created link, with a copy button whose label reads 'copied' for 700 ms. */
 export function AnyLicResult({ link, validUntil }: { link: AnyLicLink; validUntil: string }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   // The link ends with its valid-until day in UTC (expiresAt is the next midnight, UTC).
-  const lastDay = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${validUntil}T12:00:00Z`));
+  const lastDay = formatDate(validUntil);
   return (
     <Alert color="green" title={t('anylic.resultTitle')} role="status">
       <Stack gap="sm">

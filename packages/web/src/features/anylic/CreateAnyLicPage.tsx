@@ -1,15 +1,13 @@
 import { useState } from 'react';
 import { Button, Paper, SegmentedControl, Input, Stack, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import dayjs from 'dayjs';
-import localizedFormat from 'dayjs/plugin/localizedFormat';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { LICENSE_FILE_FORMATS, type LicenseFileFormat } from '@lm/contract/license-file';
 import type { AnyLicLink } from '@lm/contract/anylic';
 import { SETTING_DEFAULTS } from '@lm/contract';
-import { LocalizedDates } from '../../components/LocalizedDates.tsx';
+import { LocalizedDates, pickerDates } from '../../components/LocalizedDates.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formValidator } from '../../lib/forms.ts';
@@ -25,13 +23,11 @@ interface FormValues {
   validUntil: string | null;
 }
 
-// 'LL' shows the chosen date in the interface language.
-dayjs.extend(localizedFormat);
 
 const formSchema = z.object({
   format: z.enum(LICENSE_FILE_FORMATS),
-  productId: z.string({ error: 'validation.required' }).min(1, 'validation.required'),
-  validUntil: z.string({ error: 'validation.required' }).min(1, 'validation.required'),
+  productId: z.string().min(1),
+  validUntil: z.string().min(1),
 });
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
@@ -94,7 +90,7 @@ export default function CreateAnyLicPage() {
                 clearable
                 minDate={isoDay(today)}
                 maxDate={isoDay(latest)}
-                valueFormat="LL"
+                valueFormatter={pickerDates}
                 {...form.getInputProps('validUntil')}
               />
               <Button type="submit" loading={create.isPending} style={{ alignSelf: 'flex-start' }}>

@@ -1,9 +1,10 @@
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
 import { useForm } from '@mantine/form';
 import { formValidator } from '../../lib/forms.ts';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { loginRequest, type LoginRequest } from '@lm/contract';
+import { loginRequest, type LoginRequest, type SessionUser } from '@lm/contract';
 import { ApiError } from '../../lib/api.ts';
 import { auth, useAuth } from '../../lib/auth.ts';
 
@@ -12,25 +13,98 @@ export function safeReturnUrl(value: string | null): string {
   return value && value.startsWith('/') && !value.startsWith('//') ? value : '/';
 }
 
+/** The second step for an account with a second factor: the password was right, now the code. */
+function CodeStep({ credentials, onBack, onSignedIn }: { credentials: LoginRequest; onBack: () => void; onSignedIn: (user: SessionUser) => void }) {
+  const { t } = useTranslation();
+  const { status, errorCode } = useAuth();
+  const [code, setCode] = useState('');
+  const [missing, setMissing] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!code.trim()) return setMissing(true);
+    try {
+      onSignedIn(await auth.login({ ...credentials, code: code.trim() }));
+    } catch {
+      setCode('');
+    }
+  };
+  const failed = status === 'Error' && errorCode !== 'ERR_TWO_FACTOR_REQUIRED';
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby="login-title" data-testid="login-code-step">
+      <Stack>
+        <Title order={3} id="login-title">
+          {t('auth.twoFactorTitle')}
+        </Title>
+        <Text size="sm">{t('auth.twoFactorExplain')}</Text>
+        {failed && (
+          <Alert color="red" role="alert" data-testid="login-error">
+            {errorCode === 'ERR_RATE_LIMITED' ? t('errors.ERR_RATE_LIMITED') : t('errors.ERR_TWO_FACTOR_INVALID')}
+          </Alert>
+        )}
+        <TextInput
+          label={t('auth.twoFactorCode')}
+          autoComplete="one-time-code"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          data-autofocus
+          data-testid="login-code"
+          value={code}
+          error={missing ? t('validation.required') : undefined}
+          onChange={(event) => {
+            setCode(event.currentTarget.value);
+            setMissing(false);
+          }}
+        />
+        <Group justify="space-between">
+          <Button variant="subtle" onClick={onBack}>
+            {t('common.back')}
+          </Button>
+          <Button type="submit" loading={status === 'Pending'}>
+            {t('auth.login')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
 export function LoginForm() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const { status, errorCode } = useAuth();
+  const [codeFor, setCodeFor] = useState<LoginRequest | null>(null);
   const form = useForm<LoginRequest>({ mode: 'uncontrolled', initialValues: { username: '', password: '' }, validate: formValidator(loginRequest) });
+
+  // An account that must still set up its second factor goes there first (the server allows nothing else).
+  const signedIn = (user: SessionUser) => navigate(user.twoFactorEnrollmentRequired ? '/account/security' : safeReturnUrl(params.get('returnUrl')), { replace: true });
 
   const submit = form.onSubmit(async (values) => {
     try {
-      await auth.login(values);
-      navigate(safeReturnUrl(params.get('returnUrl')), { replace: true });
+      signedIn(await auth.login(values));
     } catch (error) {
       if (error instanceof ApiError && error.code === 'ERR_CONFIRMATION_PENDING') {
         navigate(`/register/confirm?email=${encodeURIComponent(values.username)}`);
       }
+      if (error instanceof ApiError && error.code === 'ERR_TWO_FACTOR_REQUIRED') setCodeFor(values);
     }
   });
 
-  const failure = status === 'Error' && errorCode !== 'ERR_CONFIRMATION_PENDING';
+  if (codeFor) {
+    return (
+      <CodeStep
+        credentials={codeFor}
+        onSignedIn={signedIn}
+        onBack={() => {
+          setCodeFor(null);
+          form.setFieldValue('password', '');
+        }}
+      />
+    );
+  }
+
+  const failure = status === 'Error' && errorCode !== 'ERR_CONFIRMATION_PENDING' && errorCode !== 'ERR_TWO_FACTOR_REQUIRED';
   return (
     <form onSubmit={submit} noValidate aria-labelledby="login-title">
       <Stack>

@@ -2,17 +2,11 @@ import { Anchor, Badge, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { changedFields, type ChangeLogEntry, type ChangeOperation } from '@lm/contract/change-log';
 import { currentLocale } from '../../lib/i18n.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { displayValue, fieldLabel } from './change-values.ts';
 import classes from './ChangeLog.module.css';
 
 const OPERATION_COLORS: Record<ChangeOperation, string> = { insert: 'green', update: 'blue', delete: 'red' };
-
-/** A value as a person reads it: dates localized, lists and objects as compact JSON, nothing as a dash. */
-function displayValue(value: unknown): string {
-  if (value === null || value === undefined) return '—';
-  if (value instanceof Date) return value.toLocaleString(currentLocale());
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
 
 interface Props {
   entry: ChangeLogEntry;
@@ -44,9 +38,10 @@ export function ChangeEntryCard({ entry, onlyChanged, onSelectRecord }: Props) {
           <Group gap="xs" wrap="wrap">
             <Text size="sm" fw={500} data-testid="change-actor">
               {entry.userId === null ? t('changes.system') : (entry.userName ?? t('changes.deletedUser', { id: entry.userId }))}
+              {entry.tokenName !== null && ` · ${t('apiTokens.viaToken', { name: entry.tokenName })}`}
             </Text>
             <Text size="sm" c="dimmed" component="time" dateTime={timestamp.toISOString()}>
-              {timestamp.toLocaleString(currentLocale())}
+              {formatDateTime(timestamp)}
             </Text>
           </Group>
         </Group>
@@ -70,10 +65,10 @@ export function ChangeEntryCard({ entry, onlyChanged, onSelectRecord }: Props) {
                   return (
                     <Table.Tr key={field} className={isChanged ? classes.changed : undefined} data-changed={isChanged || undefined}>
                       <Table.Td className={classes.field} fw={isChanged ? 600 : undefined}>
-                        {field}
+                        {fieldLabel(field, t)}
                       </Table.Td>
-                      {oldValues && <Table.Td className={classes.value}>{displayValue(oldValues[field])}</Table.Td>}
-                      {newValues && <Table.Td className={classes.value}>{displayValue(newValues[field])}</Table.Td>}
+                      {oldValues && <Table.Td className={classes.value}>{displayValue(field, oldValues[field], t, currentLocale())}</Table.Td>}
+                      {newValues && <Table.Td className={classes.value}>{displayValue(field, newValues[field], t, currentLocale())}</Table.Td>}
                     </Table.Tr>
                   );
                 })}

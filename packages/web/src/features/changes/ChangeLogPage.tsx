@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Group, NumberInput, Pagination, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Group, NumberInput, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import { useAbility } from '../../lib/auth.ts';
 import { errorText } from '../../lib/notify.ts';
 import { useChangeLog, type ChangeLogParams } from './api.ts';
 import { ChangeEntryCard } from './ChangeEntryCard.tsx';
+import { Paging } from '../../components/Paging.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -131,7 +132,7 @@ export default function ChangeLogPage() {
           {changes.data.items.map((entry) => (
             <ChangeEntryCard key={entry.id} entry={entry} onlyChanged={onlyChanged} onSelectRecord={(recordId) => update({ recordId })} />
           ))}
-          {pageCount > 1 && <Pagination total={pageCount} value={page} onChange={(next) => update({ page: next })} />}
+          {pageCount > 1 && <Paging total={pageCount} value={page} onChange={(next) => update({ page: next })} />}
         </>
       )}
     </Stack>

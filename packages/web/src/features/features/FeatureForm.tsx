@@ -1,11 +1,10 @@
 import { SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { LOCALES } from '@lm/contract';
+import { LOCALES, LOCALE_NAMES } from '@lm/contract';
 import { featureFields, type Feature } from '@lm/contract/feature';
 import { FeaturesInput } from '../../components/FeaturesInput.tsx';
 import { formValidator } from '../../lib/forms.ts';
-import { LOCALE_LABELS } from '../../lib/i18n.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { showFieldErrors } from '../../lib/server-errors.ts';
 import { useSaveFeature } from './api/save-feature.ts';
@@ -53,7 +52,7 @@ export function FeatureForm({ feature, onSaved, onCancel }: { feature: Feature |
           {LOCALES.map((locale) => (
             <TextInput
               key={locale}
-              label={t('catalogue.feature.descriptionIn', { language: LOCALE_LABELS[locale] })}
+              label={t('catalogue.feature.descriptionIn', { language: LOCALE_NAMES[locale] })}
               lang={locale}
               {...form.getInputProps(`localizedDescription.${locale}`)}
             />

@@ -56,7 +56,10 @@ export default function FeatureListPage() {
     },
     { key: 'hidden', label: t('catalogue.feature.hidden'), sortField: 'hidden', render: (feature) => (feature.hidden ? <Badge color="gray">{t('common.yes')}</Badge> : '') },
     { key: 'createdAt', label: t('catalogue.createdAt'), sortField: 'createdAt', render: (feature) => formatDate(feature.createdAt) },
-    {
+  ];
+  // Readers who may change nothing (distributors) get no empty Actions column.
+  if (ability.can('update', 'Feature') || ability.can('delete', 'Feature')) {
+    columns.push({
       key: 'actions',
       label: t('common.actions'),
       render: (feature) => (
@@ -69,8 +72,8 @@ export default function FeatureListPage() {
           )}
         </Group>
       ),
-    },
-  ];
+    });
+  }
 
   return (
     <>

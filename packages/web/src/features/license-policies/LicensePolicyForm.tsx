@@ -2,7 +2,7 @@ import { ActionIcon, Button, Fieldset, Group, NumberInput, Select, SimpleGrid, S
 import { useForm } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { LOCALES, MONTH_DAYS } from '@lm/contract';
+import { LOCALES, MONTH_DAYS, LOCALE_NAMES } from '@lm/contract';
 import {
   licensePolicyFields,
   publicNameEntries,
@@ -13,7 +13,6 @@ import {
 } from '@lm/contract/license-policy';
 import { z } from 'zod';
 import { formValidator } from '../../lib/forms.ts';
-import { LOCALE_LABELS } from '../../lib/i18n.ts';
 import { policyLabel } from '../../lib/license-policies.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { showFieldErrors } from '../../lib/server-errors.ts';
@@ -134,7 +133,8 @@ export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: Licen
             label={t('catalogue.policy.type')}
             required
             allowDeselect={false}
-            disabled={policy?.type === 'INDEFINITE'}
+            // Built-in policies keep their type (the server refuses a change): FLOATING_DEFAULT stays floating.
+            disabled={policy?.builtIn || policy?.type === 'INDEFINITE'}
             data={types.map((type) => ({ value: type, label: t(`catalogue.policy.types.${type}`) }))}
             {...form.getInputProps('type')}
           />
@@ -153,7 +153,7 @@ export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: Licen
                     aria-label={t('catalogue.policy.locale')}
                     placeholder={t('catalogue.policy.locale')}
                     w={{ base: 115, sm: 150 }}
-                    data={LOCALES.map((locale) => ({ value: locale, label: LOCALE_LABELS[locale], disabled: locale !== entry.locale && usedLocales.includes(locale) }))}
+                    data={LOCALES.map((locale) => ({ value: locale, label: LOCALE_NAMES[locale], disabled: locale !== entry.locale && usedLocales.includes(locale) }))}
                     {...form.getInputProps(`publicNames.${index}.locale`)}
                   />
                   <TextInput style={{ flex: 1, minWidth: 0 }} aria-label={t('catalogue.policy.publicNameText')} placeholder={t('catalogue.policy.publicNameText')} {...form.getInputProps(`publicNames.${index}.description`)} />

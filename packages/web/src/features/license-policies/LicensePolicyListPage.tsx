@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Modal, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Modal, Paper, SegmentedControl, Stack, Text, useMatches } from '@mantine/core';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -22,6 +22,7 @@ const TYPE_COLORS: Record<PolicyType, string> = { INDEFINITE: 'grape', PERPETUAL
 /** The license policy list: search, filter by type, sort, edit in a dialog. */
 export default function LicensePolicyListPage() {
   const { t } = useTranslation();
+  const orientation = useMatches<'vertical' | 'horizontal'>({ base: 'vertical', xs: 'horizontal' });
   const ability = useAbility();
   const state = useListState('name');
   const [type, setType] = useState('');
@@ -73,15 +74,15 @@ export default function LicensePolicyListPage() {
       render: (policy) => t('catalogue.policy.machinesValue', { count: policy.maxDifferentMachinesCount, interval: formatDuration(policy.maxDifferentMachinesIntervalHours * 3600, t) }),
     },
     { key: 'freeUpdates', label: t('catalogue.policy.freeUpdatesPeriod'), render: (policy) => freeUpdatesLabel(policy.freeUpdatesPeriodDays, t) },
-    {
+  ];
+  // Readers who may change nothing (distributors) get no empty Actions column.
+  if (ability.can('update', 'LicensePolicy')) {
+    columns.push({
       key: 'actions',
       label: t('common.actions'),
-      render: (policy) =>
-        ability.can('update', 'LicensePolicy') && (
-          <RowAction label={t('common.edit')} subject={policy.name} icon={<IconPencil size={18} />} onClick={() => setEditing(policy)} />
-        ),
-    },
-  ];
+      render: (policy) => <RowAction label={t('common.edit')} subject={policy.name} icon={<IconPencil size={18} />} onClick={() => setEditing(policy)} />,
+    });
+  }
 
   return (
     <>
@@ -99,6 +100,8 @@ export default function LicensePolicyListPage() {
         <Group mb="sm" gap="sm">
           <ListSearch state={state} />
           <SegmentedControl
+            // Four types side by side do not fit a phone in German ("Unbefristet"): one above the other there.
+            orientation={orientation}
             value={type}
             onChange={(value) => {
               setType(value);

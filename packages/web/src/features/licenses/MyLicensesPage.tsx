@@ -7,7 +7,7 @@ import { PageTitle } from '../../components/PageTitle.tsx';
 import { useAbility, useAuth } from '../../lib/auth.ts';
 import { ActivateDialog, TemporaryDialog } from './components/AddLicenseDialogs.tsx';
 import { FreeUpdatesNotices } from './components/FreeUpdatesNotices.tsx';
-import { FreeUpgradeOffer } from './components/FreeUpgrade.tsx';
+import { FreeUpgradeNotice } from './components/FreeUpgrade.tsx';
 import { LicenseBrowser } from './components/LicenseBrowser.tsx';
 import { OfflineLicenseInstructions } from '../../components/OfflineLicenseInstructions.tsx';
 
@@ -57,7 +57,7 @@ export default function MyLicensesPage() {
         header={(page) => (
           <>
             <FreeUpdatesNotices licenses={page.items} />
-            <FreeUpgradeOffer licenses={page.items} />
+            <FreeUpgradeNotice licenses={page.items} />
           </>
         )}
       />

@@ -3,11 +3,6 @@ import { asSubject } from '@lm/contract';
 import { policyLabel } from '../../lib/license-policies.ts';
 import type { LicenseItem } from './api/licenses.ts';
 
-/** A calendar date `YYYY-MM-DD` in the reader's language. */
-export function formatDate(date: string, language: string): string {
-  return new Date(`${date}T00:00:00Z`).toLocaleDateString(language, { timeZone: 'UTC' });
-}
-
 /** A license as the permission rules see it. */
 export function licenseSubject(license: LicenseItem) {
   return asSubject('License', { ownerId: license.ownerId, kind: license.kind, distributorId: license.distributorId } as Record<string, unknown>);

@@ -85,7 +85,7 @@ export default function ProductComparePage() {
               exclude={ids.map(Number)}
               onChange={(id) => id !== null && choose([...ids, String(id)])}
             />
-            <Group gap={6} aria-label={t('catalogue.compare.products')} data-testid="compare-chosen">
+            <Group gap={6} role="group" aria-label={t('catalogue.compare.products')} data-testid="compare-chosen">
               {ids.map((id) => (
                 <Pill key={id} withRemoveButton onRemove={() => choose(ids.filter((other) => other !== id))} removeButtonProps={{ 'aria-label': t('common.delete') }}>
                   {compared.data?.items.find((product) => product.id === Number(id))?.formattedName ?? `#${id}`}

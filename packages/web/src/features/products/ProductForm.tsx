@@ -45,7 +45,7 @@ export function ProductForm({ product, template = null, onSaved, onCancel }: Pro
     }
   });
 
-  const dateProps = { valueFormat: 'YYYY-MM-DD', clearable: true, placeholder: 'YYYY-MM-DD' };
+  const dateProps = { clearable: true };
   return (
     <form onSubmit={submit} noValidate data-testid="product-form">
       <Stack>

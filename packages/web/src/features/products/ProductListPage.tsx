@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Modal, Paper, SegmentedControl, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Group, Modal, Paper, SegmentedControl, Text } from '@mantine/core';
 import { IconCopy, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -15,6 +15,7 @@ import { useDeleteProduct } from './api/delete-product.ts';
 import { useProductList } from './api/list-products.ts';
 import { ProductForm } from './ProductForm.tsx';
 import { ProductVersions } from './ProductVersions.tsx';
+import { ProductFeatures } from './ProductFeatures.tsx';
 import { confirmDanger } from '../../components/confirm-danger.tsx';
 import { ListSearch } from '../../components/ListSearch.tsx';
 import { RowAction } from '../../components/RowAction.tsx';
@@ -62,18 +63,13 @@ export default function ProductListPage() {
     },
     { key: 'trial', label: t('catalogue.product.trialDays'), render: (product) => product.trialDays ?? t('common.none') },
     { key: 'release', label: t('catalogue.product.releaseDate'), sortField: 'releaseDate', render: (product) => formatDate(product.releaseDate) },
-    {
-      key: 'features',
-      label: t('catalogue.product.features'),
-      render: (product) => (
-        <Tooltip label={product.features.join(', ')} disabled={product.features.length === 0} multiline maw={400}>
-          <Text size="sm">{t('catalogue.product.featureCount', { count: product.features.length })}</Text>
-        </Tooltip>
-      ),
-    },
+    { key: 'features', label: t('catalogue.product.features'), render: (product) => <ProductFeatures product={product} /> },
     { key: 'policy', label: t('catalogue.product.defaultLicensePolicy'), render: (product) => policyName(product.defaultLicensePolicyId) },
     { key: 'createdAt', label: t('catalogue.createdAt'), sortField: 'createdAt', render: (product) => formatDate(product.createdAt) },
-    {
+  ];
+  // Readers who may change nothing (distributors) get no empty Actions column.
+  if (ability.can('update', 'Product') || ability.can('create', 'Product') || ability.can('delete', 'Product')) {
+    columns.push({
       key: 'actions',
       label: t('common.actions'),
       render: (product) => (
@@ -89,8 +85,8 @@ export default function ProductListPage() {
           )}
         </Group>
       ),
-    },
-  ];
+    });
+  }
 
   return (
     <>

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Group, MultiSelect, Paper, Switch, Table, Text, Tooltip } from '@mantine/core';
+import { Alert, Group, MultiSelect, Paper, Switch, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { LIST_MAX_LIMIT } from '@lm/contract';
@@ -91,7 +91,14 @@ export default function ProductMatrixPage() {
                       </Table.Th>
                       {columns.map((name) => (
                         <Table.Td key={name} ta="center" data-feature={name} data-has={has.has(name) || undefined}>
-                          {has.has(name) ? <IconCheck size={18} color="var(--mantine-color-green-7)" aria-label={t('common.yes')} /> : <span aria-label={t('common.no')} />}
+                          {has.has(name) ? (
+                            <>
+                              <IconCheck size={18} color="var(--mantine-color-green-7)" aria-hidden />
+                              <VisuallyHidden>{t('common.yes')}</VisuallyHidden>
+                            </>
+                          ) : (
+                            <VisuallyHidden>{t('common.no')}</VisuallyHidden>
+                          )}
                         </Table.Td>
                       ))}
                     </Table.Tr>

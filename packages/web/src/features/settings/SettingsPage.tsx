@@ -1,8 +1,7 @@
 import { Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { LOCALES, SECRET_MASK, type SettingKey, type SettingsMap } from '@lm/contract';
+import { LOCALES, SECRET_MASK, type SettingKey, type SettingsMap, LOCALE_NAMES } from '@lm/contract';
 import { PageTitle } from '../../components/PageTitle.tsx';
-import { LOCALE_LABELS } from '../../lib/i18n.ts';
 import { useAppSettings } from '../../lib/settings.ts';
 import { SettingsSection, type SettingField } from './SettingsSection.tsx';
 import { ThemeFileInput } from './ThemeFileInput.tsx';
@@ -26,7 +25,7 @@ export default function SettingsPage() {
 
   const linkFields = (base: 'theme.link.dataPrivacy' | 'theme.link.imprint', label: string): SettingField[] => [
     { key: base, label: t('settings.links.fallback', { link: label }), kind: 'url', placeholder: 'https://', description: t('settings.links.fallbackHint') },
-    ...LOCALES.map((locale): SettingField => ({ key: `${base}.${locale}` as SettingKey, label: `${label} (${LOCALE_LABELS[locale]})`, kind: 'url', placeholder: 'https://' })),
+    ...LOCALES.map((locale): SettingField => ({ key: `${base}.${locale}` as SettingKey, label: `${label} (${LOCALE_NAMES[locale]})`, kind: 'url', placeholder: 'https://' })),
   ];
 
   return (
@@ -90,6 +89,14 @@ export default function SettingsPage() {
             { key: 'license.temporaryMaxDays', label: t('settings.limits.temporaryMaxDays'), kind: 'number', placeholder: '30' },
             { key: 'anylic.maxDays', label: t('settings.limits.anyLicMaxDays'), kind: 'number', placeholder: '365' },
           ]}
+        />
+
+        <SettingsSection
+          testId="settings-security"
+          title={t('settings.security.title')}
+          description={t('settings.security.description')}
+          settings={settings}
+          fields={[{ key: 'security.requireTwoFactor', label: t('settings.security.requireTwoFactor'), kind: 'boolean' }]}
         />
 
         <WebhookSecretSection isSet={settings['webhook.secret'] === SECRET_MASK} />

@@ -5,6 +5,7 @@ import { settingValueSchema, type SettingKey, type SettingsMap } from '@lm/contr
 import { ProductSelect } from '../../components/ProductSelect.tsx';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { useChangeSettings } from './api/change-setting.ts';
+import { issueText } from '../../lib/forms.ts';
 
 export type SettingKind = 'text' | 'url' | 'number' | 'boolean' | 'product';
 
@@ -56,8 +57,8 @@ export function SettingsSection({ title, description, fields, settings, columns 
     const found: Record<string, string> = {};
     for (const field of changed) {
       const value = valueOf(field, draft[field.key]);
-      const result = value === null ? null : settingValueSchema(field.key).safeParse(value);
-      if (result && !result.success) found[field.key] = t('validation.notAllowed', { field: field.label });
+      const result = value === null ? null : settingValueSchema(field.key).safeParse(value, { reportInput: true });
+      if (result && !result.success) found[field.key] = issueText(result.error.issues[0]);
     }
     setErrors(found);
     if (Object.keys(found).length) return;

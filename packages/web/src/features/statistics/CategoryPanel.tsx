@@ -9,7 +9,7 @@ import { errorText } from '../../lib/notify.ts';
 import { useStatistics, type StatisticsFilter } from './api.ts';
 import { CategoryChart } from './CategoryChart.tsx';
 import { downloadText, statisticsCsv } from './csv.ts';
-import { formatNumber } from './format.ts';
+import { formatMetric } from './format.ts';
 import { StatisticsTable } from './StatisticsTable.tsx';
 
 function Totals({ category, result, compact }: { category: StatisticsCategory; result: StatisticsResult; compact?: boolean }) {
@@ -22,7 +22,7 @@ function Totals({ category, result, compact }: { category: StatisticsCategory; r
             {t(`statistics.metrics.${category}.${metric}`)}
           </Text>
           <Text fw={700} size={compact ? 'lg' : 'xl'}>
-            {formatNumber(metric, result.totals[metric] ?? 0)}
+            {formatMetric(metric, result.totals[metric] ?? 0)}
           </Text>
         </Paper>
       ))}

@@ -3,7 +3,7 @@ import { Group } from '@mantine/core';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
 import { ProductSelect } from '../../components/ProductSelect.tsx';
-import { LocalizedDates } from '../../components/LocalizedDates.tsx';
+import { LocalizedDates, pickerDates } from '../../components/LocalizedDates.tsx';
 import type { StatisticsFilter } from './api.ts';
 
 interface Props {
@@ -32,8 +32,9 @@ export function StatisticsFilters({ filter, shownRange, onChange }: Props) {
             if (from && to) onChange({ ...filter, from, to });
             if (!from && !to) onChange({ ...filter, from: undefined, to: undefined });
           }}
-          valueFormat="D MMM YYYY"
+          valueFormatter={pickerDates}
           clearable
+          clearButtonProps={{ 'aria-label': t('statistics.clearRange') }}
           allowSingleDateInRange
           miw={260}
           data-testid="statistics-range"

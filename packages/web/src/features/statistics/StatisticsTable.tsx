@@ -2,7 +2,7 @@ import { Table } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { StatisticsCategory } from '@lm/contract';
 import { STATISTICS_METRICS, type StatisticsResult } from '@lm/contract/statistics';
-import { formatNumber, monthLabel } from './format.ts';
+import { formatMetric, monthLabel } from './format.ts';
 
 /** The chart's numbers as a table: one row per month, the totals last. */
 export function StatisticsTable({ category, result }: { category: StatisticsCategory; result: StatisticsResult }) {
@@ -27,7 +27,7 @@ export function StatisticsTable({ category, result }: { category: StatisticsCate
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{monthLabel(month)}</Table.Td>
               {metrics.map((metric) => (
                 <Table.Td key={metric} ta="right">
-                  {formatNumber(metric, values[metric] ?? 0)}
+                  {formatMetric(metric, values[metric] ?? 0)}
                 </Table.Td>
               ))}
             </Table.Tr>
@@ -38,7 +38,7 @@ export function StatisticsTable({ category, result }: { category: StatisticsCate
             <Table.Td>{t('statistics.total')}</Table.Td>
             {metrics.map((metric) => (
               <Table.Td key={metric} ta="right">
-                {formatNumber(metric, result.totals[metric] ?? 0)}
+                {formatMetric(metric, result.totals[metric] ?? 0)}
               </Table.Td>
             ))}
           </Table.Tr>

@@ -1,5 +1,6 @@
 import { RATE_METRICS, type StatisticsResult } from '@lm/contract/statistics';
 import { currentLocale } from '../../lib/i18n.ts';
+import { formatNumber } from '../../lib/format.ts';
 
 /** "2025-03" as the reader's short month and year, e.g. "Mar 2025" or "März 2025". */
 export function monthLabel(month: string): string {
@@ -7,10 +8,9 @@ export function monthLabel(month: string): string {
   return new Intl.DateTimeFormat(currentLocale(), { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(date);
 }
 
-export function formatNumber(metric: string, value: number): string {
-  const locale = currentLocale();
-  if (RATE_METRICS.includes(metric)) return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(value);
-  return new Intl.NumberFormat(locale).format(value);
+export function formatMetric(metric: string, value: number): string {
+  if (RATE_METRICS.includes(metric)) return new Intl.NumberFormat(currentLocale(), { style: 'percent', maximumFractionDigits: 1 }).format(value);
+  return formatNumber(value);
 }
 
 /** One row per month for the charts: the label and every metric (rates in percent). */

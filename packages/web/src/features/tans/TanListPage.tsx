@@ -1,19 +1,22 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Group, Pagination, SegmentedControl, Select, Stack, Table, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Button, Group, SegmentedControl, Select, Stack, Table, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { asSubject, LIST_DEFAULT_LIMIT, SELECT_SEARCH_DEBOUNCE_MS } from '@lm/contract';
+import { asSubject, SELECT_SEARCH_DEBOUNCE_MS } from '@lm/contract';
 import { freeUpdatesState, todayOf } from '@lm/contract/license';
 import { formatTanCode, TAN_SORT_FIELDS, type TanFieldsInput } from '@lm/contract/tan';
+import { ListPager, useCountText } from '../../components/ListPager.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
+import { useListPaging } from '../../lib/list-paging.ts';
 import { policyLabel } from '../../lib/license-policies.ts';
 import { useAbility, useAuth } from '../../lib/auth.ts';
 import { useTanLimits, useTans, useTanTags, useUpdateTan, type TanItem } from './api/tans.ts';
 import { TanEditModal } from './components/TanEditModal.tsx';
 import { TanLicensesModal } from './components/TanLicensesModal.tsx';
 import { confirmDanger } from '../../components/confirm-danger.tsx';
+import { formatDate, formatNumber } from '../../lib/format.ts';
 
 type SortField = (typeof TAN_SORT_FIELDS)[number];
 type RevokedFilter = 'all' | 'active' | 'revoked';
@@ -50,7 +53,7 @@ function bodyOf(tan: TanItem): TanFieldsInput {
 
 /** `/tans`: the TAN list with filter, tag filter, revoked state, sort, activations, edit and revoke. */
 export default function TanListPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const ability = useAbility();
   const { user } = useAuth();
   const [search, setSearch] = useState('');
@@ -58,26 +61,25 @@ export default function TanListPage() {
   const [tag, setTag] = useState<string | null>(null);
   const [revoked, setRevoked] = useState<RevokedFilter>('all');
   const [sort, setSort] = useState('-createdAt');
-  const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<TanItem | null>(null);
   const [activations, setActivations] = useState<TanItem | null>(null);
   const tags = useTanTags();
   const limits = useTanLimits();
   const update = useUpdateTan();
+  const paging = useListPaging(JSON.stringify([filter, tag, revoked, sort]));
+  const countText = useCountText();
   const { data, isFetching } = useTans({
     filter: filter || undefined,
     tag: tag ?? undefined,
     revoked: revoked === 'all' ? undefined : revoked === 'revoked',
-    offset: (page - 1) * LIST_DEFAULT_LIMIT,
-    limit: LIST_DEFAULT_LIMIT,
+    ...paging.request,
+    limit: paging.limit,
     sort,
   });
   const today = todayOf();
   const canChooseDistributor = user?.accessRole !== 'DISTRIBUTOR';
-  const resetPage = <T,>(set: (value: T) => void) => (value: T) => {
-    set(value);
-    setPage(1);
-  };
+  // Changing a filter or the sort starts at page 1 again (useListPaging).
+  const resetPage = <T,>(set: (value: T) => void) => set;
 
   const revoke = (tan: TanItem) =>
     confirmDanger({
@@ -92,13 +94,12 @@ export default function TanListPage() {
   const freeUpdatesBadge = (date: string | null) => {
     const state = freeUpdatesState(date, today);
     if (!date) return '–';
-    const text = new Date(`${date}T00:00:00Z`).toLocaleDateString(i18n.language, { timeZone: 'UTC' });
+    const text = formatDate(date);
     if (state === 'expired') return <Badge color="red" variant="light">{t('tans.expiredOn', { date: text })}</Badge>;
     if (state === 'expiring') return <Badge color="yellow" variant="light">{text}</Badge>;
     return text;
   };
 
-  const pages = Math.max(1, Math.ceil((data?.totalCount ?? 0) / LIST_DEFAULT_LIMIT));
   return (
     <Stack>
       <PageTitle
@@ -133,7 +134,7 @@ export default function TanListPage() {
         />
       </Group>
       <Text size="sm" c="dimmed" aria-live="polite">
-        {t('tans.totalCount', { count: data?.totalCount ?? 0 })}
+        {countText('tans.totalCount', data)}
       </Text>
       <Table.ScrollContainer minWidth={1100}>
         <Table striped highlightOnHover style={{ opacity: isFetching ? 0.7 : 1 }}>
@@ -167,8 +168,8 @@ export default function TanListPage() {
                   <Table.Td>{tan.productName}</Table.Td>
                   <Table.Td>{tan.licensePolicyName ? policyLabel({ name: tan.licensePolicyName }, t) : t('tans.policyFromProduct')}</Table.Td>
                   <Table.Td>
-                    <Anchor component="button" type="button" onClick={() => setActivations(tan)} aria-label={t('tans.showActivations')}>
-                      {tan.activatedCount}
+                    <Anchor component="button" type="button" onClick={() => setActivations(tan)} aria-label={t('tans.showActivationsOf', { count: tan.activatedCount })}>
+                      {formatNumber(tan.activatedCount)}
                     </Anchor>
                   </Table.Td>
                   <Table.Td>{tan.licenseCount}</Table.Td>
@@ -185,7 +186,7 @@ export default function TanListPage() {
                   </Table.Td>
                   <Table.Td>
                     <Tooltip label={tan.notes} disabled={!tan.notes}>
-                      <span>{tan.createdAt.toLocaleDateString(i18n.language)}</span>
+                      <span>{formatDate(tan.createdAt)}</span>
                     </Tooltip>
                   </Table.Td>
                   <Table.Td>
@@ -205,7 +206,7 @@ export default function TanListPage() {
         </Table>
       </Table.ScrollContainer>
       {data && data.totalCount === 0 && <Text c="dimmed">{t('tans.noTans')}</Text>}
-      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} />}
+      <ListPager paging={paging} data={data} />
       {editing && <TanEditModal tan={editing} maxLicenseCount={limits.data?.maxLicenseCount} canChooseDistributor={canChooseDistributor} onClose={() => setEditing(null)} />}
       {activations && <TanLicensesModal tan={activations} onClose={() => setActivations(null)} />}
     </Stack>

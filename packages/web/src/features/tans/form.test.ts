@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TanItem } from './api/tans.ts';
+import { issueMessage } from '@lm/contract';
 import { emptyTanForm, tanFormSchema, tansCsv, toTanBody, toTanForm } from './form.ts';
 
 const tan: TanItem = {
@@ -22,6 +23,14 @@ const tan: TanItem = {
 };
 
 describe('the TAN form', () => {
+  it('says what is wrong with the count: empty is required, 0 is below the minimum, 11 above the maximum', () => {
+    const schema = tanFormSchema(10);
+    const problem = (licenseCount: number | string) => issueMessage(schema.safeParse({ ...emptyTanForm, productId: 1, licenseCount }, { reportInput: true }).error!.issues[0]);
+    expect(problem('')).toEqual({ key: 'required', params: {} });
+    expect(problem(0)).toEqual({ key: 'tooSmall', params: { minimum: 1 } });
+    expect(problem(11)).toEqual({ key: 'tooBig', params: { maximum: 10 } });
+  });
+
   it('turns select strings into the ids and nulls the API takes, and back', () => {
     const values = toTanForm(tan);
     expect(values).toEqual({ productId: 3, licensePolicyId: null, licenseCount: 5, distributorId: 4, freeUpdatesUntil: '2027-01-31', tags: ['fair:2026', 'Müller'], notes: '' });

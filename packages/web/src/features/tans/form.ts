@@ -26,9 +26,9 @@ export const emptyTanForm: TanFormValues = {
 /** The form's rules; the license count may not pass the configured maximum (spec section 5). */
 export function tanFormSchema(maxLicenseCount: number) {
   return z.object({
-    productId: z.number({ error: 'validation.required' }).int().positive(),
+    productId: z.number().int().positive(),
     licensePolicyId: z.string().nullable(),
-    licenseCount: z.number({ error: 'validation.required' }).int().min(1).max(maxLicenseCount),
+    licenseCount: z.number().int().min(1).max(maxLicenseCount),
     distributorId: z.number().int().positive().nullable(),
     freeUpdatesUntil: z.iso.date().nullable(),
     tags: z

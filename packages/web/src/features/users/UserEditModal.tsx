@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,8 @@ import { ApiError } from '../../lib/api.ts';
 import { formValidator } from '../../lib/forms.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { USERS_KEY, usersApi } from './api.ts';
+import { Dialog } from '../../components/Dialog.tsx';
+import { confirmDanger } from '../../components/confirm-danger.tsx';
 
 /** Edits one account; notes and role (and every other field) only as far as the field rules allow. */
 export function UserEditModal({ user, onClose }: { user: User; onClose: () => void }) {
@@ -32,21 +34,44 @@ export function UserEditModal({ user, onClose }: { user: User; onClose: () => vo
   });
 
   return (
-    <Modal opened onClose={onClose} title={t('users.editTitle', { name: user.formattedName })} size="lg">
+    <Dialog onClose={onClose} title={t('users.editTitle', { name: user.formattedName })} size="lg">
       <form onSubmit={submit} noValidate data-testid="user-edit-form">
         <Stack>
           <ChangeLogLink model="User" recordId={user.id} />
           <UserFormFields form={form} access={access} />
-          <Group justify="flex-end">
+          <Group justify="space-between">
+            {access('twoFactor').allowed ? (
+              <Button
+                variant="subtle"
+                color="red"
+                data-testid="reset-two-factor"
+                onClick={() =>
+                  confirmDanger({
+                    title: t('users.resetTwoFactor'),
+                    text: t('users.resetTwoFactorText', { name: user.formattedName }),
+                    confirmLabel: t('users.resetTwoFactorConfirm'),
+                    run: () => usersApi.resetTwoFactor(user.id),
+                    done: t('users.twoFactorReset'),
+                    failedKey: 'users.updateFailed',
+                  })
+                }
+              >
+                {t('users.resetTwoFactor')}
+              </Button>
+            ) : (
+              <span />
+            )}
+            <Group>
             <Button variant="default" onClick={onClose}>
               {t('common.cancel')}
             </Button>
             <Button type="submit" loading={form.submitting}>
               {t('common.save')}
             </Button>
+            </Group>
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Button, Group, Pagination, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { LIST_DEFAULT_LIMIT, ROLES, SELECT_SEARCH_DEBOUNCE_MS, type Role, type User } from '@lm/contract';
+import { ROLES, SELECT_SEARCH_DEBOUNCE_MS, type Role, type User } from '@lm/contract';
 import { BusyOverlay } from '../../components/BusyOverlay.tsx';
+import { ListPager, useCountText } from '../../components/ListPager.tsx';
+import { useListPaging } from '../../lib/list-paging.ts';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useRoleOptions } from '../../components/UserFormFields.tsx';
 import { useAbility } from '../../lib/auth.ts';
@@ -28,7 +30,6 @@ export default function UserListPage() {
   const sort = params.get('sort') ?? '-createdAt';
   const roleParam = params.get('accessRole');
   const accessRole = (ROLES as readonly string[]).includes(roleParam ?? '') ? (roleParam as Role) : null;
-  const page = Math.max(1, Number(params.get('page')) || 1);
 
   const update = useCallback(
     (changes: Record<string, string | null>) =>
@@ -52,13 +53,14 @@ export default function UserListPage() {
     if (filter !== urlFilter) update({ filter, page: null });
   }, [filter, urlFilter, update]);
 
+  // Pages start again at 1 when the search, the sort or the role changes (lib/list-paging.ts).
+  const paging = useListPaging(JSON.stringify([filter, sort, accessRole]));
+  const countText = useCountText();
   const list = useQuery({
-    queryKey: [...USERS_KEY, 'list', { filter: filter, sort, accessRole, page }],
-    queryFn: ({ signal }) =>
-      usersApi.list({ offset: (page - 1) * LIST_DEFAULT_LIMIT, limit: LIST_DEFAULT_LIMIT, filter: filter, sort, accessRole }, signal),
+    queryKey: [...USERS_KEY, 'list', { filter: filter, sort, accessRole, ...paging.request }],
+    queryFn: ({ signal }) => usersApi.list({ ...paging.request, limit: paging.limit, filter: filter, sort, accessRole }, signal),
     placeholderData: keepPreviousData,
   });
-  const pages = Math.max(1, Math.ceil((list.data?.totalCount ?? 0) / LIST_DEFAULT_LIMIT));
   const header = (field: string, label: string) => (
     <SortHeader field={field} sort={sort} onSort={(next) => update({ sort: next, page: null })}>
       {label}
@@ -131,9 +133,9 @@ export default function UserListPage() {
           {list.data.items.length === 0 && <Text c="dimmed">{t('users.none')}</Text>}
           <Group justify="space-between">
             <Text size="sm" c="dimmed" data-testid="user-count">
-              {t('users.count', { count: list.data.totalCount })}
+              {countText('users.count', list.data)}
             </Text>
-            {pages > 1 && <Pagination total={pages} value={page} onChange={(next) => update({ page: String(next) })} />}
+            <ListPager paging={paging} data={list.data} />
           </Group>
         </>
       )}

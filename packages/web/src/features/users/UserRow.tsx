@@ -10,6 +10,7 @@ import { showError, showSuccess } from '../../lib/notify.ts';
 import { USERS_KEY, usersApi } from './api.ts';
 import { confirmDanger } from '../../components/confirm-danger.tsx';
 import { RowAction } from '../../components/RowAction.tsx';
+import { formatDate } from '../../lib/format.ts';
 
 /** One account in the users table, with its actions as far as the rules allow them. */
 export function UserRow({ user, onEdit }: { user: User; onEdit: (user: User) => void }) {
@@ -71,7 +72,7 @@ export function UserRow({ user, onEdit }: { user: User; onEdit: (user: User) => 
           </Group>
         )}
       </Table.Td>
-      <Table.Td>{new Date(user.createdAt).toLocaleDateString(currentLocale())}</Table.Td>
+      <Table.Td>{formatDate(user.createdAt)}</Table.Td>
       <Table.Td>
         <Group gap={4} wrap="nowrap" justify="flex-end">
           {ability.can('view-list', 'License') && (

@@ -3,6 +3,8 @@ import { api } from '../../lib/api.ts';
 
 export interface UserListParams {
   offset: number;
+  /** The previous page's next-page cursor (lib/list-paging.ts). */
+  after?: string;
   limit: number;
   filter: string;
   sort: string;
@@ -16,6 +18,7 @@ export const usersApi = {
   update: (id: number, body: Partial<UserFields>) => api<User>(`/users/${id}`, { method: 'PUT', body }),
   remove: (id: number) => api<void>(`/users/${id}`, { method: 'DELETE' }),
   confirmRegistration: (id: number) => api<void>('/users/confirm', { method: 'POST', body: { id } }),
+  resetTwoFactor: (id: number) => api<void>(`/users/${id}/two-factor`, { method: 'DELETE' }),
 };
 
 export const USERS_KEY = ['users'] as const;

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ListResult } from '@lm/contract';
+import type { ListResult, User } from '@lm/contract';
 import type { ExtendLicense, License, LicenseUpdate, TemporaryLicense, TemporaryOptions } from '@lm/contract/license';
 import { api } from '../../../lib/api.ts';
 
@@ -11,6 +11,8 @@ export interface LicenseListParams {
   offline?: boolean;
   filter?: string;
   offset: number;
+  /** The previous page's next-page cursor (lib/list-paging.ts). */
+  after?: string;
   limit: number;
   sort?: string;
 }
@@ -23,10 +25,15 @@ export function useLicenses(params: LicenseListParams) {
     queryFn: ({ signal }) =>
       api<ListResult<LicenseItem>>('/licenses', {
         signal,
-        query: { userId: params.userId, offline: params.offline ? 'true' : undefined, filter: params.filter, offset: params.offset, limit: params.limit, sort: params.sort },
+        query: { userId: params.userId, offline: params.offline ? 'true' : undefined, filter: params.filter, offset: params.offset, after: params.after, limit: params.limit, sort: params.sort },
       }),
     placeholderData: keepPreviousData,
   });
+}
+
+/** The account whose licenses a page shows, for those who may read accounts (administrators). */
+export function useAccount(userId: number, enabled: boolean) {
+  return useQuery({ queryKey: ['licenses-account', userId], queryFn: ({ signal }) => api<User>(`/users/${userId}`, { signal }), enabled, retry: false });
 }
 
 export function useTemporaryOptions(enabled: boolean) {

@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'react';
-import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -8,6 +8,7 @@ import { formValidator } from '../../../lib/forms.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { useActivate, useAddTemporary, useTemporaryOptions } from '../api/licenses.ts';
 import { LocalizedDateInput } from '../../../components/LocalizedDates.tsx';
+import { Dialog } from '../../../components/Dialog.tsx';
 
 /** Activate a license: TAN code plus machine id (the code is normalized: case, spaces and dashes do not matter). */
 export function ActivateDialog({ onClose }: { onClose: () => void }) {
@@ -24,7 +25,7 @@ export function ActivateDialog({ onClose }: { onClose: () => void }) {
     }
   });
   return (
-    <Modal opened onClose={onClose} title={t('licenses.activateTitle')}>
+    <Dialog onClose={onClose} title={t('licenses.activateTitle')}>
       <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput label={t('licenses.tanCode')} placeholder="xxxx-xxxx-xxxx" required data-autofocus autoComplete="off" styles={{ input: { fontFamily: 'monospace' } }} {...form.getInputProps('tan')} />
@@ -39,7 +40,7 @@ export function ActivateDialog({ onClose }: { onClose: () => void }) {
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -54,10 +55,10 @@ export function TemporaryDialog({ onClose }: { onClose: () => void }) {
   const schema = useMemo(
     () =>
       z.object({
-        productId: z.string({ error: 'validation.required' }).min(1),
+        productId: z.string().min(1),
         machineId,
         validUntil: z
-          .string({ error: 'validation.required' })
+          .string()
           .min(1)
           .refine((date) => date >= today && date <= latest, 'validation.temporaryMaxDays'),
       }),
@@ -87,7 +88,7 @@ export function TemporaryDialog({ onClose }: { onClose: () => void }) {
     }
   });
   return (
-    <Modal opened onClose={onClose} title={t('licenses.temporaryTitle')}>
+    <Dialog onClose={onClose} title={t('licenses.temporaryTitle')}>
       <form onSubmit={submit} noValidate>
         <Stack>
           <Select
@@ -103,7 +104,6 @@ export function TemporaryDialog({ onClose }: { onClose: () => void }) {
           <LocalizedDateInput
             label={t('licenses.validUntil')}
             description={t('licenses.temporaryMax', { days: maxDays })}
-            valueFormat="YYYY-MM-DD"
             required
             minDate={today}
             maxDate={latest}
@@ -122,6 +122,6 @@ export function TemporaryDialog({ onClose }: { onClose: () => void }) {
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

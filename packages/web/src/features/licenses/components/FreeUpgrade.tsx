@@ -1,5 +1,6 @@
-import { useEffect } from 'react';
-import { Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { IconGift } from '@tabler/icons-react';
 import { modals } from '@mantine/modals';
 import { useTranslation } from 'react-i18next';
 import { showError, showSuccess } from '../../../lib/notify.ts';
@@ -36,18 +37,54 @@ export function useUpgradeOffer() {
   };
 }
 
-const offeredKey = (id: number) => `lm.freeUpgradeOffered.${id}`;
+const DISMISSED_KEY = 'lm.freeUpgradeNoticeDismissed';
 
-/** Offers the first available free upgrade once per browser session, unasked. */
-export function FreeUpgradeOffer({ licenses }: { licenses: readonly LicenseItem[] }) {
+function dismissedThisVisit(): boolean {
+  try {
+    return sessionStorage.getItem(DISMISSED_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The free upgrades on offer, as one notice per visit: the customer opens an offer when they want
+ * to (nothing opens by itself, and no dialogs pile up), or dismisses the notice for this visit.
+ */
+export function FreeUpgradeNotice({ licenses }: { licenses: readonly LicenseItem[] }) {
+  const { t } = useTranslation();
   const offer = useUpgradeOffer();
-  const candidate = licenses.find((license) => license.freeUpgrade && !sessionStorage.getItem(offeredKey(license.id)));
-  useEffect(() => {
-    if (!candidate) return;
-    sessionStorage.setItem(offeredKey(candidate.id), '1');
-    offer(candidate);
-    // Offer once for this license; the list refreshing must not open it again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [candidate?.id]);
-  return null;
+  const [dismissed, setDismissed] = useState(dismissedThisVisit);
+  const offered = licenses.filter((license) => license.freeUpgrade && !license.revoked && license.upgradedToId === null);
+  if (dismissed || offered.length === 0) return null;
+  const dismiss = () => {
+    try {
+      sessionStorage.setItem(DISMISSED_KEY, '1');
+    } catch {
+      // Private mode: the notice simply stays dismissed until the page is left.
+    }
+    setDismissed(true);
+  };
+  return (
+    <Alert
+      color="grape"
+      icon={<IconGift />}
+      title={t('licenses.freeUpgradeNoticeTitle', { count: offered.length })}
+      withCloseButton
+      closeButtonLabel={t('licenses.dismissForThisVisit')}
+      onClose={dismiss}
+      data-testid="free-upgrade-notice"
+    >
+      <Stack gap={6}>
+        {offered.map((license) => (
+          <Group key={license.id} gap="xs" wrap="wrap" justify="space-between">
+            <Text size="sm">{t('licenses.freeUpgradeNoticeItem', { product: license.productName, machine: license.machineId ?? '–', newProduct: license.freeUpgrade!.productName })}</Text>
+            <Button size="compact-sm" variant="light" color="grape" onClick={() => offer(license)}>
+              {t('licenses.showOffer')}
+            </Button>
+          </Group>
+        ))}
+      </Stack>
+    </Alert>
+  );
 }

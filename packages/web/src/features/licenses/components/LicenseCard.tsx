@@ -10,19 +10,21 @@ import { useAbility } from '../../../lib/auth.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { licenseFileUrl, useDelete, type LicenseItem } from '../api/licenses.ts';
 import { currentLocale } from '../../../lib/i18n.ts';
-import { formatDate, hasEnded, licenseSubject, policyName } from '../format.ts';
+import { formatDate } from '../../../lib/format.ts';
+import { hasEnded, licenseSubject, policyName } from '../format.ts';
 import { AdminEditDialog, ChangeMachineDialog, ExtendDialog, MoveDialog } from './LicenseDialogs.tsx';
 import { useUpgradeOffer } from './FreeUpgrade.tsx';
 
 type Dialog = 'extend' | 'machine' | 'move' | 'edit' | null;
 
 function FreeUpdatesInfo({ license }: { license: LicenseItem }) {
-  const { t, i18n } = useTranslation();
-  const date = license.freeUpdatesUntil ? formatDate(license.freeUpdatesUntil, i18n.language) : '';
+  const { t } = useTranslation();
+  const date = license.freeUpdatesUntil ? formatDate(license.freeUpdatesUntil) : '';
   const color = { none: 'gray', active: 'green', expiring: 'yellow', expired: 'red' }[license.freeUpdatesState];
   return (
-    <Group gap={4} wrap="nowrap">
-      <Badge color={color} variant="light">
+    <Group gap={4} wrap="nowrap" align="center">
+      {/* Wraps instead of being cut off: "Se terminent le 1 déc. 2025" does not fit a phone's badge. */}
+      <Badge color={color} variant="light" tt="none" h="auto" py={2} styles={{ label: { whiteSpace: 'normal' } }} data-testid="license-free-updates">
         {t(`licenses.freeUpdates.${license.freeUpdatesState}`, { date })}
       </Badge>
       <Popover width={280} position="top" withArrow shadow="md">
@@ -41,7 +43,7 @@ function FreeUpdatesInfo({ license }: { license: LicenseItem }) {
 
 /** One license (spec section 2): product, machine, validity, free updates, and the actions the rules allow. */
 export function LicenseCard({ license, showOwner = false }: { license: LicenseItem; showOwner?: boolean }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const ability = useAbility();
   const remove = useDelete();
   const offerUpgrade = useUpgradeOffer();
@@ -56,7 +58,7 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
   const validity = license.permanent
     ? t('licenses.permanent')
     : license.validUntil
-      ? formatDate(license.validUntil, i18n.language)
+      ? formatDate(license.validUntil)
       : t('licenses.unlimited');
 
   const confirmDelete = () =>
@@ -126,7 +128,16 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
           </Table.Tbody>
         </Table>
         {license.freeUpgrade && can('create') && (
-          <Button variant="light" color="grape" leftSection={<IconGift size={16} />} onClick={() => offerUpgrade(license)}>
+          <Button
+            variant="light"
+            color="grape"
+            leftSection={<IconGift size={16} />}
+            onClick={() => offerUpgrade(license)}
+            // A long product name wraps on a phone instead of being cut off.
+            h="auto"
+            py={6}
+            styles={{ label: { whiteSpace: 'normal', textAlign: 'start', lineHeight: 1.35 } }}
+          >
             {t('licenses.freeUpgradeButton', { product: license.freeUpgrade.productName })}
           </Button>
         )}

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Modal, NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -8,6 +8,7 @@ import { formValidator } from '../../../lib/forms.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { useAdminUpdate, useChangeMachine, useExtend, useMove, type LicenseItem } from '../api/licenses.ts';
 import { LocalizedDateInput } from '../../../components/LocalizedDates.tsx';
+import { Dialog } from '../../../components/Dialog.tsx';
 
 interface DialogProps {
   license: LicenseItem;
@@ -45,7 +46,7 @@ export function ExtendDialog({ license, onClose }: DialogProps) {
     }
   });
   return (
-    <Modal opened onClose={onClose} title={t('licenses.extendTitle', { product: license.productName })}>
+    <Dialog onClose={onClose} title={t('licenses.extendTitle', { product: license.productName })}>
       <form onSubmit={submit} noValidate>
         <Stack>
           <NumberInput label={t('licenses.extendAmount')} min={1} max={MAX_EXTENSION_AMOUNT} allowDecimal={false} data-autofocus {...form.getInputProps('amount')} />
@@ -53,7 +54,7 @@ export function ExtendDialog({ license, onClose }: DialogProps) {
           <Actions onClose={onClose} pending={extend.isPending} submitLabel={t('licenses.extend')} />
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -72,7 +73,7 @@ export function ChangeMachineDialog({ license, onClose }: DialogProps) {
     }
   });
   return (
-    <Modal opened onClose={onClose} title={t('licenses.changeMachineTitle', { product: license.productName })}>
+    <Dialog onClose={onClose} title={t('licenses.changeMachineTitle', { product: license.productName })}>
       <form onSubmit={submit} noValidate>
         <Stack>
           <Text size="sm">{t('licenses.currentMachine', { machine: license.machineId ?? '–' })}</Text>
@@ -80,7 +81,7 @@ export function ChangeMachineDialog({ license, onClose }: DialogProps) {
           <Actions onClose={onClose} pending={change.isPending} submitLabel={t('licenses.changeMachine')} />
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -99,7 +100,7 @@ export function MoveDialog({ license, onClose }: DialogProps) {
     }
   });
   return (
-    <Modal opened onClose={onClose} title={t('licenses.moveTitle', { product: license.productName })}>
+    <Dialog onClose={onClose} title={t('licenses.moveTitle', { product: license.productName })}>
       <form onSubmit={submit} noValidate>
         <Stack>
           <Text size="sm">{t('licenses.moveText')}</Text>
@@ -107,7 +108,7 @@ export function MoveDialog({ license, onClose }: DialogProps) {
           <Actions onClose={onClose} pending={move.isPending} submitLabel={t('licenses.move')} />
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -126,15 +127,15 @@ export function AdminEditDialog({ license, onClose }: DialogProps) {
     }
   });
   return (
-    <Modal opened onClose={onClose} title={t('licenses.editTitle', { product: license.productName })}>
+    <Dialog onClose={onClose} title={t('licenses.editTitle', { product: license.productName })}>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <LocalizedDateInput label={t('licenses.validUntil')} valueFormat="YYYY-MM-DD" clearable placeholder={t('licenses.unlimited')} {...form.getInputProps('validUntil')} />
+          <LocalizedDateInput label={t('licenses.validUntil')} clearable placeholder={t('licenses.unlimited')} {...form.getInputProps('validUntil')} />
           <Checkbox label={t('licenses.permanent')} {...form.getInputProps('permanent', { type: 'checkbox' })} />
           <Checkbox label={t('licenses.revokedLabel')} color="red" {...form.getInputProps('revoked', { type: 'checkbox' })} />
           <Actions onClose={onClose} pending={update.isPending} submitLabel={t('common.save')} />
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

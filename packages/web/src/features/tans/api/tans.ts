@@ -12,6 +12,8 @@ export interface TanListParams {
   tag?: string;
   revoked?: boolean;
   offset: number;
+  /** The previous page's next-page cursor (lib/list-paging.ts). */
+  after?: string;
   limit: number;
   sort?: string;
 }
@@ -25,7 +27,7 @@ export function useTans(params: TanListParams) {
     queryFn: ({ signal }) =>
       api<ListResult<TanItem>>('/tans', {
         signal,
-        query: { filter: params.filter, tag: params.tag, revoked: params.revoked === undefined ? undefined : String(params.revoked), offset: params.offset, limit: params.limit, sort: params.sort },
+        query: { filter: params.filter, tag: params.tag, revoked: params.revoked === undefined ? undefined : String(params.revoked), offset: params.offset, after: params.after, limit: params.limit, sort: params.sort },
       }),
     placeholderData: keepPreviousData,
   });

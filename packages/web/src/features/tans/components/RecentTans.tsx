@@ -5,13 +5,14 @@ import { COPIED_LABEL_MS } from '@lm/contract';
 import { formatTanCode } from '@lm/contract/tan';
 import type { TanItem } from '../api/tans.ts';
 import { downloadText, tansCsv } from '../form.ts';
+import { formatDate } from '../../../lib/format.ts';
 
 /** Rows shown; the copy and the CSV always carry every new code. */
 const SHOWN = 100;
 
 /** The recent-TANs table of /tans/create: what was just created, with a copy and a CSV download of the codes. */
 export function RecentTans({ tans }: { tans: TanItem[] }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   if (!tans.length) return null;
   const codes = tans.map((tan) => formatTanCode(tan.code)).join('\n');
   return (
@@ -52,7 +53,7 @@ export function RecentTans({ tans }: { tans: TanItem[] }) {
                 </Table.Td>
                 <Table.Td>{tan.productName}</Table.Td>
                 <Table.Td>{tan.licenseCount}</Table.Td>
-                <Table.Td>{tan.freeUpdatesUntil ? new Date(`${tan.freeUpdatesUntil}T00:00:00Z`).toLocaleDateString(i18n.language, { timeZone: 'UTC' }) : '–'}</Table.Td>
+                <Table.Td>{tan.freeUpdatesUntil ? formatDate(tan.freeUpdatesUntil) : '–'}</Table.Td>
                 <Table.Td>
                   <Group gap={4}>
                     {tan.tags.map((tag) => (

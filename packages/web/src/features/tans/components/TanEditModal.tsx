@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,8 @@ import { useUpdateTan, type TanItem } from '../api/tans.ts';
 import { useAllLicensePolicies } from '../../../lib/license-policies.ts';
 import { tanFormSchema, toTanBody, toTanForm, type TanFormValues } from '../form.ts';
 import { TanFormFields } from './TanFormFields.tsx';
+import { formatDate } from '../../../lib/format.ts';
+import { Dialog } from '../../../components/Dialog.tsx';
 
 interface Props {
   tan: TanItem;
@@ -22,7 +24,7 @@ interface Props {
 
 /** Edits a TAN; picking another product asks whether to extend its free updates (spec section 4). */
 export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClose }: Props) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const update = useUpdateTan();
   const policies = useAllLicensePolicies();
   const schema = useMemo(() => tanFormSchema(maxLicenseCount ?? Number.MAX_SAFE_INTEGER), [maxLicenseCount]);
@@ -35,7 +37,7 @@ export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClo
     const policyId = form.getValues().licensePolicyId ?? (defaultPolicyId === null ? null : String(defaultPolicyId));
     const period = policies.data?.find((policy) => String(policy.id) === policyId)?.freeUpdatesPeriodDays ?? null;
     const extended = extendedFreeUpdatesUntil(todayOf(), period);
-    const shown = new Date(`${extended}T00:00:00Z`).toLocaleDateString(i18n.language, { timeZone: 'UTC' });
+    const shown = formatDate(extended);
     modals.openConfirmModal({
       title: t('tans.extendFreeUpdatesTitle'),
       children: <Text size="sm">{t('tans.extendFreeUpdatesText', { date: shown })}</Text>,
@@ -55,7 +57,7 @@ export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClo
   });
 
   return (
-    <Modal opened onClose={onClose} size="xl" title={t('tans.editTitle', { code: formatTanCode(tan.code) })}>
+    <Dialog onClose={onClose} size="xl" title={t('tans.editTitle', { code: formatTanCode(tan.code) })}>
       <form onSubmit={submit} noValidate>
         <Stack>
           <ChangeLogLink model="Tan" recordId={tan.id} />
@@ -77,6 +79,6 @@ export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClo
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

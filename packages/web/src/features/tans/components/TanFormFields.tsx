@@ -74,7 +74,6 @@ export function TanFormFields({ form, maxLicenseCount, canChooseDistributor, lab
         />
         <LocalizedDateInput
           label={t('tans.freeUpdatesUntil')}
-          valueFormat="YYYY-MM-DD"
           clearable
           {...form.getInputProps('freeUpdatesUntil')}
         />

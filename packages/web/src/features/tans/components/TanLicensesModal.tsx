@@ -1,4 +1,4 @@
-import { Anchor, Loader, Modal, Table, Text } from '@mantine/core';
+import { Anchor, Loader, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -6,6 +6,8 @@ import type { ListResult } from '@lm/contract';
 import { formatTanCode } from '@lm/contract/tan';
 import { api } from '../../../lib/api.ts';
 import type { TanItem } from '../api/tans.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { Dialog } from '../../../components/Dialog.tsx';
 
 interface ActivatedLicense {
   id: number;
@@ -20,13 +22,13 @@ interface ActivatedLicense {
 
 /** The licenses activated from one TAN; each owner links to that account's licenses. */
 export function TanLicensesModal({ tan, onClose }: { tan: TanItem; onClose: () => void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { data, isLoading } = useQuery({
     queryKey: ['licenses', 'of-tan', tan.id],
     queryFn: ({ signal }) => api<ListResult<ActivatedLicense>>('/licenses', { signal, query: { tanId: tan.id, limit: 1000 } }),
   });
   return (
-    <Modal opened onClose={onClose} size="lg" title={t('tans.activationsTitle', { code: formatTanCode(tan.code) })}>
+    <Dialog onClose={onClose} size="lg" title={t('tans.activationsTitle', { code: formatTanCode(tan.code) })}>
       {isLoading && <Loader size="sm" />}
       {data && data.items.length === 0 && <Text c="dimmed">{t('tans.noActivations')}</Text>}
       {data && data.items.length > 0 && (
@@ -51,13 +53,13 @@ export function TanLicensesModal({ tan, onClose }: { tan: TanItem; onClose: () =
                     </Text>
                   </Table.Td>
                   <Table.Td ff="monospace">{license.machineId ?? '–'}</Table.Td>
-                  <Table.Td>{license.createdAt.toLocaleString(i18n.language)}</Table.Td>
+                  <Table.Td>{formatDateTime(license.createdAt)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
       )}
-    </Modal>
+    </Dialog>
   );
 }

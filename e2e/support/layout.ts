@@ -1,0 +1,32 @@
+import type { Page } from 'playwright-core';
+
+/**
+ * Texts inside `scope` that a person cannot read whole: clipped by their box, ended with an
+ * ellipsis, or sticking out of the screen. What sits in a scrolling container (a wide table) is
+ * reachable by scrolling and does not count.
+ */
+export async function cutOff(page: Page, scope: string): Promise<string[]> {
+  return page.evaluate((selector) => {
+    type Box = { scrollWidth: number; clientWidth: number; textContent: string | null; parentElement: Box | null; getBoundingClientRect(): { right: number; width: number } };
+    const view = globalThis as unknown as {
+      innerWidth: number;
+      document: { querySelectorAll(selector: string): ArrayLike<Box> };
+      getComputedStyle(element: Box): { overflowX: string; textOverflow: string; visibility: string; display: string };
+    };
+    const scrolls = (element: Box) => ['auto', 'scroll'].includes(view.getComputedStyle(element).overflowX);
+    const insideScroller = (element: Box) => {
+      for (let parent = element.parentElement; parent; parent = parent.parentElement) if (scrolls(parent)) return true;
+      return false;
+    };
+    const found: string[] = [];
+    for (const element of Array.from(view.document.querySelectorAll(`${selector} *`))) {
+      const style = view.getComputedStyle(element);
+      if (!element.textContent?.trim() || style.visibility === 'hidden' || style.display === 'none' || element.getBoundingClientRect().width === 0) continue;
+      if (scrolls(element) || insideScroller(element)) continue;
+      const clipped = (['hidden', 'clip'].includes(style.overflowX) || style.textOverflow === 'ellipsis') && element.scrollWidth > element.clientWidth + 1;
+      const outside = element.getBoundingClientRect().right > view.innerWidth + 1;
+      if (clipped || outside) found.push(element.textContent.trim().slice(0, 60));
+    }
+    return found;
+  }, scope);
+}

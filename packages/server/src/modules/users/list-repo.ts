@@ -1,0 +1,118 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { LIST_COUNT_LIMIT, type ListResult, type SortField, type UserListQuery } from '@lm/contract';
+import type { Dialect, Executor } from '../../platform/db/database.ts';
+import { boundedCount, filterColumn, inPageOrder, pageOfIds, planOf, type Plan, type SortKey } from '../../platform/db/list-page.ts';
+import type { DB } from '../../platform/db/schema.ts';
+import type { UserRow } from './repo.ts';
+
+type UserSortField = UserListQuery['sort'][number]['field'];
+
+/** Each sort of the user list and its indexed key (migration 0011): names and company regardless of case. */
+const SORT_KEYS: Record<UserSortField, SortKey> = {
+  id: { sql: 'users.id' },
+  email: { sql: 'users.email', unique: true },
+  firstName: { sql: 'lower(users.first_name)' },
+  lastName: { sql: 'lower(users.last_name)' },
+  company: { sql: 'lower(users.company)', nullable: true },
+  accessRole: { sql: 'users.access_role' },
+  createdAt: { sql: 'users.created_at' },
+};
+
+/** What the search looks in: the same expression as the search indexes of migration 0011 (an index serves only an equal one). */
+const SEARCH_TEXT = "lower(email || ' ' || first_name || ' ' || last_name || ' ' || coalesce(company, ''))";
+/** The keys whose start a short search matches: e-mail addresses are stored lowercase, the others are indexed lowercased. */
+const STARTS = ['users.email', 'lower(users.first_name)', 'lower(users.last_name)', 'lower(users.company)'];
+/** Shorter than this, the search matches the start of the e-mail, a name or the company (see searchCondition). */
+const CONTAINS_FROM = 3;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
+/** The first string after every string that starts with `prefix` (its last character stepped up). */
+const afterPrefix = (prefix: string) => prefix.slice(0, -1) + String.fromCodePoint(prefix.codePointAt(prefix.length - 1)! + 1);
+
+/**
+ * The user search as a person types it (case-insensitive):
+ * - three characters or more: anywhere in the e-mail, first name, last name or company ("mith"
+ *   finds Smith, "example.com" every address there, "ada love" the whole name). `indexed` takes the
+ *   trigram index (PostgreSQL pg_trgm, SQLite FTS5): what a selective search needs; a search that
+ *   matches more than the count limit reads rows in the sort's order instead and checks each.
+ * - one or two characters: the start of the e-mail, a name or the company. Contained anywhere, one
+ *   or two letters match nearly every account and no index can serve them; what a person means
+ *   after typing "j" or "jo" is a name that starts so. Each start is a range of a sort key's index.
+ */
+function searchCondition(eb: ExpressionBuilder<DB, 'users'>, text: string, plan: Plan, indexed: boolean): Expression<SqlBool> {
+  if (text.length < CONTAINS_FROM) {
+    const pattern = `${escapeLike(text)}%`;
+    // Many matches ("b" in a list of Browns): PostgreSQL would build the bitmaps of four ranges first.
+    if (!indexed && plan.dialect === 'postgres') return eb.or(STARTS.map((key) => sql<SqlBool>`(${sql.raw(key)} || '') like ${pattern} escape '\\'`));
+    return eb.or(
+      STARTS.map((key) => {
+        const column = filterColumn(key, plan);
+        return sql<SqlBool>`(${column} >= ${text} and ${column} < ${afterPrefix(text)} and ${column} like ${pattern} escape '\\')`;
+      }),
+    );
+  }
+  const pattern = `%${escapeLike(text)}%`;
+  if (!indexed || plan.strategy === 'sort-first') return sql<SqlBool>`(${sql.raw(SEARCH_TEXT)} || '') like ${pattern} escape '\\'`;
+  if (plan.dialect === 'postgres') return sql<SqlBool>`${sql.raw(SEARCH_TEXT)} like ${pattern} escape '\\'`;
+  return sql<SqlBool>`users.id in (select rowid from users_search where users_search match ${ftsPhrase(text)})`;
+}
+
+/**
+ * Whether a search matches too many accounts to find them by its index and sort them (MANY, a
+ * quarter of the bench's 200,000): beyond, a page reads accounts in the sort's order and checks each,
+ * which needs few rows per page; below, matches can cluster in that order (every address of one
+ * domain, one number range), which made such reads take 200 ms. SQLite counts its FTS table's
+ * matches (13 ms for 50,000); PostgreSQL's planner estimates them (good for trigram searches).
+ */
+const MANY = 5 * LIST_COUNT_LIMIT;
+
+async function manyMatches(db: Executor, dialect: Dialect, text: string): Promise<boolean> {
+  if (text.length < CONTAINS_FROM) {
+    // The start of e-mail, names or company: SQLite reads ranges of its sort indexes well either way.
+    if (dialect === 'sqlite') return false;
+    const pattern = `${escapeLike(text)}%`;
+    const starts = sql.join(STARTS.map((key) => sql`${sql.raw(key)} like ${pattern}::text escape '\\'`), sql` or `);
+    return (await estimatedRows(db, sql`explain (format json) select 1 from users where ${starts}`)) > MANY;
+  }
+  if (dialect === 'sqlite') {
+    const { rows } = await sql<{ count: number }>`select count(*) as count from (select rowid from users_search where users_search match ${ftsPhrase(text)} limit ${MANY + 1})`.execute(db);
+    return Number(rows[0]?.count ?? 0) > MANY;
+  }
+  const pattern = `%${escapeLike(text)}%`;
+  return (await estimatedRows(db, sql`explain (format json) select 1 from users where ${sql.raw(SEARCH_TEXT)} like ${pattern}::text escape '\\'`)) > MANY;
+}
+
+/** PostgreSQL's estimate of the rows of an `explain (format json)` statement. */
+async function estimatedRows(db: Executor, explain: ReturnType<typeof sql>): Promise<number> {
+  const { rows } = await explain.execute(db);
+  return (rows[0] as { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] } | undefined)?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0;
+}
+
+/** A quoted FTS5 phrase: with the trigram tokenizer it matches the text as a substring. */
+const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
+
+/** One page of open accounts, filtered by role and the search (searchCondition), with a bounded count. */
+export async function listUsers(db: Executor, dialect: Dialect, query: UserListQuery): Promise<ListResult<UserRow>> {
+  const text = query.filter?.trim().toLowerCase() ?? '';
+  const defaultSort = { field: 'id', descending: true } as const;
+  // A trigram index answers a search that matches many accounts only after reading them all (SQLite's
+  // FTS table; PostgreSQL's GIN index, which gives a bitmap of every match): a search of more than
+  // the count limit reads the accounts instead, in the sort's order (a few rows each to find a page).
+  // SQLite counts the index's own matches first; PostgreSQL's planner estimates them.
+  const indexed = !text || !(await manyMatches(db, dialect, text));
+  const matching = (plan: Plan) => (executor: Executor) => {
+    let base = executor.selectFrom('users').where('users.closed_at', 'is', null);
+    if (query.accessRole) base = base.where(filterColumn('users.access_role', plan), '=', query.accessRole);
+    if (text) base = base.where((eb) => searchCondition(eb, text, plan, indexed));
+    return base;
+  };
+  const count = await boundedCount(db, matching({ strategy: 'filter-first', dialect, sortKey: '' }), dialect);
+  const counted = planOf(dialect, count, SORT_KEYS, query.sort as SortField<UserSortField>[], defaultSort);
+  // A contains search that its index serves finds its matches there and sorts them, also beyond the
+  // count limit (up to PostgreSQL's limit of manyMatches): read in the sort's order instead, matches
+  // that cluster (every address of one domain) can leave a page to read most of the accounts.
+  const plan: Plan = text.length >= CONTAINS_FROM && indexed ? { ...counted, strategy: 'filter-first' } : counted;
+  const page = await pageOfIds({ db, dialect, strategy: plan.strategy, matches: matching(plan), id: 'users.id', keys: SORT_KEYS, defaultSort }, query);
+  const rows = page.ids.length ? inPageOrder(page.ids, await db.selectFrom('users').selectAll().where('id', 'in', page.ids).execute()) : [];
+  return { items: rows, ...count, nextCursor: page.nextCursor };
+}

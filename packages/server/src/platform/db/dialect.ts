@@ -1,0 +1,41 @@
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import type { Executor } from './database.ts';
+
+export function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** PostgreSQL codes of a server that is going away or not there yet (class 08: connection exceptions). */
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|database is locked|database system is (starting up|shutting down)/i;
+
+/**
+ * Whether an error says the database cannot be reached now, rather than that the request or the
+ * code is wrong: PostgreSQL down, restarting or out of connections, or SQLite locked by another
+ * process for longer than its busy timeout. Such a request is answered 503 and may be tried again.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) || (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message));
+}
+
+/**
+ * Serializes the transactions that decide about one thing (the licenses of a machine for a product,
+ * the seats of a pool) until the transaction ends, across connections and app instances.
+ * PostgreSQL: a transaction-scoped advisory lock on a 64-bit hash of the key; a collision only makes
+ * two unrelated decisions wait for each other. SQLite: nothing to take, since every write transaction
+ * already runs alone, also across processes (BEGIN IMMEDIATE, see sqlite-adapter.ts).
+ */
+export async function lockKey(trx: Executor, key: string): Promise<void> {
+  if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+}
+
+/**
+ * A read that locks its rows until the transaction ends, so that a decision made on them cannot be
+ * overtaken by another transaction's change (PostgreSQL's FOR UPDATE; on SQLite the transaction
+ * holds the database's write lock from its start already).
+ */
+export function forUpdate<Query extends { forUpdate(): Query }>(trx: Executor, query: Query): Query {
+  return isPostgres(trx) ? query.forUpdate() : query;
+}

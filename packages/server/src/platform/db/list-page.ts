@@ -1,0 +1,252 @@
+/**
+ * Pages of the large lists (TANs, licenses, users: a million rows) that stay fast wherever a person
+ * clicks (DESIGN.md section 9):
+ *
+ * - The count stops at LIST_COUNT_LIMIT + 1 matches: exact up to there (cheap: at most that many
+ *   index entries), "more than LIST_COUNT_LIMIT" beyond, instead of counting a million rows on
+ *   every page.
+ * - Every sort is by one indexed key and the id (the tiebreaker that keeps pages from overlapping);
+ *   each list has an index per sort key, so a page reads about as many index entries as it shows.
+ * - Pages far down a list follow a cursor (keyset pagination): the next page starts right after the
+ *   last row of this one, found by the index, however deep it is. `offset` still works and is what
+ *   the numbered pages within the counted matches use (at most LIST_COUNT_LIMIT rows to skip).
+ * - NULLs sort first ascending and last descending on both databases (SQLite's own order; stated on
+ *   PostgreSQL, whose indexes are built NULLS FIRST to match).
+ * - The count decides the plan (Strategy). Up to the count limit, the matches are few: found by the
+ *   filters' indexes and sorted (at most LIST_COUNT_LIMIT rows). Beyond it they are many (one row in
+ *   a hundred or more): read in the sort key's index and checked, about 50 / share rows a page.
+ *   The planners are told, since they misjudge it: SQLite took `revoked = 0` for a selective filter
+ *   and sorted 980,000 rows (its filter indexes are switched off with the unary `+`, which changes
+ *   no value); PostgreSQL guesses a contains search (LIKE '%…%') to match few rows and scanned and
+ *   sorted 200,000 accounts for a search matching every fifth (its page query then runs with sorts
+ *   switched off, `enable_sort`, for that statement's transaction only).
+ */
+import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { LIST_COUNT_LIMIT, type SortField } from '@lm/contract';
+import { AppError } from '../http/errors.ts';
+import type { Dialect, Executor } from './database.ts';
+
+export interface SortKey {
+  /** The SQL of the value sorted by, as an index of the list has it (`tans.activated_count`, `lower(users.last_name)`). */
+  sql: string;
+  nullable?: boolean;
+  /** No two rows share a value (a TAN's code, an e-mail address): no rows of the cursor's own value follow it. */
+  unique?: boolean;
+}
+
+/** How a page is found: see the header. */
+export type Strategy = 'filter-first' | 'sort-first';
+
+export const strategyOf = (count: CountResult): Strategy => (count.totalCountExact ? 'filter-first' : 'sort-first');
+
+/**
+ * A filter's column as the strategy wants it: sort-first on SQLite, a column that no index can serve
+ * (`+column`), so that the sort key's index is read. Scope columns that lead the sort keys' indexes
+ * (the account of a license, the distributor of a TAN) are never switched off.
+ */
+export function filterColumn(column: string, plan: Plan): RawBuilder<unknown> {
+  return sql.raw(plan.strategy === 'sort-first' && plan.dialect === 'sqlite' && column !== plan.sortKey ? `+${column}` : column);
+}
+
+/** What the conditions of a page need to know: the strategy, the database, and the sort key (whose own range stays indexed). */
+export interface Plan {
+  strategy: Strategy;
+  dialect: Dialect;
+  sortKey: string;
+}
+
+/** The plan of a page: the count's strategy, and the key of the requested (or default) sort's first field. */
+export function planOf<F extends string>(dialect: Dialect, count: CountResult, keys: Record<F, SortKey>, sort: SortField<F>[], defaultSort: SortField<F>): Plan {
+  const first = sort[0] ?? defaultSort;
+  return { strategy: strategyOf(count), dialect, sortKey: keys[first.field]?.sql ?? '' };
+}
+
+export interface CountResult {
+  totalCount: number;
+  /** False when there are more than totalCount matches. */
+  totalCountExact: boolean;
+}
+
+type AnyQuery = SelectQueryBuilder<any, any, any>;
+
+/** How many rows the query matches, counted up to LIST_COUNT_LIMIT + 1 (see the header). */
+export async function boundedCount(db: Executor, matches: (db: Executor) => AnyQuery, dialect: Dialect): Promise<CountResult> {
+  if (dialect === 'postgres') {
+    return db.transaction().execute(async (trx) => {
+      await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
+      return countOn(trx, matches(trx));
+    });
+  }
+  return countOn(db, matches(db));
+}
+
+async function countOn(db: Executor, matches: AnyQuery): Promise<CountResult> {
+  const row = await db
+    .selectFrom(
+      matches
+        .select(sql<number>`1`.as('one'))
+        .limit(LIST_COUNT_LIMIT + 1)
+        .as('matches'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  const count = Number(row.count);
+  return count > LIST_COUNT_LIMIT ? { totalCount: LIST_COUNT_LIMIT, totalCountExact: false } : { totalCount: count, totalCountExact: true };
+}
+
+export interface PageRequest<F extends string> {
+  offset: number;
+  limit: number;
+  sort: SortField<F>[];
+  after?: string;
+}
+
+export interface PageOptions<F extends string> {
+  dialect: Dialect;
+  strategy: Strategy;
+  /** The list's rows with its filters applied (no select, no order), on the given connection. */
+  matches: (db: Executor) => AnyQuery;
+  db: Executor;
+  /** The id column, e.g. `tans.id`. */
+  id: string;
+  keys: Record<F, SortKey>;
+  defaultSort: SortField<F>;
+}
+
+export interface PageOfIds {
+  ids: number[];
+  /** The `after` value of the next page; null on the last page and for sorts by several fields. */
+  nextCursor: string | null;
+}
+
+type CursorValue = string | number | null;
+
+const sortText = (field: SortField) => `${field.descending ? '-' : ''}${field.field}`;
+
+function encodeCursor(sort: string, value: CursorValue, id: number): string {
+  return Buffer.from(JSON.stringify([sort, value, id]), 'utf8').toString('base64url');
+}
+
+const badCursor = () => new AppError(400, 'ERR_VALIDATION', 'after: not a cursor of this list and sort', { details: [{ path: 'after', message: 'not a cursor of this list and sort' }] });
+
+function decodeCursor(text: string, sort: string): { value: CursorValue; id: number } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw badCursor();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== sort) throw badCursor();
+  const [, value, id] = parsed as [string, unknown, unknown];
+  if (!(value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))) throw badCursor();
+  if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw badCursor();
+  return { value, id };
+}
+
+/**
+ * `key asc|desc`, with PostgreSQL told to put NULLs where SQLite does; filter-first on SQLite, `+key`,
+ * so that the sort key's index is not walked in search of the few matches.
+ */
+function orderTerm(key: SortKey, descending: boolean, dialect: Dialect, strategy: Strategy = 'sort-first'): RawBuilder<unknown> {
+  const nulls = dialect === 'postgres' && key.nullable ? (descending ? ' nulls last' : ' nulls first') : '';
+  const expression = strategy === 'filter-first' && dialect === 'sqlite' ? `+${key.sql}` : key.sql;
+  return sql.raw(`${expression} ${descending ? 'desc' : 'asc'}${nulls}`);
+}
+
+/**
+ * The ids of one page, in order. One sort field: by its key and the id, from the cursor or the
+ * offset, with the next page's cursor. Several fields (the API allows it, the web app does not use
+ * it): by each and the id, from the offset, without a cursor.
+ */
+export async function pageOfIds<F extends string>(options: PageOptions<F>, page: PageRequest<F>): Promise<PageOfIds> {
+  if (options.dialect !== 'postgres') return pageOfIdsOn(options.db, options, page);
+  return options.db.transaction().execute(async (trx) => {
+    // A page reads a few hundred rows: starting parallel workers costs more (30 ms measured) than it saves.
+    await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
+    if (options.strategy === 'sort-first') await sql`set local enable_sort = off`.execute(trx);
+    return pageOfIdsOn(trx, options, page);
+  });
+}
+
+async function pageOfIdsOn<F extends string>(db: Executor, options: PageOptions<F>, page: PageRequest<F>): Promise<PageOfIds> {
+  const { dialect, id, strategy } = options;
+  const matches = () => options.matches(db);
+  const fields = page.sort.length ? page.sort : [options.defaultSort];
+  const idKey: SortKey = { sql: id };
+  const keyOf = (field: F): SortKey => (options.keys[field] ?? idKey);
+  const last = fields[fields.length - 1];
+
+  if (fields.length > 1) {
+    if (page.after) throw badCursor();
+    let query = matches().select(sql.raw<number>(id).as('id'));
+    for (const field of fields) query = query.orderBy(orderTerm(keyOf(field.field), field.descending, dialect, strategy));
+    query = query.orderBy(orderTerm(idKey, last.descending, dialect, strategy));
+    const rows = (await query.limit(page.limit).offset(page.offset).execute()) as { id: number }[];
+    return { ids: rows.map((row) => Number(row.id)), nextCursor: null };
+  }
+
+  const field = fields[0];
+  const key = keyOf(field.field);
+  const descending = field.descending;
+  const byId = key.sql === id;
+  const sorted = (query: AnyQuery, onlyId = false): AnyQuery => {
+    const selected = query.select([sql.raw<number>(id).as('id'), sql.raw<CursorValue>(key.sql).as('sort_value')]);
+    if (dialect === 'postgres' && strategy === 'filter-first') {
+      // Few matches: found first, then sorted. PostgreSQL's planner guesses a share for a contains
+      // search and walked the sort key's index when the matches clustered at its far end (240 ms);
+      // a materialized CTE takes the matches by the filters' indexes, whatever it guesses.
+      let page = db.with((cte) => cte('page_matches').materialized(), () => selected).selectFrom('page_matches').select(['page_matches.id', 'page_matches.sort_value']);
+      if (!onlyId && !byId) page = page.orderBy(orderTerm({ sql: 'page_matches.sort_value', nullable: key.nullable }, descending, dialect));
+      return page.orderBy(orderTerm({ sql: 'page_matches.id' }, descending, dialect)) as unknown as AnyQuery;
+    }
+    const ordered = onlyId ? selected : selected.orderBy(orderTerm(key, descending, dialect, strategy));
+    return byId ? ordered : ordered.orderBy(orderTerm(idKey, descending, dialect, strategy));
+  };
+  const want = page.limit + 1;
+  const rows: { id: number; sort_value: CursorValue }[] = [];
+  const run = async (query: AnyQuery, offset = 0) => {
+    if (rows.length >= want) return;
+    rows.push(...((await query.limit(want - rows.length).offset(offset).execute()) as typeof rows));
+  };
+
+  if (!page.after) {
+    await run(sorted(matches()), page.offset);
+  } else {
+    const cursor = decodeCursor(page.after, sortText(field));
+    const keyRef = sql.raw(key.sql);
+    const idRef = sql.raw(id);
+    const where = (condition: Expression<SqlBool>) => matches().where(condition);
+    const after = sql.raw(descending ? '<' : '>');
+    // The rest of the list after the cursor, in segments that each read one range of the key's
+    // index: SQLite seeks a row value `(key, id) > (v, i)` by the key alone and would read every
+    // row of a key with few values (activations: 0 or 1) up to the cursor's id.
+    if (byId) {
+      await run(sorted(where(sql<SqlBool>`${idRef} ${after} ${cursor.id}`)));
+    } else if (cursor.value === null) {
+      // Within the NULLs (first ascending, last descending), by id; ascending, the values follow.
+      await run(sorted(where(sql<SqlBool>`${keyRef} is null and ${idRef} ${after} ${cursor.id}`), true));
+      if (!descending) await run(sorted(where(sql<SqlBool>`${keyRef} is not null`)));
+    } else {
+      // The cursor's own key value after its id, then the values beyond; descending, the NULLs last.
+      if (!key.unique) await run(sorted(where(sql<SqlBool>`${keyRef} = ${cursor.value} and ${idRef} ${after} ${cursor.id}`), true));
+      await run(sorted(where(sql<SqlBool>`${keyRef} ${after} ${cursor.value}`)));
+      if (descending && key.nullable) await run(sorted(where(sql<SqlBool>`${keyRef} is null`), true));
+    }
+  }
+  const shown = rows.slice(0, page.limit);
+  const end = shown[shown.length - 1];
+  const nextCursor = rows.length > page.limit && end ? encodeCursor(sortText(field), normalized(end.sort_value), Number(end.id)) : null;
+  return { ids: shown.map((row) => Number(row.id)), nextCursor };
+}
+
+/** Numbers and booleans as the database gives them (PostgreSQL booleans, SQLite 0/1) in one form for the cursor. */
+function normalized(value: CursorValue | boolean): CursorValue {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value;
+}
+
+/** Rows fetched for a page's ids, put in the page's order. */
+export function inPageOrder<T extends { id: number }>(ids: readonly number[], rows: readonly T[]): T[] {
+  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

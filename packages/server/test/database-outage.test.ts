@@ -1,0 +1,153 @@
+/**
+ * The app survives its database going away: PostgreSQL ending every connection of the app (what a
+ * restart or a failover does) or not answering at all for a while, and SQLite locked by another
+ * process for longer than the busy timeout. Requests meanwhile answer 503 ERR_DATABASE_UNAVAILABLE
+ * (never 500, never a hang), health says why, the same app serves again afterwards with its
+ * sessions, and every write it acknowledged is there.
+ */
+import { randomBytes } from 'node:crypto';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import type { App } from '../src/app.ts';
+import { openDatabase } from '../src/platform/db/database.ts';
+import { buildTestApp, createTestApp, expectError, freshDatabase, loggedIn, POSTGRES_URL, postgresReachable, testConfig, type TestDatabase } from './harness.ts';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
+
+const IN_CI = /^(true|1)$/i.test(process.env.CI ?? '');
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Answer {
+  name: string;
+  status: number;
+  body: string;
+}
+
+/** Creates features, a few at a time, until stopped: a write load whose every answer is kept. */
+function writeLoad(app: App, cookie: string) {
+  const answers: Answer[] = [];
+  let running = true;
+  const worker = async () => {
+    while (running) {
+      const name = `outage-${randomBytes(5).toString('hex')}`;
+      const response = await app.inject({ method: 'POST', url: '/api/features', headers: { cookie }, payload: { name } });
+      answers.push({ name, status: response.statusCode, body: response.body });
+    }
+  };
+  const workers = Promise.all([worker(), worker(), worker()]);
+  return {
+    answers,
+    async stop() {
+      running = false;
+      await workers;
+    },
+  };
+}
+
+/** Every answer was a success or a clean 503, and every success is stored. */
+async function expectAcknowledgedWritesKept(app: App, answers: Answer[]) {
+  for (const answer of answers) {
+    expect([201, 503], answer.body).toContain(answer.status);
+    if (answer.status === 503) expect(JSON.parse(answer.body).error).toBe('ERR_DATABASE_UNAVAILABLE');
+  }
+  const acknowledged = answers.filter((answer) => answer.status === 201).map((answer) => answer.name);
+  expect(acknowledged.length).toBeGreaterThan(0);
+  const stored = await app.ctx.db.selectFrom('features').select('name').where('name', 'in', acknowledged).execute();
+  expect(stored).toHaveLength(acknowledged.length);
+}
+
+describe.skipIf(!postgresReachable && !IN_CI)('database outage [postgres]', () => {
+  /** An app whose connections run through a proxy the test can cut, named so that the server can end them. */
+  async function appBehindProxy(): Promise<{ app: App; proxy: TcpProxy; fresh: TestDatabase; applicationName: string; close(): Promise<void> }> {
+    const fresh = await freshDatabase('postgres');
+    const target = new URL(POSTGRES_URL);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const applicationName = `lm-outage-${randomBytes(4).toString('hex')}`;
+    const url = new URL(POSTGRES_URL);
+    url.port = String(proxy.port);
+    url.searchParams.set('application_name', applicationName);
+    const config = { ...(fresh.config as { kind: 'postgres'; schema: string }), kind: 'postgres' as const, url: url.toString() };
+    const app = await buildTestApp(testConfig(config), openDatabase(config));
+    return {
+      app,
+      proxy,
+      fresh,
+      applicationName,
+      async close() {
+        await app.close();
+        await app.ctx.close();
+        await proxy.close();
+        await fresh.dispose();
+      },
+    };
+  }
+
+  it('answers 503 while the server ends every connection, then serves again with the same session and no acknowledged write lost', async () => {
+    const { app, applicationName, close } = await appBehindProxy();
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    try {
+      const { cookie } = await loggedIn(app, 'ADMIN');
+      const load = writeLoad(app, cookie);
+      await pause(200);
+      for (let round = 0; round < 5; round++) {
+        await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [applicationName]);
+        await pause(50);
+      }
+      await pause(200);
+      await load.stop();
+      await expectAcknowledgedWritesKept(app, load.answers);
+      expect((await app.inject({ url: '/api/health' })).json()).toEqual({ status: 'ok', database: 'postgres' });
+      expect((await app.inject({ url: '/api/session', headers: { cookie } })).statusCode).toBe(200);
+    } finally {
+      await admin.end();
+      await close();
+    }
+  });
+
+  it('answers 503 with the reason while the server cannot be reached at all, and serves again when it is back', async () => {
+    const { app, proxy, close } = await appBehindProxy();
+    try {
+      const { cookie } = await loggedIn(app, 'ADMIN');
+      const load = writeLoad(app, cookie);
+      await pause(150);
+      await proxy.cut();
+      await pause(300);
+      const started = Date.now();
+      const health = await app.inject({ url: '/api/health' });
+      expect(health.statusCode).toBe(503);
+      expect(health.json()).toMatchObject({ status: 'unavailable', database: 'postgres', reason: expect.any(String) });
+      expectError(await app.inject({ url: '/api/session', headers: { cookie } }), 503, 'ERR_DATABASE_UNAVAILABLE');
+      expect(Date.now() - started).toBeLessThan(12_000);
+      await proxy.restore();
+      await pause(300);
+      await load.stop();
+      await expectAcknowledgedWritesKept(app, load.answers);
+      expect(load.answers.some((answer) => answer.status === 503)).toBe(true);
+      expect((await app.inject({ url: '/api/health' })).statusCode).toBe(200);
+      expect((await app.inject({ url: '/api/session', headers: { cookie } })).statusCode).toBe(200);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('database outage [sqlite]', () => {
+  it('answers 503 while another process holds the write lock past the busy timeout, then serves again', { timeout: 30_000 }, async () => {
+    const fresh = await createTestApp('sqlite');
+    try {
+      const { cookie } = await loggedIn(fresh.app, 'ADMIN');
+      if (fresh.config.database.kind !== 'sqlite') throw new Error('a SQLite app without a SQLite file');
+      const other = new DatabaseSync(fresh.config.database.file);
+      other.exec('BEGIN IMMEDIATE');
+      const response = await fresh.app.inject({ method: 'POST', url: '/api/features', headers: { cookie }, payload: { name: 'while-locked' } });
+      expectError(response, 503, 'ERR_DATABASE_UNAVAILABLE');
+      expect(response.headers['retry-after']).toBe('5');
+      other.exec('ROLLBACK');
+      other.close();
+      expect((await fresh.app.inject({ method: 'POST', url: '/api/features', headers: { cookie }, payload: { name: 'after-lock' } })).statusCode).toBe(201);
+    } finally {
+      await fresh.close();
+    }
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * The large lists' pages (platform/db/list-page.ts) on both databases: next-page cursors walk a list
+ * in exactly the order of its offset pages (ties, NULLs first ascending and last descending, every
+ * sort field both ways); the count stops at the count limit and says so; a cursor of another sort is
+ * refused; the user search finds parts of names as a person types, and follows renames.
+ */
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LIST_COUNT_LIMIT } from '@lm/contract';
+import { TAN_SORT_FIELDS } from '@lm/contract/tan';
+import { callersOfEachRole, createUser, describeBothDatabases, expectError } from './harness.ts';
+import { insertProduct, unique } from './licensing-fixtures.ts';
+
+const DAY = 86_400_000;
+
+describeBothDatabases('list pages at scale', (t) => {
+  const callers = callersOfEachRole(t);
+
+  describe('TAN list', () => {
+    let productId: number;
+
+    beforeAll(async () => {
+      productId = (await insertProduct(t.app)).id;
+      const now = Date.now();
+      // 40 TANs with ties in every sort key and free-updates dates missing on every third.
+      await t.app.ctx.db
+        .insertInto('tans')
+        .values(
+          Array.from({ length: 40 }, (_, i) => ({
+            code: unique('c').slice(0, 12) + i,
+            product_id: productId,
+            license_policy_id: null,
+            license_count: 1 + (i % 4),
+            activated_count: i % 2,
+            distributor_id: null,
+            revoked: i % 5 === 0,
+            free_updates_until: i % 3 === 0 ? null : new Date(now + (i % 7) * DAY).toISOString().slice(0, 10),
+            notes: null,
+            created_by: null,
+            created_at: new Date(now - (i % 6) * 1000).toISOString(),
+            updated_at: new Date(now).toISOString(),
+          })),
+        )
+        .execute();
+    });
+
+    it('walks every sort both ways by cursor in the order of the offset pages, without gaps or repeats', async () => {
+      for (const field of TAN_SORT_FIELDS) {
+        for (const sort of [field, `-${field}`]) {
+          const all = (await callers.admin.get('/api/tans', { query: { productId: String(productId), sort, limit: '1000' } })).json();
+          expect(all).toMatchObject({ totalCount: 40, totalCountExact: true, nextCursor: null });
+          const walked: number[] = [];
+          let after: string | undefined;
+          for (let page = 0; page < 10; page++) {
+            const response = await callers.admin.get('/api/tans', { query: { productId: String(productId), sort, limit: '7', ...(after ? { after } : {}) } });
+            expect(response.statusCode, response.body).toBe(200);
+            const body = response.json();
+            walked.push(...body.items.map((tan: { id: number }) => tan.id));
+            after = body.nextCursor ?? undefined;
+            if (!after) break;
+          }
+          expect(walked, sort).toEqual(all.items.map((tan: { id: number }) => tan.id));
+          const byOffset = (await callers.admin.get('/api/tans', { query: { productId: String(productId), sort, limit: '7', offset: '14' } })).json();
+          expect(byOffset.items.map((tan: { id: number }) => tan.id)).toEqual(walked.slice(14, 21));
+        }
+      }
+    });
+
+    it('puts TANs without a free-updates date first ascending and last descending', async () => {
+      const ascending = (await callers.admin.get('/api/tans', { query: { productId: String(productId), sort: 'freeUpdatesUntil', limit: '1000' } })).json().items;
+      const dates = ascending.map((tan: { freeUpdatesUntil: string | null }) => tan.freeUpdatesUntil);
+      const firstDate = dates.findIndex((date: string | null) => date !== null);
+      expect(dates.slice(0, firstDate).every((date: string | null) => date === null)).toBe(true);
+      expect(dates.slice(firstDate).every((date: string | null) => date !== null)).toBe(true);
+      const descending = (await callers.admin.get('/api/tans', { query: { productId: String(productId), sort: '-freeUpdatesUntil', limit: '1000' } })).json().items;
+      expect(descending.at(-1).freeUpdatesUntil).toBeNull();
+    });
+
+    it('refuses a cursor that is not one, or one of another sort', async () => {
+      const page = (await callers.admin.get('/api/tans', { query: { productId: String(productId), sort: 'code', limit: '5' } })).json();
+      expectError(await callers.admin.get('/api/tans', { query: { sort: '-code', after: page.nextCursor } }), 400, 'ERR_VALIDATION');
+      expectError(await callers.admin.get('/api/tans', { query: { sort: 'code', after: 'not-a-cursor' } }), 400, 'ERR_VALIDATION');
+      expectError(await callers.admin.get('/api/tans', { query: { sort: 'code,-id', after: page.nextCursor } }), 400, 'ERR_VALIDATION');
+    });
+
+    it('counts up to the count limit and says when there are more', async () => {
+      const big = (await insertProduct(t.app)).id;
+      const now = new Date().toISOString();
+      const rows = LIST_COUNT_LIMIT + 1;
+      const values = sql`${big}, null, 1, 0, null, false, null, null, null, ${now}, ${now}`;
+      const columns = sql`(code, product_id, license_policy_id, license_count, activated_count, distributor_id, revoked, free_updates_until, notes, created_by, created_at, updated_at)`;
+      const prefix = unique('big');
+      if (t.kind === 'postgres') {
+        await sql`insert into tans ${columns} select ${prefix} || n, ${values} from generate_series(1, ${rows}) as n`.execute(t.app.ctx.db);
+      } else {
+        await sql`with recursive seq(n) as (select 1 union all select n + 1 from seq where n < ${rows}) insert into tans ${columns} select ${prefix} || n, ${values} from seq`.execute(t.app.ctx.db);
+      }
+      const many = (await callers.admin.get('/api/tans', { query: { productId: String(big), sort: 'code' } })).json();
+      expect(many).toMatchObject({ totalCount: LIST_COUNT_LIMIT, totalCountExact: false });
+      expect(many.items).toHaveLength(50);
+      expect(typeof many.nextCursor).toBe('string');
+      const second = (await callers.admin.get('/api/tans', { query: { productId: String(big), sort: 'code', after: many.nextCursor } })).json();
+      expect(second.items[0].code > many.items[49].code).toBe(true);
+      expect((await callers.admin.get('/api/tans', { query: { productId: String(big), revoked: 'true' } })).json()).toMatchObject({ totalCount: 0, totalCountExact: true });
+    });
+  });
+
+  describe('user search', () => {
+    const tag = unique('q').slice(2, 8);
+    const names = [
+      ['Ada', 'Lovelace', 'Analytical Engines'],
+      ['grace', 'Hopper', null],
+      ['Alan', 'smith', `Turing ${tag}`],
+    ] as const;
+    const ids: number[] = [];
+
+    beforeAll(async () => {
+      for (const [firstName, lastName, company] of names) {
+        const user = await createUser(t.app, { email: `${firstName.toLowerCase()}.${tag}@example.com` });
+        expect((await callers.admin.put(`/api/users/${user.id}`, { body: { firstName, lastName, company } })).statusCode).toBe(200);
+        ids.push(user.id);
+      }
+    });
+
+    const search = async (filter: string, sort = 'lastName') =>
+      ((await callers.admin.get('/api/users', { query: { filter, sort } })).json().items as { id: number }[]).map((user) => user.id).filter((id) => ids.includes(id));
+
+    it('finds three characters or more anywhere in e-mail, names and company, regardless of case', async () => {
+      expect(await search(`MITH`)).toEqual([ids[2]]);
+      expect(await search(`ada love`)).toEqual([ids[0]]);
+      expect(await search(`lytical eng`)).toEqual([ids[0]]);
+      expect(await search(`.${tag}@`)).toHaveLength(3);
+      expect(await search(`ing ${tag}`)).toEqual([ids[2]]);
+    });
+
+    it('finds one or two characters at the start of e-mail, a name or the company', async () => {
+      expect(await search('ho')).toContain(ids[1]);
+      expect(await search('op')).not.toContain(ids[1]);
+      expect(await search('AN')).toContain(ids[0]);
+    });
+
+    it('sorts names regardless of case', async () => {
+      expect(await search(tag, 'lastName')).toEqual([ids[1], ids[0], ids[2]]);
+      expect(await search(tag, '-firstName')).toEqual([ids[1], ids[2], ids[0]]);
+    });
+
+    it('follows renames and leaves closed accounts out', async () => {
+      expect((await callers.admin.put(`/api/users/${ids[1]}`, { body: { lastName: `Brewster${tag}` } })).statusCode).toBe(200);
+      expect(await search(`ewster${tag}`)).toEqual([ids[1]]);
+      expect(await search('hopper')).toEqual([]);
+      expect((await callers.admin.delete(`/api/users/${ids[2]}`)).statusCode).toBe(204);
+      expect(await search('smith')).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * The server process as systemd or a container runtime drives it: SIGTERM (to `npm start` too)
+ * stops it within 10 s after the requests in flight have finished, and a first start that cannot
+ * listen creates no administrator whose one-time password nobody saw.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { call, cleanEnv, freePort, PROJECT_NODE, ROOT, startServerProcess } from './processes.ts';
+
+const ADMIN = { ADMIN_EMAIL: 'admin@lifecycle.test', ADMIN_PASSWORD: 'lifecycle-secret' };
+
+const exited = (child: { exitCode: number | null; once(event: 'exit', listener: () => void): unknown }) =>
+  new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+
+async function refusesConnections(url: string): Promise<boolean> {
+  try {
+    await fetch(`${url}/api/health`);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+describe('stopping the server', () => {
+  it('finishes a request in flight on SIGTERM, then exits 0 and takes no new connections', { timeout: 60_000 }, async () => {
+    const server = await startServerProcess({ env: ADMIN });
+    try {
+      const { cookie } = await call(`${server.url}/api/session`, { body: { username: ADMIN.ADMIN_EMAIL, password: ADMIN.ADMIN_PASSWORD } });
+      // A request whose body is still arriving when the signal comes.
+      const body = JSON.stringify({ name: 'sent-while-stopping' });
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.request(
+          `${server.url}/api/features`,
+          { method: 'POST', headers: { cookie: cookie!, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+          (response) => {
+            let text = '';
+            response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            response.on('end', () => resolve({ status: response.statusCode!, body: text }));
+          },
+        );
+        request.on('error', reject);
+        request.write(body.slice(0, 10));
+        setTimeout(() => {
+          process.kill(server.pid, 'SIGTERM');
+          setTimeout(() => request.end(body.slice(10)), 500);
+        }, 200);
+      });
+      const started = Date.now();
+      expect(await answer).toMatchObject({ status: 201 });
+      expect(await server.exited()).toBe(0);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await refusesConnections(server.url)).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('stops `npm start` and its server on SIGTERM to npm', { timeout: 90_000 }, async () => {
+    const port = await freePort();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-npm-start-'));
+    const npm = spawn('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      env: cleanEnv({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', WEB_DIST: path.join(dataDir, 'no-web-app'), ...ADMIN }),
+      stdio: 'ignore',
+    });
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      for (let waited = 0; await refusesConnections(url); waited += 200) {
+        if (waited > 60_000 || npm.exitCode !== null) throw new Error('npm start did not come up');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const started = Date.now();
+      npm.kill('SIGTERM');
+      await exited(npm);
+      for (let waited = 0; !(await refusesConnections(url)); waited += 200) {
+        if (waited > 10_000) throw new Error('the server still answers 10 s after npm was stopped');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      if (npm.exitCode === null) npm.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the first start', () => {
+  it('creates the administrator only once the port is open, so a start that cannot listen leaves the password to the next one', { timeout: 60_000 }, async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-first-start-'));
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as net.AddressInfo).port;
+      const busy = spawnSync(PROJECT_NODE, [path.join(ROOT, 'packages/server/src/main.ts')], {
+        cwd: dataDir,
+        env: cleanEnv({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(busy.status).toBe(1);
+      expect(busy.stdout).not.toContain('administrator');
+      const database = new DatabaseSync(path.join(dataDir, 'license-manager.db'));
+      expect(database.prepare('select count(*) as count from users').get()).toEqual({ count: 0 });
+      database.close();
+
+      const server = await startServerProcess({ env: { DATA_DIR: dataDir } });
+      try {
+        // Announced right after the port opened, so possibly a moment after the first answer.
+        for (let waited = 0; !server.output().includes('with the password') && waited < 5000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+        const announced = /as (\S+)\n\s+with the password (\S+)/.exec(server.output());
+        expect(announced, server.output()).not.toBeNull();
+        const login = await call(`${server.url}/api/session`, { body: { username: announced![1], password: announced![2] } });
+        expect(login.status).toBe(200);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      taken.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

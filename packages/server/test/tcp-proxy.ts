@@ -1,0 +1,55 @@
+/**
+ * A TCP proxy in front of the test's PostgreSQL server, so that a test can take "the database" away
+ * and bring it back without touching the shared server: `cut()` drops every connection and refuses
+ * new ones (as a stopped server does), `restore()` listens again on the same port.
+ */
+import net from 'node:net';
+
+export interface TcpProxy {
+  port: number;
+  cut(): Promise<void>;
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const sockets = new Set<net.Socket>();
+  const track = (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  };
+  let server: net.Server | null = null;
+  let port = 0;
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      server = net.createServer((client) => {
+        const upstream = net.connect(target);
+        track(client);
+        track(upstream);
+        // One side gone, the other goes too: as a real server's connection would.
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+        client.pipe(upstream).pipe(client);
+      });
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as net.AddressInfo).port;
+        resolve();
+      });
+    });
+  const stop = async () => {
+    for (const socket of sockets) socket.destroy();
+    if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
+    server = null;
+  };
+  await listen();
+  return {
+    get port() {
+      return port;
+    },
+    cut: stop,
+    restore: listen,
+    close: stop,
+  };
+}

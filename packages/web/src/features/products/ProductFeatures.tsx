@@ -1,0 +1,36 @@
+import { Anchor, List, Popover, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { featureLabel } from '@lm/contract/feature';
+import type { Product } from '@lm/contract/product';
+import { useFeatureCache } from '../../lib/feature-cache.ts';
+import { currentLocale } from '../../lib/i18n.ts';
+
+/**
+ * A product's features behind its count: a button that opens the list (with each feature's
+ * description), by mouse, keyboard or touch alike; a hover tooltip reached none but the mouse.
+ */
+export function ProductFeatures({ product }: { product: Product }) {
+  const { t } = useTranslation();
+  const { data: features } = useFeatureCache();
+  const count = t('catalogue.product.featureCount', { count: product.features.length });
+  if (product.features.length === 0) return <Text size="sm">{count}</Text>;
+  const known = new Map((features ?? []).map((feature) => [feature.name, feature]));
+  return (
+    <Popover width={320} position="bottom-start" withArrow shadow="md">
+      <Popover.Target>
+        <Anchor component="button" type="button" size="sm" aria-label={`${count}: ${product.formattedName}`} data-testid="product-features">
+          {count}
+        </Anchor>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <List size="sm" spacing={2}>
+          {product.features.map((name) => {
+            const feature = known.get(name);
+            const label = feature ? featureLabel(feature, currentLocale()) : name;
+            return <List.Item key={name}>{label === name ? name : `${name} — ${label}`}</List.Item>;
+          })}
+        </List>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

@@ -1,0 +1,126 @@
+import { useState } from 'react';
+import { Badge, Button, Code, Group, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
+import { IconRepeat } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { WebhookDelivery, WebhookDeliveryStatus } from '@lm/contract/webhook';
+import { ListTable, type ListColumn } from '../../components/ListTable.tsx';
+import { currentLocale } from '../../lib/i18n.ts';
+import { useListState } from '../../lib/list-state.ts';
+import { showError, showSuccess } from '../../lib/notify.ts';
+import { useDeliveries, useRedeliver } from './api/webhooks.ts';
+
+const STATUS_COLORS: Record<WebhookDeliveryStatus, string> = { pending: 'yellow', delivered: 'green', failed: 'red' };
+const when = (value: Date | string) => new Date(value).toLocaleString(currentLocale(), { dateStyle: 'short', timeStyle: 'medium' });
+
+/** The attempts of one delivery, newest first: time, status code, duration, the receiver's answer or the error. */
+function Attempts({ delivery }: { delivery: WebhookDelivery }) {
+  const { t } = useTranslation();
+  if (!delivery.attempts.length) {
+    return (
+      <Text size="xs" c="dimmed">
+        {delivery.nextAttemptAt ? t('webhooks.log.waiting', { time: when(delivery.nextAttemptAt) }) : t('webhooks.log.noAttempt')}
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={4}>
+      {delivery.attempts.map((attempt, index) => (
+        <Group key={index} gap={6} wrap="wrap" align="baseline" data-testid="delivery-attempt">
+          <Text size="xs" c="dimmed" component="time" dateTime={new Date(attempt.attemptedAt).toISOString()}>
+            {when(attempt.attemptedAt)}
+          </Text>
+          <Badge size="sm" variant="outline" color={attempt.statusCode !== null && attempt.statusCode < 300 ? 'green' : 'red'}>
+            {attempt.statusCode ?? t('webhooks.log.noAnswer')}
+          </Badge>
+          <Text size="xs">{t('webhooks.log.duration', { ms: attempt.durationMs })}</Text>
+          {attempt.error && (
+            <Text size="xs" c="red.8">
+              {attempt.error}
+            </Text>
+          )}
+          {attempt.response && (
+            <Tooltip label={attempt.response} multiline maw={420}>
+              <Code style={{ maxWidth: '18rem', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', display: 'inline-block' }}>{attempt.response}</Code>
+            </Tooltip>
+          )}
+        </Group>
+      ))}
+      {delivery.nextAttemptAt && (
+        <Text size="xs" c="dimmed">
+          {t('webhooks.log.nextAttempt', { time: when(delivery.nextAttemptAt) })}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** The delivery log of one endpoint, newest first, with "Redeliver"; it refreshes while deliveries wait. */
+export function DeliveryLog({ endpointId }: { endpointId: number }) {
+  const { t } = useTranslation();
+  const state = useListState('-createdAt', 20);
+  const [status, setStatus] = useState<'all' | WebhookDeliveryStatus>('all');
+  const { data, isFetching } = useDeliveries(endpointId, { ...state.query, status: status === 'all' ? undefined : status });
+  const redeliver = useRedeliver();
+
+  const resend = async (delivery: WebhookDelivery) => {
+    try {
+      await redeliver.mutateAsync(delivery.id);
+      showSuccess(t('webhooks.log.redelivered'));
+    } catch (error) {
+      showError(error, 'webhooks.log.redeliverFailed');
+    }
+  };
+
+  const columns: ListColumn<WebhookDelivery>[] = [
+    {
+      key: 'event',
+      label: t('webhooks.log.event'),
+      render: (delivery) => (
+        <Stack gap={2}>
+          <Text size="sm" fw={500}>
+            {delivery.eventType}
+          </Text>
+          <Text size="xs" c="dimmed" ff="monospace">
+            {delivery.eventId}
+          </Text>
+        </Stack>
+      ),
+    },
+    {
+      key: 'status',
+      label: t('webhooks.log.status'),
+      render: (delivery) => (
+        <Text size="sm" fw={600} c={`${STATUS_COLORS[delivery.status]}.9`} style={{ whiteSpace: 'nowrap' }} data-testid="delivery-status">
+          {t(`webhooks.log.statuses.${delivery.status}`)}
+        </Text>
+      ),
+    },
+    { key: 'createdAt', label: t('webhooks.log.createdAt'), sortField: 'createdAt', render: (delivery) => <Text size="sm">{when(delivery.createdAt)}</Text> },
+    { key: 'attempts', label: t('webhooks.log.attempts'), render: (delivery) => <Attempts delivery={delivery} /> },
+    {
+      key: 'actions',
+      label: t('common.actions'),
+      render: (delivery) =>
+        !delivery.erased && (
+          <Button size="compact-sm" variant="light" leftSection={<IconRepeat size={14} />} onClick={() => void resend(delivery)} data-testid="redeliver">
+            {delivery.status === 'pending' ? t('webhooks.log.retryNow') : t('webhooks.log.redeliver')}
+          </Button>
+        ),
+    },
+  ];
+
+  return (
+    <Stack>
+      <SegmentedControl
+        value={status}
+        onChange={(value) => {
+          setStatus(value as typeof status);
+          state.setOffset(0);
+        }}
+        data={(['all', 'pending', 'delivered', 'failed'] as const).map((value) => ({ value, label: t(`webhooks.log.statuses.${value}`) }))}
+        fullWidth
+      />
+      <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} state={state} rowKey={(delivery) => delivery.id} minWidth={760} />
+    </Stack>
+  );
+}

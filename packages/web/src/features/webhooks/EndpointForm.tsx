@@ -1,0 +1,70 @@
+import { Checkbox, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
+import { WEBHOOK_EVENT_TYPES, webhookEndpointFields, type WebhookEndpoint, type WebhookEndpointFields, type WebhookEndpointWithSecret } from '@lm/contract/webhook';
+import { FormActions } from '../../components/FormActions.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { formValidator } from '../../lib/forms.ts';
+import i18n from '../../lib/i18n.ts';
+import { showError, showSuccess } from '../../lib/notify.ts';
+import { showFieldErrors } from '../../lib/server-errors.ts';
+import { useSaveEndpoint } from './api/webhooks.ts';
+
+interface Values {
+  url: string;
+  events: string[];
+  enabled: boolean;
+  description: string;
+}
+
+/** The form's message for a refused URL: the translation of the server's reason where there is one. */
+function urlMessage(error: unknown): string | null {
+  const detail = error instanceof ApiError ? error.body?.details?.find((item) => item.path === 'url') : undefined;
+  if (!detail) return null;
+  return detail.code && i18n.exists(`webhooks.urlErrors.${detail.code}`) ? i18n.t(`webhooks.urlErrors.${detail.code}`) : null;
+}
+
+/** Create or edit an endpoint: its address, the events it receives, on or off, and a description. */
+export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint: WebhookEndpoint | null; onSaved(saved: WebhookEndpoint | WebhookEndpointWithSecret): void; onCancel(): void }) {
+  const { t } = useTranslation();
+  const save = useSaveEndpoint(endpoint?.id ?? null);
+  const form = useForm<Values>({
+    initialValues: { url: endpoint?.url ?? '', events: endpoint?.events ?? [], enabled: endpoint?.enabled ?? true, description: endpoint?.description ?? '' },
+    validate: (values) => {
+      const errors = formValidator(webhookEndpointFields)(values);
+      if (errors.url) errors.url = t('webhooks.urlErrors.scheme');
+      if (errors.events) errors.events = t('webhooks.eventsRequired');
+      return errors;
+    },
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const saved = await save.mutateAsync({ ...values, description: values.description || null } as WebhookEndpointFields);
+      showSuccess(t(endpoint ? 'webhooks.saved' : 'webhooks.added'));
+      onSaved(saved);
+    } catch (error) {
+      const message = urlMessage(error);
+      if (message) form.setFieldError('url', message);
+      else if (!showFieldErrors(form, error)) showError(error, endpoint ? 'webhooks.saveFailed' : 'webhooks.addFailed');
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate data-testid="endpoint-form">
+      <Stack>
+        <TextInput label={t('webhooks.url')} description={t('webhooks.urlHint')} placeholder="https://crm.example.com/hooks/licenses" required {...form.getInputProps('url')} />
+        <Checkbox.Group label={t('webhooks.events')} description={t('webhooks.eventsHint')} required {...form.getInputProps('events')}>
+          <SimpleGrid cols={{ base: 1, xs: 2, sm: 3 }} mt="xs" spacing="xs">
+            {WEBHOOK_EVENT_TYPES.map((type) => (
+              <Checkbox key={type} value={type} label={type} />
+            ))}
+          </SimpleGrid>
+        </Checkbox.Group>
+        <Textarea label={t('webhooks.description')} autosize minRows={1} maxLength={500} {...form.getInputProps('description')} />
+        <Switch label={t('webhooks.enabled')} {...form.getInputProps('enabled', { type: 'checkbox' })} />
+        <FormActions editing={Boolean(endpoint)} saving={save.isPending} onCancel={onCancel} />
+      </Stack>
+    </form>
+  );
+}
