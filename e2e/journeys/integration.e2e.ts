@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startReceiver, type Receiver } from '../../packages/server/test/webhook-receiver.ts';
 import { ADMIN, describeJourney, journeySetup, login, newContext, screenshot } from '../harness.ts';
+import { text } from '../support/messages.ts';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -31,7 +32,7 @@ describeJourney('the integration API: API tokens and webhooks', () => {
     await page.getByTestId('new-token').click();
     const dialog = page.getByRole('dialog', { name: 'New API token' });
     await dialog.getByRole('button', { name: 'Create' }).click();
-    await expect.poll(() => dialog.getByText(/required|at least/i).first().isVisible()).toBe(true);
+    await expect.poll(() => dialog.getByText(text('en', 'validation.required')).first().isVisible()).toBe(true);
     await dialog.getByLabel('Name').fill('Web shop');
     await dialog.getByLabel('Expires').click();
     await page.getByRole('option', { name: 'In 30 days' }).click();
