@@ -41,11 +41,15 @@ function targetText(figure: Figure): string {
 
 const wanted = process.argv.slice(2);
 const files = fs.readdirSync(SCENARIOS_DIR).filter((file) => file.endsWith('.ts')).sort();
+const known = new Set(files.map((file) => file.replace(/\.ts$/, '')));
 let missed = 0;
+let ran = 0;
 fs.mkdirSync(RESULTS_DIR, { recursive: true });
 for (const file of files) {
   const scenario = (await import(pathToFileURL(path.join(SCENARIOS_DIR, file)).href)).default as Scenario;
-  if (wanted.length && !wanted.includes(scenario.name)) continue;
+  // A scenario is named by its own name or its file's, so `npm run bench bundle-size` runs web-bundle.
+  if (wanted.length && !wanted.includes(scenario.name) && !wanted.includes(file.replace(/\.ts$/, ''))) continue;
+  ran++;
   console.log(`\n## ${scenario.name}: ${scenario.description}`);
   const figures = await scenario.run();
   for (const figure of figures) {
@@ -55,5 +59,9 @@ for (const file of files) {
     console.log(`${mark} ${figure.name.padEnd(58)} ${String(Math.round(figure.value * 100) / 100).padStart(10)} ${figure.unit.padEnd(8)} ${targetText(figure)}`);
   }
   fs.writeFileSync(path.join(RESULTS_DIR, `${scenario.name}.json`), JSON.stringify({ scenario: scenario.name, at: new Date().toISOString(), figures }, null, 2));
+}
+if (!ran) {
+  console.error(`No scenario is named ${wanted.join(', ')}; known: ${[...known].join(', ')}`);
+  process.exit(2);
 }
 console.log(missed ? `\n${missed} figure(s) missed their target` : '\nEvery figure met its target');
