@@ -16,7 +16,7 @@ import { createMailService, mailBacklog } from './platform/mail/index.ts';
 import { Metrics } from './platform/metrics/index.ts';
 import { registerHttpMetrics } from './platform/metrics/http.ts';
 import { PRODUCT_VERSION } from './platform/version.ts';
-import { registerSessionAuth } from './platform/http/auth.ts';
+import { registerSessionAuth } from './modules/session/request-user.ts';
 import { registerCsrfProtection } from './platform/http/csrf.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';

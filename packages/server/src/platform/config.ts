@@ -1,7 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import type { MailWorkerOptions } from './mail/service.ts';
+import type { MailWorkerOptions } from './mail/options.ts';
 import type { WebhookWorkerOptions } from './webhooks/options.ts';
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);

@@ -156,3 +156,8 @@ export async function productUsage(db: Executor, id: number): Promise<{ tans: nu
   const licenses = await db.selectFrom('licenses').select((eb) => eb.fn.countAll<number>().as('count')).where('product_id', '=', id).executeTakeFirstOrThrow();
   return { tans: Number(tans.count), licenses: Number(licenses.count) };
 }
+
+/** Whether a product exists (a TAN and the order-automation setting refer to one). */
+export async function productExists(db: Executor, id: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('products').select('id').where('id', '=', id).executeTakeFirst());
+}

@@ -183,7 +183,3 @@ async function deleteProductChecked(ctx: AppContext, actor: Actor, id: number): 
   });
 }
 
-/** Whether a product exists (the order-automation setting refers to one). */
-export async function productExists(db: Executor, id: number): Promise<boolean> {
-  return (await findProductRow(db, id)) !== undefined;
-}

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
-import { productExists } from '../products/service.ts';
+import { productExists } from '../products/repo.ts';
 import { sniffImageType, themeFileName } from './files.ts';
 import { deleteSetting, deleteSettingFile, readAllSettings, readSetting, readSettingFile, writeSetting, writeSettingFile, type SettingFile } from './repo.ts';
 import { changingCatalogue } from '../../platform/catalogue-generation.ts';

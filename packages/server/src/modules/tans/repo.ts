@@ -302,10 +302,6 @@ export function findTanForActivation(db: Executor, code: string) {
 
 // References a TAN holds, checked before writing (the catalogue and users modules own these tables).
 
-export async function productExists(db: Executor, id: number): Promise<boolean> {
-  return Boolean(await db.selectFrom('products').select('id').where('id', '=', id).executeTakeFirst());
-}
-
 export async function policyExists(db: Executor, id: number): Promise<boolean> {
   return Boolean(await db.selectFrom('license_policies').select('id').where('id', '=', id).executeTakeFirst());
 }

@@ -10,6 +10,7 @@ import { AppError, notFound } from '../../platform/http/errors.ts';
 import { mergeUpdate } from '../../platform/http/validation.ts';
 import { settingValue } from '../settings/service.ts';
 import { propagateFreeUpdates } from '../licenses/service.ts';
+import { productExists } from '../products/repo.ts';
 import { listScope, scopedIds } from '../licenses/scope.ts';
 import {
   distinctTags,
@@ -21,7 +22,6 @@ import {
   insertTans,
   listTans,
   policyExists,
-  productExists,
   replaceTags,
   updateTan,
   type TanRow,

@@ -1,8 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  abilityFor,
   asSubject,
-  formatUserName,
   SESSION_COOKIE,
   SESSION_LIFETIME_DAYS,
   type Action,
@@ -10,9 +8,7 @@ import {
   type Role,
   type SubjectName,
 } from '@lm/contract';
-import { findSessionUser, touchSession } from '../../modules/session/repo.ts';
-import { hashToken } from '../auth/secrets.ts';
-import type { Actor, AppContext } from '../context.ts';
+import type { Actor } from '../context.ts';
 import { AppError, forbidden, unauthenticated } from './errors.ts';
 
 export interface RequestUser {
@@ -24,9 +20,6 @@ export interface RequestUser {
   /** The account signs in with a second factor. */
   twoFactorEnabled: boolean;
 }
-
-/** A session's last use is written at most this often: the list of sessions needs no write per request. */
-const TOUCH_INTERVAL_MS = 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -47,39 +40,6 @@ export function bearerToken(request: FastifyRequest): string | null {
   if (!header || !/^bearer\s/i.test(header)) return null;
   if (!request.url.startsWith('/api/') || request.url.startsWith('/api/client/')) return null;
   return header.slice(6).trim();
-}
-
-const anonymousAbility = abilityFor(null);
-
-/** Resolves the session cookie of every request into `request.user` and `request.ability`. */
-export function registerSessionAuth(app: FastifyInstance, ctx: AppContext): void {
-  app.decorateRequest('user', null);
-  app.decorateRequest('ability', null as never);
-  app.decorateRequest('sessionTokenHash', null);
-  app.decorateRequest('apiToken', null);
-  app.addHook('onRequest', async (request) => {
-    request.ability = anonymousAbility;
-    if (bearerToken(request) !== null) return;
-    const token = request.cookies[SESSION_COOKIE];
-    if (!token || !request.url.startsWith('/api/') || request.url.startsWith('/api/client/')) return;
-    const tokenHash = hashToken(token);
-    const row = await findSessionUser(ctx.db, tokenHash, new Date());
-    if (!row) return;
-    request.sessionTokenHash = tokenHash;
-    request.user = {
-      id: row.id,
-      email: row.email,
-      formattedName: formatUserName({ firstName: row.first_name, lastName: row.last_name, company: row.company, email: row.email }),
-      accessRole: row.access_role,
-      locale: row.locale,
-      twoFactorEnabled: row.two_factor_user !== null,
-    };
-    const now = new Date();
-    if (Date.parse(row.last_used_at) < now.getTime() - TOUCH_INTERVAL_MS) {
-      await touchSession(ctx.db, tokenHash, now).catch((error: unknown) => request.log.warn({ err: error }, 'the session use was not recorded'));
-    }
-    request.ability = abilityFor({ id: row.id, accessRole: row.access_role });
-  });
 }
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {

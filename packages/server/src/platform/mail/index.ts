@@ -8,7 +8,8 @@ import { fileTransport, smtpTransport } from './transport.ts';
 
 export { enqueueMail, mailBacklog, removeMailsTo, type OutgoingMail } from './outbox.ts';
 export { renderMail, type MailContent } from './layout.ts';
-export { MailService, retryDelay, type MailPassResult, type MailWorkerOptions } from './service.ts';
+export { MailService, type MailPassResult } from './service.ts';
+export { retryDelay, type MailWorkerOptions } from './options.ts';
 
 /** The mail worker for the config: SMTP when SMTP_URL is set, otherwise files in DATA_DIR/mail. */
 export function createMailService(config: Config, db: Kysely<DB>, log: FastifyBaseLogger): MailService {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { localeOf } from '../http/locale.ts';
 import { renderMail } from './layout.ts';
-import { retryDelay } from './service.ts';
+import { retryDelay } from './options.ts';
 
 describe('retryDelay', () => {
   it('doubles from the base and stops at the maximum', () => {
