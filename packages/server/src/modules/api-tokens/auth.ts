@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { abilityFor, formatUserName } from '@lm/contract';
 import { API_TOKEN_PREFIX } from '@lm/contract/api-token';
 import { hashToken } from '../../platform/auth/secrets.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { bearerToken } from '../../platform/http/auth.ts';
+import { actAs, bearerToken } from '../../platform/http/auth.ts';
 import { FIFTEEN_MINUTES, rateLimited } from '../../platform/limits/limiter.ts';
 import { findTokenUser, touchApiToken } from './repo.ts';
 
@@ -46,16 +45,8 @@ async function authenticate(ctx: AppContext, request: FastifyRequest, token: str
     throw invalidApiToken();
   }
   request.apiToken = { id: row.token_id, name: row.token_name };
-  request.user = {
-    id: row.id,
-    email: row.email,
-    formattedName: formatUserName({ firstName: row.first_name, lastName: row.last_name, company: row.company, email: row.email }),
-    accessRole: row.access_role,
-    locale: row.locale,
-    // A token stands for a sign-in done before: it passes the second-factor requirement only if the
-    // owner has a second factor (an account that must set one up cannot use tokens meanwhile).
-    twoFactorEnabled: row.two_factor_user !== null,
-  };
-  request.ability = abilityFor({ id: row.id, accessRole: row.access_role });
+  // A token stands for a sign-in done before: it passes the second-factor requirement only if the
+  // owner has a second factor (an account that must set one up cannot use tokens meanwhile).
+  actAs(request, row);
   if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= LAST_USED_PRECISION_MS) await touchApiToken(ctx.db, row.token_id, now.toISOString());
 }

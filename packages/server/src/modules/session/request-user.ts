@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { abilityFor, formatUserName, SESSION_COOKIE } from '@lm/contract';
+import { abilityFor, SESSION_COOKIE } from '@lm/contract';
 import { hashToken } from '../../platform/auth/secrets.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { bearerToken } from '../../platform/http/auth.ts';
+import { actAs, bearerToken } from '../../platform/http/auth.ts';
 import { findSessionUser, touchSession } from './repo.ts';
 
 /** A session's last use is written at most this often: the list of sessions needs no write per request. */
@@ -25,19 +25,11 @@ export function registerSessionAuth(app: FastifyInstance, ctx: AppContext): void
     const row = await findSessionUser(ctx.db, tokenHash, new Date());
     if (!row) return;
     request.sessionTokenHash = tokenHash;
-    request.user = {
-      id: row.id,
-      email: row.email,
-      formattedName: formatUserName({ firstName: row.first_name, lastName: row.last_name, company: row.company, email: row.email }),
-      accessRole: row.access_role,
-      locale: row.locale,
-      twoFactorEnabled: row.two_factor_user !== null,
-    };
+    actAs(request, row);
     const now = new Date();
     if (Date.parse(row.last_used_at) < now.getTime() - TOUCH_INTERVAL_MS) {
       await touchSession(ctx.db, tokenHash, now).catch((error: unknown) => request.log.warn({ err: error }, 'the session use was not recorded'));
     }
-    request.ability = abilityFor({ id: row.id, accessRole: row.access_role });
   });
 }
 

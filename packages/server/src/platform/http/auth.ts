@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  abilityFor,
   asSubject,
+  formatUserName,
   SESSION_COOKIE,
   SESSION_LIFETIME_DAYS,
   type Action,
@@ -40,6 +42,31 @@ export function bearerToken(request: FastifyRequest): string | null {
   if (!header || !/^bearer\s/i.test(header)) return null;
   if (!request.url.startsWith('/api/') || request.url.startsWith('/api/client/')) return null;
   return header.slice(6).trim();
+}
+
+/** The columns of an account that a signed-in request carries (the session and the API-token lookups read them). */
+export interface SignedInRow {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  company: string | null;
+  access_role: Role;
+  locale: string | null;
+  two_factor_user: number | null;
+}
+
+/** The request acts as this account from now on: `request.user` and its abilities. */
+export function actAs(request: FastifyRequest, row: SignedInRow): void {
+  request.user = {
+    id: row.id,
+    email: row.email,
+    formattedName: formatUserName({ firstName: row.first_name, lastName: row.last_name, company: row.company, email: row.email }),
+    accessRole: row.access_role,
+    locale: row.locale,
+    twoFactorEnabled: row.two_factor_user !== null,
+  };
+  request.ability = abilityFor({ id: row.id, accessRole: row.access_role });
 }
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
