@@ -10,6 +10,8 @@ export function ListSearch({ state, mb }: { state: Pick<ListState, 'filter' | 's
     <TextInput
       mb={mb}
       maw={360}
+      // Beside other controls it takes the room left, but never less than a word's width: on a phone it wraps to a line of its own.
+      miw={200}
       style={{ flex: 1 }}
       leftSection={<IconSearch size={16} />}
       placeholder={t('common.search')}
