@@ -77,3 +77,6 @@ export const ROUTES: AppRoute[] = [
   { path: '/account/api-tokens', page: page(() => import('../features/api-tokens/ApiTokensPage.tsx')), requires: login },
   { path: '/tools/webhooks', page: page(() => import('../features/webhooks/WebhooksPage.tsx')), requires: can('view-list', 'WebhookEndpoint') },
 ];
+
+/** Any other path. */
+export const NotFoundPage = page(() => import('./NotFoundPage.tsx'));
