@@ -1,6 +1,5 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { useMemo } from 'react';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Route, Routes } from 'react-router';
@@ -9,13 +8,8 @@ import { NotFoundPage, ROUTES } from './routes.tsx';
 import { Shell } from './Shell.tsx';
 import { cssVariablesResolver, themeFor } from './theme.ts';
 import { listenAcrossTabs } from '../lib/cache-broadcast.ts';
-
-/**
- * The pages open dialogs through `modals.open…()`, which are window events; the provider that shows
- * them only has to be mounted, not wrap the app, so it loads after the first paint.
- */
-const Modals = lazy(() => import('@mantine/modals').then(({ ModalsProvider }) => ({ default: () => <ModalsProvider>{null}</ModalsProvider> })));
-
+import { ModalsHost } from '../components/modals.tsx';
+import { Toasts } from './Toasts.tsx';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -58,13 +52,11 @@ export function App() {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>
-        <Notifications position="bottom-right" />
+        <Toasts />
         <BrowserRouter>
           <Routes>{routes}</Routes>
         </BrowserRouter>
-        <Suspense fallback={null}>
-          <Modals />
-        </Suspense>
+        <ModalsHost />
       </QueryClientProvider>
     </MantineProvider>
   );

@@ -71,8 +71,8 @@ function listed(file: string): string[] {
   return [...fs.readFileSync(path.join(SRC, 'styles', file), 'utf8').matchAll(/^import '@mantine\/core\/styles\/([\w-]+\.css)';$/gm)].map(([, style]) => style);
 }
 
-/** What the first visit of `/` loads: the app, the home page and the form it loads after itself. */
-const FIRST_SCREEN = ['main.tsx', 'app/HomePage.tsx', 'features/accounts/RegisterForm.tsx'];
+/** What the first visit of `/` loads: the app, the home page and the form it loads after itself, the toasts. */
+const FIRST_SCREEN = ['main.tsx', 'app/HomePage.tsx', 'features/accounts/RegisterForm.tsx', 'app/ToastContainer.tsx'];
 
 const appFiles = (fs.readdirSync(SRC, { recursive: true }) as string[]).filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file)).map((file) => path.join(SRC, file));
 
