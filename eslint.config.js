@@ -5,6 +5,12 @@ import reactHooks from 'eslint-plugin-react-hooks';
 const FEATURES_DIR = 'packages/web/src/features';
 const features = fs.existsSync(FEATURES_DIR) ? fs.readdirSync(FEATURES_DIR).filter((name) => fs.statSync(`${FEATURES_DIR}/${name}`).isDirectory()) : [];
 
+/** The modals provider mounts with the first dialog, so only its wrapper may send `modals.open…()`. */
+const modalsThroughWrapper = {
+  name: '@mantine/modals',
+  message: 'Open dialogs through src/components/modals.tsx: the provider that shows them mounts with the first one.',
+};
+
 /** Web features do not import each other (DESIGN.md section 3): shared UI goes to src/components. */
 const featureBoundaries = features.map((feature) => ({
   files: [`${FEATURES_DIR}/${feature}/**/*.{ts,tsx}`],
@@ -12,6 +18,7 @@ const featureBoundaries = features.map((feature) => ({
     'no-restricted-imports': [
       'error',
       {
+        paths: [modalsThroughWrapper],
         patterns: features
           .filter((other) => other !== feature)
           .map((other) => ({
@@ -37,6 +44,11 @@ export default tseslint.config(
     files: ['packages/web/src/**/*.tsx', 'packages/web/src/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  {
+    files: ['packages/web/src/**/*.tsx', 'packages/web/src/**/*.ts'],
+    ignores: ['packages/web/src/components/modals.tsx'],
+    rules: { 'no-restricted-imports': ['error', { paths: [modalsThroughWrapper] }] },
   },
   {
     // Routes speak HTTP and call services; only services call repos.

@@ -4,9 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { useAuth } from '../lib/auth.ts';
 import { PageTitle } from '../components/PageTitle.tsx';
 import { LoginForm } from '../features/auth/LoginForm.tsx';
+import { withMoreStyles } from '../styles/load.ts';
 
 /** Loaded only for signed-in visitors, so that the first visit stays small. */
-const MyLicensesPage = lazy(() => import('../features/licenses/MyLicensesPage.tsx'));
+const MyLicensesPage = lazy(() => withMoreStyles(() => import('../features/licenses/MyLicensesPage.tsx')));
 /** The login form comes first; the new-account form follows a moment later in its own chunk. */
 const RegisterForm = lazy(() => import('../features/accounts/RegisterForm.tsx').then((module) => ({ default: module.RegisterForm })));
 

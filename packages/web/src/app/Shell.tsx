@@ -8,6 +8,7 @@ import { onAuthFailure } from '../lib/api.ts';
 import { auth, useAuth } from '../lib/auth.ts';
 import { reloadSettings, useAppSettings } from '../lib/settings.ts';
 import { BusyOverlay } from '../components/BusyOverlay.tsx';
+import { withMoreStyles } from '../styles/load.ts';
 import { CookieConsent } from './CookieConsent.tsx';
 import { Footer } from './Footer.tsx';
 import { loginUrl, SECURITY_PAGE } from './Guard.tsx';
@@ -16,7 +17,7 @@ import { visibleMenu } from './menu.ts';
 import { useNewVersionAvailable } from './version-check.ts';
 import classes from './Shell.module.css';
 
-const menus = () => import('./SignedInMenus.tsx');
+const menus = () => withMoreStyles(() => import('./SignedInMenus.tsx'));
 const DesktopMenu = lazy(() => menus().then((module) => ({ default: module.DesktopMenu })));
 const MobileMenu = lazy(() => menus().then((module) => ({ default: module.MobileMenu })));
 const AccountMenu = lazy(() => menus().then((module) => ({ default: module.AccountMenu })));

@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { Action, SubjectName } from '@lm/contract';
+import { withMoreStyles } from '../styles/load.ts';
 import { loadChunk } from './version-check.ts';
 
 /** What a route needs (spec section 2): a login, or an ability that implies one. */
@@ -11,16 +12,20 @@ export interface AppRoute {
   requires?: Requirement;
 }
 
-/** Lazy pages; a chunk that fails or hangs raises the reload alert. */
-function page(load: () => Promise<{ default: ComponentType }>) {
-  return lazy(() => loadChunk(load));
+/**
+ * Lazy pages; a chunk that fails or hangs raises the reload alert. Every page but the first screen
+ * brings the styles of the components beyond it (styles/more.ts).
+ */
+function page(load: () => Promise<{ default: ComponentType }>, styles: 'first-screen' | 'more' = 'more') {
+  return lazy(() => loadChunk(styles === 'more' ? () => withMoreStyles(load) : load));
 }
 
 const can = (action: Action, subject: SubjectName): Requirement => ({ ability: () => [action, subject] });
 const login: Requirement = { login: true };
 
 export const ROUTES: AppRoute[] = [
-  { path: '/', page: page(() => import('./HomePage.tsx')) },
+  // Signed in, it shows the licenses page, which brings the other styles itself.
+  { path: '/', page: page(() => import('./HomePage.tsx'), 'first-screen') },
   { path: '/login', page: page(() => import('../features/auth/LoginPage.tsx')) },
   { path: '/forgot-password', page: page(() => import('../features/accounts/ForgotPasswordPage.tsx')) },
   { path: '/reset-password', page: page(() => import('../features/accounts/ResetPasswordPage.tsx')) },
@@ -72,3 +77,6 @@ export const ROUTES: AppRoute[] = [
   { path: '/account/api-tokens', page: page(() => import('../features/api-tokens/ApiTokensPage.tsx')), requires: login },
   { path: '/tools/webhooks', page: page(() => import('../features/webhooks/WebhooksPage.tsx')), requires: can('view-list', 'WebhookEndpoint') },
 ];
+
+/** Any other path. */
+export const NotFoundPage = page(() => import('./NotFoundPage.tsx'));

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { DateInput, DatesProvider, type DateFormatter, type DateInputProps } from '@mantine/dates';
+// Every date picker of the app sits in this wrapper: its styles load with the pages that have one.
+import '@mantine/dates/styles.css';
 import { useTranslation } from 'react-i18next';
 import 'dayjs/locale/de';
 import 'dayjs/locale/es';

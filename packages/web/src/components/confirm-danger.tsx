@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from './modals.tsx';
 import i18n from '../lib/i18n.ts';
 import { showError, showSuccess } from '../lib/notify.ts';
 
@@ -18,7 +18,7 @@ interface DangerousAction {
 
 /** Asks before an action that cannot be undone (delete, revoke), then runs it and says how it went. */
 export function confirmDanger({ title, text, confirmLabel, confirmTestId, run, done, failedKey }: DangerousAction): void {
-  modals.openConfirmModal({
+  openConfirmModal({
     title,
     children: <Text size="sm">{text}</Text>,
     labels: { confirm: confirmLabel ?? i18n.t('common.delete'), cancel: i18n.t('common.cancel') },

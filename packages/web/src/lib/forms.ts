@@ -21,3 +21,28 @@ export function formValidator(schema: z.ZodType) {
     return errors;
   };
 }
+
+type Validate = (values: unknown) => Record<string, string>;
+
+/**
+ * `formValidator` for a schema that loads when the form is first used, for the forms of the first
+ * screen: a schema brings all of zod (22 KB), which the first visit of `/` need not load. Loading
+ * starts on the form's first focus (`preload`); a submit before the schema arrived waits for it
+ * (Mantine's forms take validators that answer a promise).
+ */
+export function lazyFormValidator(load: () => Promise<z.ZodType>) {
+  let loaded: Validate | undefined;
+  let loading: Promise<Validate> | undefined;
+  const ready = () =>
+    (loading ??= load().then(
+      (schema) => (loaded = formValidator(schema)),
+      (error: unknown) => {
+        loading = undefined; // the next submit tries again; Vite has raised the reload alert
+        throw error;
+      },
+    ));
+  return {
+    preload: () => void ready().catch(() => undefined),
+    validate: (values: unknown): Record<string, string> | Promise<Record<string, string>> => loaded?.(values) ?? ready().then((validate) => validate(values)),
+  };
+}

@@ -1,13 +1,19 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { localizedSetting, type SettingsMap } from '@lm/contract';
 import { api } from './api.ts';
+import { useAuth } from './auth.ts';
 import { currentLocale } from './i18n.ts';
 
 export const SETTINGS_QUERY_KEY = ['settings'] as const;
 
-/** The application settings: the public theme for everyone, every key for administrators. */
+/**
+ * The application settings: the public theme for everyone, every key for administrators. They
+ * depend on the session, so the first request waits for its check at start (spec section 4: they
+ * load after the validation); asked for beside it too, they came twice on every first visit.
+ */
 export function useAppSettings() {
-  return useQuery({ queryKey: SETTINGS_QUERY_KEY, queryFn: () => api<SettingsMap>('/settings'), staleTime: 60_000 });
+  const { initialized } = useAuth();
+  return useQuery({ queryKey: SETTINGS_QUERY_KEY, queryFn: () => api<SettingsMap>('/settings'), staleTime: 60_000, enabled: initialized });
 }
 
 /** Spec section 4: settings are reloaded after each login, logout and validation. */

@@ -1,13 +1,15 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Checkbox, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { formValidator } from '../../lib/forms.ts';
+import { lazyFormValidator } from '../../lib/forms.ts';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { PASSWORD_MIN_LENGTH, registration, type Registration } from '@lm/contract';
+import { PASSWORD_MIN_LENGTH, type Registration } from '@lm/contract';
 import { ApiError } from '../../lib/api.ts';
 import { errorText, showSuccess } from '../../lib/notify.ts';
 import { ACCOUNT_CLOSED_FLAG, accountsApi } from './api.ts';
+
+const validator = lazyFormValidator(() => import('@lm/contract/user').then((module) => module.registration));
 
 /** The new-account form (spec section 3 "Registration"), with the opt-in checkbox for e-mails. */
 export function RegisterForm() {
@@ -17,7 +19,7 @@ export function RegisterForm() {
   const form = useForm<Registration>({
     mode: 'uncontrolled',
     initialValues: { email: '', password: '', password_confirm: '', optInEmail: false },
-    validate: formValidator(registration),
+    validate: validator.validate,
   });
 
   useEffect(() => {
@@ -50,7 +52,7 @@ export function RegisterForm() {
   });
 
   return (
-    <form onSubmit={submit} noValidate aria-labelledby="register-title" data-testid="register-form">
+    <form onSubmit={submit} onFocus={validator.preload} noValidate aria-labelledby="register-title" data-testid="register-form">
       <Stack>
         <Title order={3} id="register-title">
           {t('accounts.registerTitle')}

@@ -1,12 +1,14 @@
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useForm } from '@mantine/form';
-import { formValidator } from '../../lib/forms.ts';
+import { lazyFormValidator } from '../../lib/forms.ts';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { loginRequest, type LoginRequest, type SessionUser } from '@lm/contract';
+import type { LoginRequest, SessionUser } from '@lm/contract';
 import { ApiError } from '../../lib/api.ts';
 import { auth, useAuth } from '../../lib/auth.ts';
+
+const validator = lazyFormValidator(() => import('@lm/contract/session').then((module) => module.loginRequest));
 
 /** Only paths of this site are followed after login, never another origin. */
 export function safeReturnUrl(value: string | null): string {
@@ -75,7 +77,7 @@ export function LoginForm() {
   const [params] = useSearchParams();
   const { status, errorCode } = useAuth();
   const [codeFor, setCodeFor] = useState<LoginRequest | null>(null);
-  const form = useForm<LoginRequest>({ mode: 'uncontrolled', initialValues: { username: '', password: '' }, validate: formValidator(loginRequest) });
+  const form = useForm<LoginRequest>({ mode: 'uncontrolled', initialValues: { username: '', password: '' }, validate: validator.validate });
 
   // An account that must still set up its second factor goes there first (the server allows nothing else).
   const signedIn = (user: SessionUser) => navigate(user.twoFactorEnrollmentRequired ? '/account/security' : safeReturnUrl(params.get('returnUrl')), { replace: true });
@@ -106,7 +108,7 @@ export function LoginForm() {
 
   const failure = status === 'Error' && errorCode !== 'ERR_CONFIRMATION_PENDING' && errorCode !== 'ERR_TWO_FACTOR_REQUIRED';
   return (
-    <form onSubmit={submit} noValidate aria-labelledby="login-title">
+    <form onSubmit={submit} onFocus={validator.preload} noValidate aria-labelledby="login-title">
       <Stack>
         <Title order={3} id="login-title">
           {t('auth.loginTitle')}

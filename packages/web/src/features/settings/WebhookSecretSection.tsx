@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Alert, Badge, Button, Code, CopyButton, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from '../../components/modals.tsx';
 import { IconCheck, IconCopy, IconKey, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { COPIED_LABEL_MS } from '@lm/contract';
@@ -32,7 +32,7 @@ export function WebhookSecretSection({ isSet }: { isSet: boolean }) {
     }
   };
   const confirmThen = (titleKey: string, textKey: string, action: () => Promise<void>) =>
-    modals.openConfirmModal({
+    openConfirmModal({
       title: t(titleKey),
       children: <Text size="sm">{t(textKey)}</Text>,
       labels: { confirm: t('common.confirm'), cancel: t('common.cancel') },

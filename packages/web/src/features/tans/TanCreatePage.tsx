@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Button, Group, Paper, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from '../../components/modals.tsx';
 import { useTranslation } from 'react-i18next';
 import { TAN_BULK_COUNTS } from '@lm/contract/tan';
 import { PageTitle } from '../../components/PageTitle.tsx';
@@ -41,7 +41,7 @@ export default function TanCreatePage() {
       }
     };
     if (howMany === 1) return void run();
-    modals.openConfirmModal({
+    openConfirmModal({
       title: t('tans.confirmManyTitle'),
       children: <Text size="sm">{t('tans.confirmManyText', { count: howMany })}</Text>,
       labels: { confirm: t('tans.confirmManyButton', { count: howMany }), cancel: t('common.cancel') },

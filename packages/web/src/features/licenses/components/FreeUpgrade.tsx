@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconGift } from '@tabler/icons-react';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from '../../../components/modals.tsx';
 import { useTranslation } from 'react-i18next';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { useUpgrade, type LicenseItem } from '../api/licenses.ts';
@@ -12,7 +12,7 @@ export function useUpgradeOffer() {
   const upgrade = useUpgrade();
   return (license: LicenseItem) => {
     if (!license.freeUpgrade) return;
-    modals.openConfirmModal({
+    openConfirmModal({
       title: t('licenses.freeUpgradeTitle'),
       children: (
         <Stack gap="xs">

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Card, Group, Popover, Stack, Table, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from '../../../components/modals.tsx';
 import { IconArrowsExchange, IconCalendarPlus, IconDeviceDesktop, IconDownload, IconEdit, IconGift, IconInfoCircle, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { todayOf } from '@lm/contract/license';
@@ -62,7 +62,7 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
       : t('licenses.unlimited');
 
   const confirmDelete = () =>
-    modals.openConfirmModal({
+    openConfirmModal({
       title: t('licenses.deleteTitle'),
       children: <Text size="sm">{t('licenses.deleteText', { product: license.productName, machine: license.machineId ?? '–' })}</Text>,
       labels: { confirm: t('common.delete'), cancel: t('common.cancel') },

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Button, Checkbox, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from '../../../components/modals.tsx';
 import { useTranslation } from 'react-i18next';
 import { extendedFreeUpdatesUntil, todayOf } from '@lm/contract/license';
 import { formatTanCode } from '@lm/contract/tan';
@@ -38,7 +38,7 @@ export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClo
     const period = policies.data?.find((policy) => String(policy.id) === policyId)?.freeUpdatesPeriodDays ?? null;
     const extended = extendedFreeUpdatesUntil(todayOf(), period);
     const shown = formatDate(extended);
-    modals.openConfirmModal({
+    openConfirmModal({
       title: t('tans.extendFreeUpdatesTitle'),
       children: <Text size="sm">{t('tans.extendFreeUpdatesText', { date: shown })}</Text>,
       labels: { confirm: t('tans.extendFreeUpdatesYes'), cancel: t('tans.extendFreeUpdatesNo') },

@@ -1,0 +1,5 @@
+import { Notifications } from '@mantine/notifications';
+
+export default function ToastContainer() {
+  return <Notifications position="bottom-right" />;
+}
