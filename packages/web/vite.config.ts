@@ -53,7 +53,14 @@ function precompressed(): Plugin {
 
 export default defineConfig({
   plugins: [react(), versionFile(), precompressed()],
-  server: { proxy: { '/api': 'http://localhost:3000', '/theme': 'http://localhost:3000' } },
+  // The Host header is passed on unchanged (a plain target string would rewrite it): the server's
+  // cross-site check compares it with the page's Origin, so a rewritten one refuses every login.
+  server: {
+    proxy: {
+      '/api': { target: 'http://localhost:3000', changeOrigin: false },
+      '/theme': { target: 'http://localhost:3000', changeOrigin: false },
+    },
+  },
   build: {
     chunkSizeWarningLimit: 800,
     sourcemap: false,
