@@ -159,8 +159,9 @@ export default function TanListPage() {
                 <Table.Tr key={tan.id} data-testid="tan-row">
                   <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
                     {formatTanCode(tan.code)}
+                    {/* Under the code, not beside it: beside it, it ran into the product column. */}
                     {tan.revoked && (
-                      <Badge color="red" ml="xs" size="sm">
+                      <Badge color="red" size="sm" display="block" w="fit-content" mt={4}>
                         {t('tans.revoked')}
                       </Badge>
                     )}
