@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
-import type { Role, SortField } from '@lm/contract';
+import type { SortField } from '@lm/contract';
 import type { Executor } from '../../platform/db/database.ts';
+import type { SignedInRow } from '../../platform/http/auth.ts';
 import { anyColumnContains, orderings } from '../../platform/db/search.ts';
 
 export interface ApiTokenRow {
@@ -79,19 +80,11 @@ export async function deleteApiTokensOfUser(db: Executor, userId: number): Promi
   await db.deleteFrom('api_tokens').where('user_id', '=', userId).execute();
 }
 
-export interface TokenUser {
+/** The token and its owner, whose columns the request then acts as (`two_factor_user`: the owner's confirmed second factor, or null). */
+export interface TokenUser extends SignedInRow {
   token_id: number;
   token_name: string;
   last_used_at: string | null;
-  id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  company: string | null;
-  access_role: Role;
-  locale: string | null;
-  /** The owner's confirmed second factor, if any (null without one). */
-  two_factor_user: number | null;
 }
 
 /** The live token with this hash and its open account; expired tokens and closed accounts find nothing. */
