@@ -4,9 +4,10 @@
  * sort field both ways); the count stops at the count limit and says so; a cursor of another sort is
  * refused; the user search finds parts of names as a person types, and follows renames.
  */
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIST_COUNT_LIMIT } from '@lm/contract';
+import { SCAN_BUDGET } from '../src/platform/db/list-page.ts';
 import { TAN_SORT_FIELDS } from '@lm/contract/tan';
 import { callersOfEachRole, createUser, describeBothDatabases, expectError } from './harness.ts';
 import { insertProduct, unique } from './licensing-fixtures.ts';
@@ -151,5 +152,56 @@ describeBothDatabases('list pages at scale', (t) => {
       expect((await callers.admin.delete(`/api/users/${ids[2]}`)).statusCode).toBe(204);
       expect(await search('smith')).toEqual([]);
     });
+  });
+});
+
+describeBothDatabases('user search beyond the count limit', (t) => {
+  const callers = callersOfEachRole(t);
+  // 16,000 accounts in e-mail order; the last 11,000 (more than the count limit) work at one company:
+  // ascending by e-mail the matches start after SCAN_BUDGET accounts that do not match, descending
+  // they come first. Both orders must give the same pages as the search's own plan would.
+  const total = 16_000;
+  const firstMatch = SCAN_BUDGET + 1;
+  const company = `Clustered ${unique('c').slice(-6)}`;
+  const email = (n: number) => `scan-${String(n).padStart(5, '0')}@example.com`;
+
+  beforeAll(async () => {
+    const now = new Date().toISOString();
+    const columns = sql`(email, first_name, last_name, company, access_role, opt_in_email, confirmed, created_at, updated_at)`;
+    const values = (padded: RawBuilder<string>) =>
+      sql`'scan-' || ${padded} || '@example.com', 'Scan', 'Person', case when n >= ${firstMatch} then ${company} end, 'USER', false, true, ${now}, ${now}`;
+    if (t.kind === 'postgres') {
+      await sql`insert into users ${columns} select ${values(sql`lpad(n::text, 5, '0')`)} from generate_series(1, ${total}) as n`.execute(t.app.ctx.db);
+    } else {
+      await sql`with recursive seq(n) as (select 1 union all select n + 1 from seq where n < ${total}) insert into users ${columns} select ${values(sql`substr('0000' || n, -5, 5)`)} from seq`.execute(t.app.ctx.db);
+    }
+  });
+
+  const emails = async (query: Record<string, string>) => {
+    const response = await callers.admin.get('/api/users', { query: { limit: '50', ...query } });
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json() as { items: { email: string }[]; totalCountExact: boolean; nextCursor: string | null };
+    return { ...body, emails: body.items.map((user) => user.email) };
+  };
+  const range = (from: number, step: number, count = 50) => Array.from({ length: count }, (_, i) => email(from + i * step));
+
+  for (const filter of [company.toLowerCase(), company.slice(0, 2)]) {
+    it(`finds the first page whether the matches come first or after ${SCAN_BUDGET} others in the sort (search "${filter.slice(0, 2)}…")`, async () => {
+      const ascending = await emails({ filter, sort: 'email' });
+      expect(ascending.totalCountExact).toBe(false);
+      expect(ascending.emails).toEqual(range(firstMatch, 1));
+      expect((await emails({ filter, sort: 'email', after: ascending.nextCursor! })).emails).toEqual(range(firstMatch + 50, 1));
+      expect((await emails({ filter, sort: 'email', offset: '50' })).emails).toEqual(range(firstMatch + 50, 1));
+      const descending = await emails({ filter, sort: '-email', accessRole: 'USER' });
+      expect(descending.emails).toEqual(range(total, -1));
+      expect((await emails({ filter, sort: '-email', after: descending.nextCursor! })).emails).toEqual(range(total - 50, -1));
+    });
+  }
+
+  it('sorts by the company, with the accounts without one first, when the search matches all', async () => {
+    const page = await emails({ filter: 'scan-', sort: 'company' });
+    expect(page.emails).toEqual(range(1, 1));
+    const last = await emails({ filter: 'scan-', sort: '-company', offset: '0' });
+    expect(last.emails).toEqual(range(total, -1));
   });
 });

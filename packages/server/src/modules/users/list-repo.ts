@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { LIST_COUNT_LIMIT, type ListResult, type SortField, type UserListQuery } from '@lm/contract';
 import type { Dialect, Executor } from '../../platform/db/database.ts';
 import { boundedCount, filterColumn, inPageOrder, pageOfIds, planOf, type Plan, type SortKey } from '../../platform/db/list-page.ts';
@@ -100,19 +100,22 @@ export async function listUsers(db: Executor, dialect: Dialect, query: UserListQ
   // the count limit reads the accounts instead, in the sort's order (a few rows each to find a page).
   // SQLite counts the index's own matches first; PostgreSQL's planner estimates them.
   const indexed = !text || !(await manyMatches(db, dialect, text));
-  const matching = (plan: Plan) => (executor: Executor) => {
-    let base = executor.selectFrom('users').where('users.closed_at', 'is', null);
-    if (query.accessRole) base = base.where(filterColumn('users.access_role', plan), '=', query.accessRole);
-    if (text) base = base.where((eb) => searchCondition(eb, text, plan, indexed));
-    return base;
+  const scope = (plan: Plan) => (executor: Executor) => {
+    const open = executor.selectFrom('users').where('users.closed_at', 'is', null);
+    return query.accessRole ? open.where(filterColumn('users.access_role', plan), '=', query.accessRole) : open;
   };
+  const matching = (plan: Plan) => (executor: Executor) => (text ? scope(plan)(executor).where((eb) => searchCondition(eb, text, plan, indexed)) : scope(plan)(executor));
   const count = await boundedCount(db, matching({ strategy: 'filter-first', dialect, sortKey: '' }), dialect);
   const counted = planOf(dialect, count, SORT_KEYS, query.sort as SortField<UserSortField>[], defaultSort);
-  // A contains search that its index serves finds its matches there and sorts them, also beyond the
-  // count limit (up to PostgreSQL's limit of manyMatches): read in the sort's order instead, matches
-  // that cluster (every address of one domain) can leave a page to read most of the accounts.
-  const plan: Plan = text.length >= CONTAINS_FROM && indexed ? { ...counted, strategy: 'filter-first' } : counted;
-  const page = await pageOfIds({ db, dialect, strategy: plan.strategy, matches: matching(plan), id: 'users.id', keys: SORT_KEYS, defaultSort }, query);
+  // A search that its index serves finds its matches there and sorts them, also beyond the count
+  // limit (up to manyMatches) when the scan below cannot fill the page: matches that cluster far
+  // down the sort's order (every account with a company, sorted by company, after 170,000 without
+  // one) would make a page read most of the accounts.
+  const plan: Plan = text && indexed ? { ...counted, strategy: 'filter-first' } : counted;
+  // Many matches (beyond the count limit) are first looked for in the sort's order (list-page.ts, SCAN_BUDGET).
+  const scanned: Plan = { ...counted, strategy: 'sort-first' };
+  const scan = text && !count.totalCountExact ? { scope: scope(scanned), hit: searchCondition(expressionBuilder<DB, 'users'>(), text, scanned, false) } : undefined;
+  const page = await pageOfIds({ db, dialect, strategy: plan.strategy, matches: matching(plan), scan, id: 'users.id', keys: SORT_KEYS, defaultSort }, query);
   const rows = page.ids.length ? inPageOrder(page.ids, await db.selectFrom('users').selectAll().where('id', 'in', page.ids).execute()) : [];
   return { items: rows, ...count, nextCursor: page.nextCursor };
 }
