@@ -25,6 +25,11 @@ export const LIST_MAX_LIMIT = 1000;
  * says "more than", so that no page counts a million rows; pages beyond it follow the next-page cursor.
  */
 export const LIST_COUNT_LIMIT = 10_000;
+/**
+ * The user list counts the matches of a typed search up to this many: each keystroke asks again,
+ * and counting 10,000 matches of a text search took PostgreSQL 25 ms of its 50 ms.
+ */
+export const LIST_SEARCH_COUNT_LIMIT = 1_000;
 
 export const SESSION_COOKIE = 'lm_session';
 export const LOCALE_COOKIE = 'i18next';

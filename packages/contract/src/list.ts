@@ -58,7 +58,7 @@ export function listResponse<T extends z.ZodType>(item: T) {
   return z.object({
     items: z.array(item),
     totalCount: z.number().int(),
-    /** The large lists: false when there are more than totalCount matches (LIST_COUNT_LIMIT), which were not counted. */
+    /** The large lists: false when there are more than totalCount matches (LIST_COUNT_LIMIT; LIST_SEARCH_COUNT_LIMIT for a user search), which were not counted. */
     totalCountExact: z.boolean().optional(),
     /** The large lists: the `after` value of the next page, null on the last page. */
     nextCursor: z.string().nullable().optional(),

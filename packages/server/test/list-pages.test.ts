@@ -6,7 +6,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LIST_COUNT_LIMIT } from '@lm/contract';
+import { LIST_COUNT_LIMIT, LIST_SEARCH_COUNT_LIMIT } from '@lm/contract';
 import { SCAN_BUDGET } from '../src/platform/db/list-page.ts';
 import { TAN_SORT_FIELDS } from '@lm/contract/tan';
 import { callersOfEachRole, createUser, describeBothDatabases, expectError } from './harness.ts';
@@ -180,7 +180,7 @@ describeBothDatabases('user search beyond the count limit', (t) => {
   const emails = async (query: Record<string, string>) => {
     const response = await callers.admin.get('/api/users', { query: { limit: '50', ...query } });
     expect(response.statusCode, response.body).toBe(200);
-    const body = response.json() as { items: { email: string }[]; totalCountExact: boolean; nextCursor: string | null };
+    const body = response.json() as { items: { email: string }[]; totalCount: number; totalCountExact: boolean; nextCursor: string | null };
     return { ...body, emails: body.items.map((user) => user.email) };
   };
   const range = (from: number, step: number, count = 50) => Array.from({ length: count }, (_, i) => email(from + i * step));
@@ -197,6 +197,12 @@ describeBothDatabases('user search beyond the count limit', (t) => {
       expect((await emails({ filter, sort: '-email', after: descending.nextCursor! })).emails).toEqual(range(total - 50, -1));
     });
   }
+
+  it('counts a typed search up to the search count limit, and the list without one up to the list count limit', async () => {
+    expect(await emails({ filter: 'scan-001' })).toMatchObject({ totalCount: 100, totalCountExact: true });
+    expect(await emails({ filter: 'scan-0' })).toMatchObject({ totalCount: LIST_SEARCH_COUNT_LIMIT, totalCountExact: false });
+    expect(await emails({ accessRole: 'USER' })).toMatchObject({ totalCount: LIST_COUNT_LIMIT, totalCountExact: false });
+  });
 
   it('sorts by the company, with the accounts without one first, when the search matches all', async () => {
     const page = await emails({ filter: 'scan-', sort: 'company' });

@@ -1,7 +1,6 @@
 import { Button, Group, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { LIST_COUNT_LIMIT } from '@lm/contract';
 import type { ListPaging } from '../lib/list-paging.ts';
 import { Paging } from './Paging.tsx';
 
@@ -12,13 +11,13 @@ interface Counted {
 }
 
 /**
- * "{{count}} TANs", or honestly "More than 10,000 TANs" where the server stopped counting:
- * `key` is the plural text of the count; `${key}More` says "more than {{limit}}".
+ * "{{count}} TANs", or honestly "More than 10,000 TANs" where the server stopped counting (at the
+ * totalCount it answers): `key` is the plural text of the count; `${key}More` says "more than {{limit}}".
  */
 export function useCountText() {
   const { t, i18n } = useTranslation();
   return (key: string, data: Counted | undefined) =>
-    data && data.totalCountExact === false ? t(`${key}More`, { limit: LIST_COUNT_LIMIT.toLocaleString(i18n.language) }) : t(key, { count: data?.totalCount ?? 0 });
+    data && data.totalCountExact === false ? t(`${key}More`, { limit: data.totalCount.toLocaleString(i18n.language) }) : t(key, { count: data?.totalCount ?? 0 });
 }
 
 /** Numbered pages while every match was counted; previous and next (by cursor) beyond the count limit. */

@@ -1,5 +1,5 @@
 import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { LIST_COUNT_LIMIT, type ListResult, type SortField, type UserListQuery } from '@lm/contract';
+import { LIST_COUNT_LIMIT, LIST_SEARCH_COUNT_LIMIT, type ListResult, type SortField, type UserListQuery } from '@lm/contract';
 import type { Dialect, Executor } from '../../platform/db/database.ts';
 import { boundedCount, filterColumn, inPageOrder, pageOfIds, planOf, type Plan, type SortKey } from '../../platform/db/list-page.ts';
 import type { DB } from '../../platform/db/schema.ts';
@@ -105,7 +105,7 @@ export async function listUsers(db: Executor, dialect: Dialect, query: UserListQ
     return query.accessRole ? open.where(filterColumn('users.access_role', plan), '=', query.accessRole) : open;
   };
   const matching = (plan: Plan) => (executor: Executor) => (text ? scope(plan)(executor).where((eb) => searchCondition(eb, text, plan, indexed)) : scope(plan)(executor));
-  const count = await boundedCount(db, matching({ strategy: 'filter-first', dialect, sortKey: '' }), dialect);
+  const count = await boundedCount(db, matching({ strategy: 'filter-first', dialect, sortKey: '' }), dialect, text ? LIST_SEARCH_COUNT_LIMIT : LIST_COUNT_LIMIT);
   const counted = planOf(dialect, count, SORT_KEYS, query.sort as SortField<UserSortField>[], defaultSort);
   // A search that its index serves finds its matches there and sorts them, also beyond the count
   // limit (up to manyMatches) when the scan below cannot fill the page: matches that cluster far

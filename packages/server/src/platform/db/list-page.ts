@@ -75,29 +75,29 @@ export interface CountResult {
 
 type AnyQuery = SelectQueryBuilder<any, any, any>;
 
-/** How many rows the query matches, counted up to LIST_COUNT_LIMIT + 1 (see the header). */
-export async function boundedCount(db: Executor, matches: (db: Executor) => AnyQuery, dialect: Dialect): Promise<CountResult> {
+/** How many rows the query matches, counted up to `limit` + 1 (see the header); beyond, totalCount is the limit. */
+export async function boundedCount(db: Executor, matches: (db: Executor) => AnyQuery, dialect: Dialect, limit = LIST_COUNT_LIMIT): Promise<CountResult> {
   if (dialect === 'postgres') {
     return db.transaction().execute(async (trx) => {
       await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
-      return countOn(trx, matches(trx));
+      return countOn(trx, matches(trx), limit);
     });
   }
-  return countOn(db, matches(db));
+  return countOn(db, matches(db), limit);
 }
 
-async function countOn(db: Executor, matches: AnyQuery): Promise<CountResult> {
+async function countOn(db: Executor, matches: AnyQuery, limit: number): Promise<CountResult> {
   const row = await db
     .selectFrom(
       matches
         .select(sql<number>`1`.as('one'))
-        .limit(LIST_COUNT_LIMIT + 1)
+        .limit(limit + 1)
         .as('matches'),
     )
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   const count = Number(row.count);
-  return count > LIST_COUNT_LIMIT ? { totalCount: LIST_COUNT_LIMIT, totalCountExact: false } : { totalCount: count, totalCountExact: true };
+  return count > limit ? { totalCount: limit, totalCountExact: false } : { totalCount: count, totalCountExact: true };
 }
 
 export interface PageRequest<F extends string> {
@@ -177,8 +177,20 @@ export async function pageOfIds<F extends string>(options: PageOptions<F>, page:
 /** Rows a scan reads in the sort's order before the page takes the filter's own plan (see the header). */
 export const SCAN_BUDGET = 5_000;
 
+/** Thrown inside a budgeted scan (pageOfIdsOn with `hit`) that read SCAN_BUDGET rows without filling the page. */
+class OverBudget extends Error {}
+
 /** The page, or null when `hit` is given and its scan ran out of budget before the page was full. */
-function pageOn<F extends string>(db: Executor, options: PageOptions<F>, page: PageRequest<F>, hit?: Expression<SqlBool>): Promise<PageOfIds | null> {
+async function pageOn<F extends string>(db: Executor, options: PageOptions<F>, page: PageRequest<F>, hit?: Expression<SqlBool>): Promise<PageOfIds | null> {
+  try {
+    return await pageInTransaction(db, options, page, hit);
+  } catch (error) {
+    if (error instanceof OverBudget) return null;
+    throw error;
+  }
+}
+
+function pageInTransaction<F extends string>(db: Executor, options: PageOptions<F>, page: PageRequest<F>, hit?: Expression<SqlBool>): Promise<PageOfIds> {
   if (options.dialect !== 'postgres') return pageOfIdsOn(db, options, page, hit);
   return db.transaction().execute(async (trx) => {
     // A page reads a few hundred rows: starting parallel workers costs more (30 ms measured) than it saves.
@@ -193,19 +205,8 @@ function pageOn<F extends string>(db: Executor, options: PageOptions<F>, page: P
   });
 }
 
-/** Thrown inside a budgeted scan (pageOfIdsOn with `hit`) that read SCAN_BUDGET rows without filling the page. */
-class OverBudget extends Error {}
-
-async function pageOfIdsOn<F extends string>(db: Executor, options: PageOptions<F>, page: PageRequest<F>, hit?: Expression<SqlBool>): Promise<PageOfIds | null> {
-  try {
-    return await pageOfIdsWithin(db, options, page, hit);
-  } catch (error) {
-    if (error instanceof OverBudget) return null;
-    throw error;
-  }
-}
-
-async function pageOfIdsWithin<F extends string>(db: Executor, options: PageOptions<F>, page: PageRequest<F>, hit?: Expression<SqlBool>): Promise<PageOfIds> {
+/** The page on one connection; with `hit`, the budgeted scan of the header, which throws OverBudget. */
+async function pageOfIdsOn<F extends string>(db: Executor, options: PageOptions<F>, page: PageRequest<F>, hit?: Expression<SqlBool>): Promise<PageOfIds> {
   const { dialect, id, strategy } = options;
   const matches = () => options.matches(db);
   const fields = page.sort.length ? page.sort : [options.defaultSort];
