@@ -34,7 +34,7 @@ const afterPrefix = (prefix: string) => prefix.slice(0, -1) + String.fromCodePoi
  * - three characters or more: anywhere in the e-mail, first name, last name or company ("mith"
  *   finds Smith, "example.com" every address there, "ada love" the whole name). `indexed` takes the
  *   trigram index (PostgreSQL pg_trgm, SQLite FTS5): what a selective search needs; a search that
- *   matches more than the count limit reads rows in the sort's order instead and checks each.
+ *   matches more than MANY accounts reads rows in the sort's order instead and checks each.
  * - one or two characters: the start of the e-mail, a name or the company. Contained anywhere, one
  *   or two letters match nearly every account and no index can serve them; what a person means
  *   after typing "j" or "jo" is a name that starts so. Each start is a range of a sort key's index.
@@ -97,7 +97,7 @@ export async function listUsers(db: Executor, dialect: Dialect, query: UserListQ
   const defaultSort = { field: 'id', descending: true } as const;
   // A trigram index answers a search that matches many accounts only after reading them all (SQLite's
   // FTS table; PostgreSQL's GIN index, which gives a bitmap of every match): a search of more than
-  // the count limit reads the accounts instead, in the sort's order (a few rows each to find a page).
+  // MANY matches reads the accounts instead, in the sort's order (a few rows each to find a page).
   // SQLite counts the index's own matches first; PostgreSQL's planner estimates them.
   const indexed = !text || !(await manyMatches(db, dialect, text));
   const scope = (plan: Plan) => (executor: Executor) => {
