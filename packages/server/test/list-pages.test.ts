@@ -204,6 +204,22 @@ describeBothDatabases('user search beyond the count limit', (t) => {
     expect(await emails({ accessRole: 'USER' })).toMatchObject({ totalCount: LIST_COUNT_LIMIT, totalCountExact: false });
   });
 
+  it('walks by cursor from the accounts without a company into those with one, both ways', async () => {
+    for (const [sort, expected] of [
+      ['company', Array.from({ length: 7_000 }, (_, i) => email(1 + i))],
+      ['-company', Array.from({ length: 12_000 }, (_, i) => email(total - i))],
+    ] as const) {
+      const walked: string[] = [];
+      let after: string | undefined;
+      while (walked.length < expected.length) {
+        const page = await emails({ filter: 'scan-', sort, limit: '1000', ...(after ? { after } : {}) });
+        walked.push(...page.emails);
+        after = page.nextCursor!;
+      }
+      expect(walked.slice(0, expected.length), sort).toEqual(expected);
+    }
+  });
+
   it('sorts by the company, with the accounts without one first, when the search matches all', async () => {
     const page = await emails({ filter: 'scan-', sort: 'company' });
     expect(page.emails).toEqual(range(1, 1));
