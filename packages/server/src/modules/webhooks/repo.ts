@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { SortField } from '@lm/contract';
 import type { Executor } from '../../platform/db/database.ts';
 import { orderings } from '../../platform/db/search.ts';
-import type { WebhookEndpointsTable } from '../../platform/db/schema.ts';
+import type { WebhookAttemptsTable, WebhookEndpointsTable } from '../../platform/db/schema.ts';
 import type { Selectable, Updateable } from 'kysely';
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
@@ -161,14 +161,7 @@ export async function listDeliveries(
   return { rows, totalCount: Number(total.count) };
 }
 
-export interface AttemptRow {
-  delivery_id: number;
-  attempted_at: string;
-  status_code: number | null;
-  duration_ms: number;
-  response: string | null;
-  error: string | null;
-}
+export type AttemptRow = Omit<Selectable<WebhookAttemptsTable>, 'id'>;
 
 /** The attempts of some deliveries, newest first, at most `perDelivery` each. */
 export async function attemptsOf(db: Executor, deliveryIds: readonly number[], perDelivery = 50): Promise<Map<number, AttemptRow[]>> {
