@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { LIST_FILTER_MAX_LENGTH } from '@lm/contract';
 import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, screenshot } from '../harness.ts';
 import { linkFromMail, mailsTo } from '../mailbox.ts';
 
@@ -167,6 +168,11 @@ describeJourney('accounts: registration, password, e-mail change, closing, admin
     // Deleting asks first, then the account is gone from the list.
     await page.getByTestId('delete-user').click();
     await page.getByTestId('confirm-delete-user').click();
+    await expect.poll(() => page.getByTestId('user-count').textContent()).toBe('0 accounts');
+
+    // A search longer than the server takes stops at its limit instead of ending in an error.
+    await page.getByTestId('user-search').fill('x'.repeat(LIST_FILTER_MAX_LENGTH + 100));
+    expect(await page.getByTestId('user-search').inputValue()).toHaveLength(LIST_FILTER_MAX_LENGTH);
     await expect.poll(() => page.getByTestId('user-count').textContent()).toBe('0 accounts');
 
     await page.getByTestId('user-search').fill('waiting@');

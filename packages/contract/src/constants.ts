@@ -20,6 +20,8 @@ export const CHUNK_LOAD_TIMEOUT_S = 120;
 
 export const LIST_DEFAULT_LIMIT = 50;
 export const LIST_MAX_LIMIT = 1000;
+/** The longest list search (`filter`): the search fields stop taking characters there. */
+export const LIST_FILTER_MAX_LENGTH = 200;
 /**
  * The large lists (TANs, licenses, users) count their matches up to this many: beyond it the count
  * says "more than", so that no page counts a million rows; pages beyond it follow the next-page cursor.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from './constants.ts';
+import { LIST_DEFAULT_LIMIT, LIST_FILTER_MAX_LENGTH, LIST_MAX_LIMIT } from './constants.ts';
 
 /** The deepest offset a list takes: far beyond any list, and still a safe integer for both databases. */
 const MAX_OFFSET = 1_000_000_000;
@@ -31,7 +31,7 @@ export function listQuery<F extends string>(sortFields: readonly [F, ...F[]], ma
     limit: wholeNumberText(1, maxLimit).default(LIST_DEFAULT_LIMIT),
     /** The next-page cursor of the previous page (the large lists): the page after it, in the same sort, without counting off rows. */
     after: z.string().min(1).max(1000).optional(),
-    filter: z.string().trim().max(200).optional(),
+    filter: z.string().trim().max(LIST_FILTER_MAX_LENGTH).optional(),
     sort: z
       .string()
       .optional()

@@ -1,6 +1,7 @@
 import { TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { LIST_FILTER_MAX_LENGTH } from '@lm/contract';
 import type { ListState } from '../lib/list-state.ts';
 
 /** The free-text search above a list (DESIGN.md section 4, `filter`); typing goes back to the first page. */
@@ -17,6 +18,7 @@ export function ListSearch({ state, mb }: { state: Pick<ListState, 'filter' | 's
       placeholder={t('common.search')}
       aria-label={t('common.search')}
       value={state.filter}
+      maxLength={LIST_FILTER_MAX_LENGTH}
       onChange={(event) => state.setFilter(event.currentTarget.value)}
     />
   );

@@ -4,7 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { CHANGE_LOG_MODELS, SELECT_SEARCH_DEBOUNCE_MS, type ChangeLogModel } from '@lm/contract';
+import { CHANGE_LOG_MODELS, LIST_FILTER_MAX_LENGTH, SELECT_SEARCH_DEBOUNCE_MS, type ChangeLogModel } from '@lm/contract';
 import { CHANGE_OPERATIONS, type ChangeOperation } from '@lm/contract/change-log';
 import { BusyOverlay } from '../../components/BusyOverlay.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
@@ -104,6 +104,7 @@ export default function ChangeLogPage() {
           label={t('changes.search')}
           leftSection={<IconSearch size={16} aria-hidden />}
           value={filterInput}
+          maxLength={LIST_FILTER_MAX_LENGTH}
           onChange={(event) => setFilterInput(event.currentTarget.value)}
           w={220}
         />

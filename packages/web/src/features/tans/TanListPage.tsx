@@ -4,7 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { asSubject, SELECT_SEARCH_DEBOUNCE_MS } from '@lm/contract';
+import { asSubject, LIST_FILTER_MAX_LENGTH, SELECT_SEARCH_DEBOUNCE_MS } from '@lm/contract';
 import { freeUpdatesState, todayOf } from '@lm/contract/license';
 import { formatTanCode, TAN_SORT_FIELDS, type TanFieldsInput } from '@lm/contract/tan';
 import { ListPager, useCountText } from '../../components/ListPager.tsx';
@@ -119,6 +119,7 @@ export default function TanListPage() {
           leftSection={<IconSearch size={16} />}
           value={search}
           onChange={(event) => resetPage(setSearch)(event.currentTarget.value)}
+          maxLength={LIST_FILTER_MAX_LENGTH}
           w={{ base: '100%', sm: 240 }}
         />
         <Select label={t('tans.tagFilter')} data={tags.data?.items ?? []} value={tag} onChange={resetPage(setTag)} clearable searchable w={{ base: '100%', sm: 200 }} />

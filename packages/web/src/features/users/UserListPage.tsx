@@ -5,7 +5,7 @@ import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { ROLES, SELECT_SEARCH_DEBOUNCE_MS, type Role, type User } from '@lm/contract';
+import { LIST_FILTER_MAX_LENGTH, ROLES, SELECT_SEARCH_DEBOUNCE_MS, type Role, type User } from '@lm/contract';
 import { BusyOverlay } from '../../components/BusyOverlay.tsx';
 import { ListPager, useCountText } from '../../components/ListPager.tsx';
 import { useListPaging } from '../../lib/list-paging.ts';
@@ -87,6 +87,7 @@ export default function UserListPage() {
           value={search}
           onChange={(event) => setSearch(event.currentTarget.value)}
           w={{ base: '100%', sm: 320 }}
+          maxLength={LIST_FILTER_MAX_LENGTH}
           data-testid="user-search"
         />
         <Select

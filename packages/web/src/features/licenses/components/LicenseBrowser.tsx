@@ -3,7 +3,7 @@ import { Group, Loader, SimpleGrid, Stack, Text, TextInput } from '@mantine/core
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { SELECT_SEARCH_DEBOUNCE_MS, type ListResult } from '@lm/contract';
+import { LIST_FILTER_MAX_LENGTH, SELECT_SEARCH_DEBOUNCE_MS, type ListResult } from '@lm/contract';
 import { ListPager, useCountText } from '../../../components/ListPager.tsx';
 import { useListPaging } from '../../../lib/list-paging.ts';
 import { useLicenses, type LicenseItem } from '../api/licenses.ts';
@@ -38,6 +38,7 @@ export function LicenseBrowser({ userId, offline, showOwner, header, emptyText }
           value={search}
           onChange={(event) => setSearch(event.currentTarget.value)}
           w={{ base: '100%', sm: 340 }}
+          maxLength={LIST_FILTER_MAX_LENGTH}
         />
         <Text size="sm" c="dimmed" aria-live="polite">
           {countText('licenses.totalCount', data)}
