@@ -196,7 +196,7 @@ async function parameters(kind: Kind) {
         .limit(200)
         .execute()
     ).map((row) => row.owner_id);
-    const people = await db.selectFrom('users').select(['email', 'first_name', 'company']).where(sql`id % 1013`, '=', 0).limit(200).execute();
+    const people = await db.selectFrom('users').select(['email', 'first_name', 'company']).where(sql`id % 1013`, '=', 0).orderBy('id').limit(200).execute();
     return {
       heavyUser,
       codes,

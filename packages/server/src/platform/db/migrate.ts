@@ -14,14 +14,22 @@ export function knownMigrations(): string[] {
   return migrationFiles().map((file) => file.replace(/\.ts$/, ''));
 }
 
+/**
+ * A migration module. `vacuumAfter` names tables that PostgreSQL vacuums once the migrations have
+ * committed (VACUUM cannot run in their transaction): a table rewritten by a migration has no
+ * visibility map until then, and index-only scans of it read every row after all.
+ */
+type MigrationModule = Migration & { vacuumAfter?: string[] };
+
 /** Loads `migrations/NNNN_name.ts` in name order. */
 class FolderMigrationProvider implements MigrationProvider {
+  readonly modules: Record<string, MigrationModule> = {};
+
   async getMigrations(): Promise<Record<string, Migration>> {
-    const migrations: Record<string, Migration> = {};
     for (const file of migrationFiles()) {
-      migrations[file.replace(/\.ts$/, '')] = await import(pathToFileURL(path.join(MIGRATIONS_DIR, file)).href);
+      this.modules[file.replace(/\.ts$/, '')] ??= await import(pathToFileURL(path.join(MIGRATIONS_DIR, file)).href);
     }
-    return migrations;
+    return this.modules;
   }
 }
 
@@ -31,10 +39,15 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   const migrationTableSchema = isPostgres(db)
     ? (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema ?? undefined
     : undefined;
-  const migrator = new Migrator({ db, provider: new FolderMigrationProvider(), migrationTableSchema });
+  const provider = new FolderMigrationProvider();
+  const migrator = new Migrator({ db, provider, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
+  if (!isPostgres(db)) return;
+  const executed = (results ?? []).filter((result) => result.status === 'Success');
+  const tables = new Set(executed.flatMap((result) => provider.modules[result.migrationName]?.vacuumAfter ?? []));
+  for (const table of tables) await sql`vacuum (analyze) ${sql.table(table)}`.execute(db);
 }
