@@ -198,6 +198,16 @@ describeBothDatabases('user search beyond the count limit', (t) => {
     });
   }
 
+  it('finds the first page of a search its index serves whose matches come after 9,999 others in the sort', async () => {
+    // "scan-1": the 6,001 accounts scan-10000 to scan-16000, fewer than a search reads in the sort's order (manyMatches).
+    const ascending = await emails({ filter: 'scan-1', sort: 'email' });
+    expect(ascending.totalCountExact).toBe(false);
+    expect(ascending.emails).toEqual(range(10_000, 1));
+    expect((await emails({ filter: 'scan-1', sort: 'email', after: ascending.nextCursor! })).emails).toEqual(range(10_050, 1));
+    expect((await emails({ filter: 'scan-1', sort: 'email', offset: '50' })).emails).toEqual(range(10_050, 1));
+    expect((await emails({ filter: 'scan-1', sort: '-email' })).emails).toEqual(range(total, -1));
+  });
+
   it('counts a typed search up to the search count limit, and the list without one up to the list count limit', async () => {
     expect(await emails({ filter: 'scan-001' })).toMatchObject({ totalCount: 100, totalCountExact: true });
     expect(await emails({ filter: 'scan-0' })).toMatchObject({ totalCount: LIST_SEARCH_COUNT_LIMIT, totalCountExact: false });
