@@ -48,9 +48,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   const postgres = isPostgres(db);
   await sql.raw(`alter table users add column search_text text generated always as (${SEARCH_TEXT}) ${postgres ? 'stored' : 'virtual'}`).execute(db);
   for (const [name, postgresKey, sqliteKey, column] of INDEXES) {
+    // What a page checks besides the key: the role filter (unless the role is the key) and the search.
+    const carried = [...(postgresKey.startsWith('access_role') ? [] : ['access_role']), 'search_text'];
     const create = postgres
-      ? `create index ${name} on users (${postgresKey}) include (${[column, name === 'users_list_access_role' ? null : 'access_role', 'search_text'].filter(Boolean).join(', ')}) where closed_at is null`
-      : `create index ${name} on users (${sqliteKey}, closed_at${name === 'users_list_access_role' ? '' : ', access_role'}, search_text)`;
+      ? `create index ${name} on users (${postgresKey}) include (${[...(column ? [column] : []), ...carried].join(', ')}) where closed_at is null`
+      : `create index ${name} on users (${sqliteKey}, closed_at, ${carried.join(', ')})`;
     await sql.raw(create).execute(db);
   }
   for (const [name] of REPLACED) await sql.raw(`drop index ${name}`).execute(db);
