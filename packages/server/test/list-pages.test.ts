@@ -1,6 +1,6 @@
 /**
  * The large lists' pages (platform/db/list-page.ts) on both databases: next-page cursors walk a list
- * in exactly the order of its offset pages (ties, NULLs first ascending and last descending, every
+ * in exactly the order of its offset pages (ties, empty values last in both directions, every
  * sort field both ways); the count stops at the count limit and says so; a cursor of another sort is
  * refused; the user search finds parts of names as a person types, and follows renames.
  */
@@ -67,14 +67,17 @@ describeBothDatabases('list pages at scale', (t) => {
       }
     });
 
-    it('puts TANs without a free-updates date first ascending and last descending', async () => {
-      const ascending = (await callers.admin.get('/api/tans', { query: { productId: String(productId), sort: 'freeUpdatesUntil', limit: '1000' } })).json().items;
-      const dates = ascending.map((tan: { freeUpdatesUntil: string | null }) => tan.freeUpdatesUntil);
-      const firstDate = dates.findIndex((date: string | null) => date !== null);
-      expect(dates.slice(0, firstDate).every((date: string | null) => date === null)).toBe(true);
-      expect(dates.slice(firstDate).every((date: string | null) => date !== null)).toBe(true);
-      const descending = (await callers.admin.get('/api/tans', { query: { productId: String(productId), sort: '-freeUpdatesUntil', limit: '1000' } })).json().items;
-      expect(descending.at(-1).freeUpdatesUntil).toBeNull();
+    it('puts TANs without a free-updates date last, sorted either way', async () => {
+      for (const sort of ['freeUpdatesUntil', '-freeUpdatesUntil']) {
+        const items = (await callers.admin.get('/api/tans', { query: { productId: String(productId), sort, limit: '1000' } })).json().items;
+        const dates = items.map((tan: { freeUpdatesUntil: string | null }) => tan.freeUpdatesUntil);
+        const firstEmpty = dates.indexOf(null);
+        expect(firstEmpty, sort).toBeGreaterThan(0);
+        expect(dates.slice(0, firstEmpty).every((date: string | null) => date !== null), sort).toBe(true);
+        expect(dates.slice(firstEmpty).every((date: string | null) => date === null), sort).toBe(true);
+        const values = dates.slice(0, firstEmpty);
+        expect(values, sort).toEqual([...values].sort((a: string, b: string) => (sort.startsWith('-') ? b.localeCompare(a) : a.localeCompare(b))));
+      }
     });
 
     it('refuses a cursor that is not one, or one of another sort', async () => {
@@ -88,7 +91,8 @@ describeBothDatabases('list pages at scale', (t) => {
       const big = (await insertProduct(t.app)).id;
       const now = new Date().toISOString();
       const rows = LIST_COUNT_LIMIT + 1;
-      const values = sql`${big}, null, 1, 0, null, false, null, null, null, ${now}, ${now}`;
+      // The first 30 with a free-updates date (three dates), the others without.
+      const values = sql`${big}, null, 1, 0, null, false, case when n <= 30 then '2030-01-0' || (n % 3 + 1) end, null, null, ${now}, ${now}`;
       const columns = sql`(code, product_id, license_policy_id, license_count, activated_count, distributor_id, revoked, free_updates_until, notes, created_by, created_at, updated_at)`;
       const prefix = unique('big');
       if (t.kind === 'postgres') {
@@ -103,6 +107,18 @@ describeBothDatabases('list pages at scale', (t) => {
       const second = (await callers.admin.get('/api/tans', { query: { productId: String(big), sort: 'code', after: many.nextCursor } })).json();
       expect(second.items[0].code > many.items[49].code).toBe(true);
       expect((await callers.admin.get('/api/tans', { query: { productId: String(big), revoked: 'true' } })).json()).toMatchObject({ totalCount: 0, totalCountExact: true });
+
+      // Read in the sort key's index, the dates first, then the TANs without one: an offset counts across both.
+      const page = async (sort: string, offset: number, limit = 50) =>
+        (await callers.admin.get('/api/tans', { query: { productId: String(big), sort, offset: String(offset), limit: String(limit) } })).json().items as { id: number; freeUpdatesUntil: string | null }[];
+      const straddling = await page('freeUpdatesUntil', 20);
+      expect(straddling.map((tan) => tan.freeUpdatesUntil)).toEqual([...Array(10).fill('2030-01-03'), ...Array(40).fill(null)]);
+      const undated = await page('freeUpdatesUntil', 30);
+      expect(undated.map((tan) => tan.id)).toEqual([...undated.map((tan) => tan.id)].sort((a, b) => a - b));
+      expect((await page('freeUpdatesUntil', 40, 10)).map((tan) => tan.id)).toEqual(undated.slice(10, 20).map((tan) => tan.id));
+      const descending = await page('-freeUpdatesUntil', 25);
+      expect(descending.map((tan) => tan.freeUpdatesUntil)).toEqual([...Array(5).fill('2030-01-01'), ...Array(45).fill(null)]);
+      expect((await page('-freeUpdatesUntil', 35, 10)).map((tan) => tan.id)).toEqual(descending.slice(10, 20).map((tan) => tan.id));
     });
   });
 
@@ -214,10 +230,11 @@ describeBothDatabases('user search beyond the count limit', (t) => {
     expect(await emails({ accessRole: 'USER' })).toMatchObject({ totalCount: LIST_COUNT_LIMIT, totalCountExact: false });
   });
 
-  it('walks by cursor from the accounts without a company into those with one, both ways', async () => {
+  it('walks by cursor from the accounts with a company into those without one, both ways', async () => {
+    const withCompany = total - firstMatch + 1;
     for (const [sort, expected] of [
-      ['company', Array.from({ length: 7_000 }, (_, i) => email(1 + i))],
-      ['-company', Array.from({ length: 12_000 }, (_, i) => email(total - i))],
+      ['company', [...range(firstMatch, 1, withCompany), ...range(1, 1, 1_000)]],
+      ['-company', range(total, -1, 12_000)],
     ] as const) {
       const walked: string[] = [];
       let after: string | undefined;
@@ -230,10 +247,18 @@ describeBothDatabases('user search beyond the count limit', (t) => {
     }
   });
 
-  it('sorts by the company, with the accounts without one first, when the search matches all', async () => {
-    const page = await emails({ filter: 'scan-', sort: 'company' });
-    expect(page.emails).toEqual(range(1, 1));
-    const last = await emails({ filter: 'scan-', sort: '-company', offset: '0' });
-    expect(last.emails).toEqual(range(total, -1));
+  it('sorts by the company, with the accounts without one last either way, when the search matches all', async () => {
+    expect((await emails({ filter: 'scan-', sort: 'company' })).emails).toEqual(range(firstMatch, 1));
+    expect((await emails({ filter: 'scan-', sort: '-company', offset: '0' })).emails).toEqual(range(total, -1));
+  });
+
+  it('counts an offset across the accounts with a company into those without one', async () => {
+    const withCompany = total - firstMatch + 1;
+    // The page straddles the two: the last 20 with a company, then the first 30 without.
+    expect((await emails({ filter: 'scan-', sort: 'company', offset: String(withCompany - 20) })).emails).toEqual([...range(total - 19, 1, 20), ...range(1, 1, 30)]);
+    expect((await emails({ filter: 'scan-', sort: '-company', offset: String(withCompany - 20) })).emails).toEqual([...range(firstMatch + 19, -1, 20), ...range(firstMatch - 1, -1, 30)]);
+    // Entirely past those with a company: the offset left over counts into those without.
+    expect((await emails({ filter: 'scan-', sort: 'company', offset: String(withCompany + 10) })).emails).toEqual(range(11, 1));
+    expect((await emails({ filter: 'scan-', sort: '-company', offset: String(withCompany + 10) })).emails).toEqual(range(firstMatch - 11, -1));
   });
 });

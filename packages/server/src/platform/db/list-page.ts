@@ -10,8 +10,12 @@
  * - Pages far down a list follow a cursor (keyset pagination): the next page starts right after the
  *   last row of this one, found by the index, however deep it is. `offset` still works and is what
  *   the numbered pages within the counted matches use (at most LIST_COUNT_LIMIT rows to skip).
- * - NULLs sort first ascending and last descending on both databases (SQLite's own order; stated on
- *   PostgreSQL, whose indexes are built NULLS FIRST to match).
+ * - Empty values (no company, no machine, no end date) come last in both directions, as in a
+ *   spreadsheet: sorted by company, a person wants the companies first, not the 171,000 accounts
+ *   of the bench without one; sorted by valid-until, the licenses that end soonest. No index holds
+ *   that order in both directions (SQLite puts NULLs first in an index, and so were PostgreSQL's
+ *   built), so a page read in a nullable key's index reads the values, then the NULLs by id, as two
+ *   segments; a page of few matches sorts them with NULLS LAST.
  * - The count decides the plan (Strategy). Up to the count limit, the matches are few: found by the
  *   filters' indexes and sorted (at most LIST_COUNT_LIMIT rows). Beyond it they are many (one row in
  *   a hundred or more): read in the sort key's index and checked, about 50 / share rows a page.
@@ -35,6 +39,10 @@ import type { Dialect, Executor } from './database.ts';
 export interface SortKey {
   /** The SQL of the value sorted by, as an index of the list has it (`tans.activated_count`, `lower(users.last_name)`). */
   sql: string;
+  /**
+   * Rows may have no value. Such keys are text: the rows with a value are `key >= ''`, a range both
+   * databases read in the key's index (SQLite reads `IS NOT NULL` of an expression by scanning it).
+   */
   nullable?: boolean;
   /** No two rows share a value (a TAN's code, an e-mail address): no rows of the cursor's own value follow it. */
   unique?: boolean;
@@ -152,13 +160,21 @@ function decodeCursor(text: string, sort: string): { value: CursorValue; id: num
 }
 
 /**
- * `key asc|desc`, with PostgreSQL told to put NULLs where SQLite does; filter-first on SQLite, `+key`,
- * so that the sort key's index is not walked in search of the few matches.
+ * `key asc|desc` as a page shows it: empty values last (see the header). On SQLite filter-first,
+ * `+key`, so that the sort key's index is not walked in search of the few matches.
  */
 function orderTerm(key: SortKey, descending: boolean, dialect: Dialect, strategy: Strategy = 'sort-first'): RawBuilder<unknown> {
-  const nulls = dialect === 'postgres' && key.nullable ? (descending ? ' nulls last' : ' nulls first') : '';
   const expression = strategy === 'filter-first' && dialect === 'sqlite' ? `+${key.sql}` : key.sql;
-  return sql.raw(`${expression} ${descending ? 'desc' : 'asc'}${nulls}`);
+  return sql.raw(`${expression} ${descending ? 'desc' : 'asc'}${key.nullable ? ' nulls last' : ''}`);
+}
+
+/**
+ * `key asc|desc` in the order its index reads (NULLs first ascending, last descending), for a
+ * segment without NULLs, where the two orders agree and the index serves the sort.
+ */
+function indexOrderTerm(key: SortKey, descending: boolean, dialect: Dialect): RawBuilder<unknown> {
+  const nulls = dialect === 'postgres' && key.nullable ? (descending ? ' nulls last' : ' nulls first') : '';
+  return sql.raw(`${key.sql} ${descending ? 'desc' : 'asc'}${nulls}`);
 }
 
 /**
@@ -238,16 +254,26 @@ async function pageOfIdsOn<F extends string>(db: Executor, options: PageOptions<
       if (!onlyId && !byId) page = page.orderBy(orderTerm({ sql: 'page_matches.sort_value', nullable: key.nullable }, descending, dialect));
       return page.orderBy(orderTerm({ sql: 'page_matches.id' }, descending, dialect)) as unknown as AnyQuery;
     }
-    const ordered = onlyId ? selected : selected.orderBy(orderTerm(key, descending, dialect, strategy));
+    // Read in the key's index (a segment without NULLs, or the NULLs by id), or few matches sorted.
+    const keyOrder = strategy === 'sort-first' ? indexOrderTerm(key, descending, dialect) : orderTerm(key, descending, dialect, strategy);
+    const ordered = onlyId ? selected : selected.orderBy(keyOrder);
     return byId ? ordered : ordered.orderBy(orderTerm(idKey, descending, dialect, strategy));
   };
   const want = page.limit + 1;
   const rows: { id: number; sort_value: CursorValue }[] = [];
-  const run = async (query: AnyQuery, offset = 0) => {
-    if (rows.length >= want) return;
+  /** Adds the segment's rows from `offset` on; returns how much of the offset the segment did not have, for the next one. */
+  const run = async (query: AnyQuery, offset = 0): Promise<number> => {
+    if (rows.length >= want) return 0;
+    const segmentRows = async () => {
+      // Counted only when the offset went past the segment: at most `offset` rows, or the scan's budget.
+      const counted = db.selectFrom(query.limit(hit ? SCAN_BUDGET : offset).as('segment'));
+      const hits = hit ? counted.where(sql<SqlBool>`segment.hit`) : counted;
+      return Number((await hits.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()).count);
+    };
     if (!hit) {
-      rows.push(...((await query.limit(want - rows.length).offset(offset).execute()) as typeof rows));
-      return;
+      const found = (await query.limit(want - rows.length).offset(offset).execute()) as typeof rows;
+      rows.push(...found);
+      return found.length || !offset ? 0 : offset - (await segmentRows());
     }
     // The first SCAN_BUDGET rows of the segment in the sort's order, each checked against the search.
     const scanned = query.limit(SCAN_BUDGET).as('scanned');
@@ -261,19 +287,26 @@ async function pageOfIdsOn<F extends string>(db: Executor, options: PageOptions<
       .offset(offset)
       .execute()) as typeof rows;
     rows.push(...found);
-    if (rows.length >= want) return;
+    if (rows.length >= want) return 0;
     // Short of a page: the segment ended (fine), or the budget did (the filter's own plan must find the page).
     const read = await db.selectFrom(query.clearSelect().select(sql<number>`1`.as('one')).clearOrderBy().limit(SCAN_BUDGET).as('read')).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     if (Number(read.count) >= SCAN_BUDGET) throw new OverBudget();
+    return found.length || !offset ? 0 : offset - (await segmentRows());
   };
 
+  const keyRef = sql.raw(key.sql);
+  const idRef = sql.raw(id);
+  const where = (condition: Expression<SqlBool>) => matches().where(condition);
   if (!page.after) {
-    await run(sorted(matches()), page.offset);
+    if (key.nullable && strategy === 'sort-first') {
+      // In the key's index: the values, then the NULLs by id (see the header).
+      const offsetLeft = await run(sorted(where(sql<SqlBool>`${keyRef} >= ''`)), page.offset);
+      await run(sorted(where(sql<SqlBool>`${keyRef} is null`), true), offsetLeft);
+    } else {
+      await run(sorted(matches()), page.offset);
+    }
   } else {
     const cursor = decodeCursor(page.after, sortText(field));
-    const keyRef = sql.raw(key.sql);
-    const idRef = sql.raw(id);
-    const where = (condition: Expression<SqlBool>) => matches().where(condition);
     const after = sql.raw(descending ? '<' : '>');
     // The rest of the list after the cursor, in segments that each read one range of the key's
     // index: SQLite seeks a row value `(key, id) > (v, i)` by the key alone and would read every
@@ -281,14 +314,13 @@ async function pageOfIdsOn<F extends string>(db: Executor, options: PageOptions<
     if (byId) {
       await run(sorted(where(sql<SqlBool>`${idRef} ${after} ${cursor.id}`)));
     } else if (cursor.value === null) {
-      // Within the NULLs (first ascending, last descending), by id; ascending, the values follow.
+      // Within the NULLs, the last segment in both directions: by id.
       await run(sorted(where(sql<SqlBool>`${keyRef} is null and ${idRef} ${after} ${cursor.id}`), true));
-      if (!descending) await run(sorted(where(sql<SqlBool>`${keyRef} is not null`)));
     } else {
-      // The cursor's own key value after its id, then the values beyond; descending, the NULLs last.
+      // The cursor's own key value after its id, then the values beyond, then the NULLs.
       if (!key.unique) await run(sorted(where(sql<SqlBool>`${keyRef} = ${cursor.value} and ${idRef} ${after} ${cursor.id}`), true));
       await run(sorted(where(sql<SqlBool>`${keyRef} ${after} ${cursor.value}`)));
-      if (descending && key.nullable) await run(sorted(where(sql<SqlBool>`${keyRef} is null`), true));
+      if (key.nullable) await run(sorted(where(sql<SqlBool>`${keyRef} is null`), true));
     }
   }
   const shown = rows.slice(0, page.limit);
