@@ -85,6 +85,9 @@ describeBothDatabases('list pages at scale', (t) => {
       expectError(await callers.admin.get('/api/tans', { query: { sort: '-code', after: page.nextCursor } }), 400, 'ERR_VALIDATION');
       expectError(await callers.admin.get('/api/tans', { query: { sort: 'code', after: 'not-a-cursor' } }), 400, 'ERR_VALIDATION');
       expectError(await callers.admin.get('/api/tans', { query: { sort: 'code,-id', after: page.nextCursor } }), 400, 'ERR_VALIDATION');
+      // Said in the person's language, with the field it is about.
+      const german = expectError(await callers.admin.get('/api/tans', { query: { sort: 'code', after: 'not-a-cursor' }, headers: { 'accept-language': 'de' } }), 400, 'ERR_VALIDATION');
+      expect(german.details).toEqual([{ path: 'after', code: 'pageCursor', message: 'Dieser Verweis auf eine Seite passt nicht mehr zur Liste und ihrer Sortierung; beginnen Sie wieder auf der ersten Seite', params: {} }]);
     });
 
     it('counts up to the count limit and says when there are more', async () => {

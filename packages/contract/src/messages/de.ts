@@ -60,6 +60,7 @@ export default {
     rangeTooLong: 'Wählen Sie einen Zeitraum von höchstens {{months}} Monaten',
     sameEmail: 'Das ist bereits die E-Mail-Adresse des Kontos',
     currentOwner: 'Die Lizenz gehört bereits diesem Konto',
+    pageCursor: 'Dieser Verweis auf eine Seite passt nicht mehr zur Liste und ihrer Sortierung; beginnen Sie wieder auf der ersten Seite',
     unknownProduct: 'Dieses Produkt gibt es nicht',
     unknownPolicy: 'Diese Lizenzrichtlinie gibt es nicht',
     uploadFile: 'Laden Sie für diese Einstellung eine Datei hoch',

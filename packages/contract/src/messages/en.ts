@@ -60,6 +60,7 @@ export default {
     rangeTooLong: 'Choose a range of at most {{months}} months',
     sameEmail: 'This is already the e-mail address of the account',
     currentOwner: 'The license already belongs to this account',
+    pageCursor: 'This link to a page no longer fits the list and its order; start again from the first page',
     unknownProduct: 'This product does not exist',
     unknownPolicy: 'This license policy does not exist',
     uploadFile: 'Upload a file for this setting',

@@ -60,6 +60,7 @@ export default {
     rangeTooLong: 'Elija un periodo de {{months}} meses como máximo',
     sameEmail: 'Esta ya es la dirección de correo de la cuenta',
     currentOwner: 'La licencia ya pertenece a esta cuenta',
+    pageCursor: 'Este enlace a una página ya no corresponde a la lista ni a su orden; vuelva a empezar desde la primera página',
     unknownProduct: 'Este producto no existe',
     unknownPolicy: 'Esta política de licencia no existe',
     uploadFile: 'Suba un archivo para este ajuste',

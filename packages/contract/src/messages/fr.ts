@@ -60,6 +60,7 @@ export default {
     rangeTooLong: 'Choisissez une période de {{months}} mois au plus',
     sameEmail: 'C’est déjà l’adresse e-mail du compte',
     currentOwner: 'La licence appartient déjà à ce compte',
+    pageCursor: 'Ce lien vers une page ne correspond plus à la liste et à son tri ; recommencez à la première page',
     unknownProduct: 'Ce produit n’existe pas',
     unknownPolicy: 'Cette politique de licence n’existe pas',
     uploadFile: 'Téléversez un fichier pour ce paramètre',

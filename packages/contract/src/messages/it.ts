@@ -60,6 +60,7 @@ export default {
     rangeTooLong: 'Scegli un periodo di al massimo {{months}} mesi',
     sameEmail: 'Questo è già l’indirizzo e-mail dell’account',
     currentOwner: 'La licenza appartiene già a questo account',
+    pageCursor: 'Questo collegamento a una pagina non corrisponde più all’elenco e al suo ordinamento; ricomincia dalla prima pagina',
     unknownProduct: 'Questo prodotto non esiste',
     unknownPolicy: 'Questa policy di licenza non esiste',
     uploadFile: 'Carica un file per questa impostazione',

@@ -33,7 +33,7 @@
  */
 import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { LIST_COUNT_LIMIT, type SortField } from '@lm/contract';
-import { AppError } from '../http/errors.ts';
+import { validationError } from '../http/errors.ts';
 import type { Dialect, Executor } from './database.ts';
 
 export interface SortKey {
@@ -143,7 +143,8 @@ function encodeCursor(sort: string, value: CursorValue, id: number): string {
   return Buffer.from(JSON.stringify([sort, value, id]), 'utf8').toString('base64url');
 }
 
-const badCursor = () => new AppError(400, 'ERR_VALIDATION', 'after: not a cursor of this list and sort', { details: [{ path: 'after', message: 'not a cursor of this list and sort' }] });
+/** A cursor that is not one of this list and sort (made up, altered, or kept from another sort): in the request's language. */
+const badCursor = () => validationError('after', 'pageCursor');
 
 function decodeCursor(text: string, sort: string): { value: CursorValue; id: number } {
   let parsed: unknown;
