@@ -287,6 +287,29 @@ describeJourney('everyday things: dialogs, notices, the phone, the session check
     await context.close();
   });
 
+  it('a list whose data cannot be loaded says why, in the page’s language, instead of showing an empty list', async () => {
+    const context = await newContext(setup.browser, setup.server, { locale: 'de-DE' });
+    const page = await context.newPage();
+    await login(page, ADMIN.email, ADMIN.password);
+    const unavailable = { status: 503, json: { error: 'ERR_DATABASE_UNAVAILABLE', message: 'The database cannot be reached right now' } };
+    await page.route('**/api/tans?*', (route) => route.fulfill(unavailable));
+    await page.route('**/api/features?*', (route) => route.fulfill(unavailable));
+    const said = text('de', 'errors.ERR_DATABASE_UNAVAILABLE');
+    for (const list of ['/tans', '/features']) {
+      await page.goto(list);
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: said }).isVisible(), { message: list }).toBe(true);
+    }
+    // A refused query names what was refused, as the server worded it in the request's language.
+    const detail = 'Dieser Verweis auf eine Seite passt nicht mehr zur Liste und ihrer Sortierung; beginnen Sie wieder auf der ersten Seite';
+    await page.route('**/api/users?*', (route) =>
+      route.fulfill({ status: 400, json: { error: 'ERR_VALIDATION', message: 'after: pageCursor', details: [{ path: 'after', code: 'pageCursor', message: detail }] } }),
+    );
+    await page.goto('/users');
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: `${text('de', 'errors.ERR_VALIDATION')} ${detail}` }).isVisible()).toBe(true);
+    await screenshot(page, 'list-load-error-de');
+    await context.close();
+  });
+
   it('a distributor sees no empty Actions column and can open the features of a product', async () => {
     await ready();
     const distributor = createAccount(setup.server, 'everyday-distributor@e2e.test', 'DISTRIBUTOR');

@@ -4,6 +4,7 @@ import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react'
 import { useTranslation } from 'react-i18next';
 import type { ListState } from '../lib/list-state.ts';
 import { Paging } from './Paging.tsx';
+import { LoadError } from './LoadError.tsx';
 
 export interface ListColumn<T> {
   key: string;
@@ -18,6 +19,8 @@ interface ListTableProps<T> {
   items: T[] | undefined;
   totalCount: number | undefined;
   loading: boolean;
+  /** The list query's error, shown above the table in place of an empty list. */
+  error?: unknown;
   state: ListState;
   rowKey(item: T): string | number;
   minWidth?: number;
@@ -40,11 +43,12 @@ function SortHeader({ label, field, state }: { label: string; field: string; sta
 }
 
 /** A list page's table: sortable headers, the total count, and paging by the API's offset and limit. */
-export function ListTable<T>({ columns, items, totalCount, loading, state, rowKey, minWidth = 800 }: ListTableProps<T>) {
+export function ListTable<T>({ columns, items, totalCount, loading, error, state, rowKey, minWidth = 800 }: ListTableProps<T>) {
   const { t } = useTranslation();
   const pages = Math.max(1, Math.ceil((totalCount ?? 0) / state.limit));
   return (
     <>
+      <LoadError error={error} />
       <Table.ScrollContainer minWidth={minWidth}>
         <Table striped highlightOnHover verticalSpacing="xs">
           <Table.Thead>

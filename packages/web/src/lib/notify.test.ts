@@ -22,4 +22,11 @@ describe('errorText', () => {
   it('falls back to the translated code when the caller names no action', () => {
     expect(errorText(failure(400, 'ERR_VALIDATION'))).toBe('errors.ERR_VALIDATION');
   });
+
+  it('says what was refused when the caller names no action and the server gave details', () => {
+    const details = [{ path: 'after', code: 'pageCursor', message: 'This link to a page no longer fits the list' }];
+    const refused = new ApiError(400, { error: 'ERR_VALIDATION', message: 'server text', details }, 'server text');
+    expect(errorText(refused)).toBe('errors.ERR_VALIDATION This link to a page no longer fits the list');
+    expect(errorText(refused, 'catalogue.createFailed')).toBe('catalogue.createFailed');
+  });
 });

@@ -11,12 +11,15 @@ const UNSPECIFIC_CODES = new Set(['ERR_VALIDATION', 'ERR_BAD_REQUEST', 'ERR_INTE
 
 /**
  * The text for a failed call: the translation of an error code that names the reason, else the
- * action's message (`fallbackKey`), else the server's message.
+ * action's message (`fallbackKey`), else the server's message. Refused input without an action's
+ * message (a list's query) says what was refused: the server words each detail in the request's language.
  */
 export function errorText(error: unknown, fallbackKey?: string): string {
   if (error instanceof ApiError) {
     const code = error.code;
     if (code && UNSPECIFIC_CODES.has(code) && fallbackKey) return i18n.t(fallbackKey);
+    const details = error.body?.details ?? [];
+    if (code === 'ERR_VALIDATION' && details.length) return [i18n.t('errors.ERR_VALIDATION'), ...details.map((detail) => detail.message)].join(' ');
     if (code && i18n.exists(`errors.${code}`)) return i18n.t(`errors.${code}`, error.body?.params ?? {});
     if (fallbackKey) return i18n.t(fallbackKey);
     return error.status === undefined ? i18n.t('errors.network') : error.message;

@@ -1,15 +1,15 @@
-import { Alert, Button, Grid, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Grid, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { BusyOverlay } from '../../components/BusyOverlay.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useAuth } from '../../lib/auth.ts';
-import { errorText } from '../../lib/notify.ts';
 import { accountsApi, myAccountKey } from './api.ts';
 import { AccountForm } from './AccountForm.tsx';
 import { CloseAccount } from './CloseAccount.tsx';
 import { EmailConsent } from './EmailConsent.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 
 /** `/account/settings`: my account's fields, e-mail consent, and closing the account. */
 export default function AccountSettingsPage() {
@@ -22,11 +22,7 @@ export default function AccountSettingsPage() {
     <Stack>
       <PageTitle title={t('pages.accountSettings')} />
       {account.isPending && <BusyOverlay />}
-      {account.isError && (
-        <Alert color="red" role="alert">
-          {errorText(account.error)}
-        </Alert>
-      )}
+      <LoadError error={account.error} />
       {account.data && (
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 8 }}>

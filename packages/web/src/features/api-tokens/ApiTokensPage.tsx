@@ -25,7 +25,7 @@ export default function ApiTokensPage() {
   const seesAll = ability.can('delete', 'ApiToken') && ability.rulesFor('delete', 'ApiToken').some((rule) => !rule.conditions);
   const [scope, setScope] = useState<'mine' | 'all'>('mine');
   const state = useListState('-createdAt');
-  const { data, isFetching } = useApiTokenList({ ...state.query, ownerId: seesAll && scope === 'mine' ? user?.id : undefined });
+  const { data, isFetching, error } = useApiTokenList({ ...state.query, ownerId: seesAll && scope === 'mine' ? user?.id : undefined });
   const revoke = useRevokeApiToken();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<ApiTokenCreated | null>(null);
@@ -120,7 +120,7 @@ export default function ApiTokensPage() {
             />
           )}
         </Group>
-        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} state={state} rowKey={(token) => token.id} minWidth={640} />
+        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(token) => token.id} minWidth={640} />
       </Paper>
       <CreateTokenDialog
         opened={creating}

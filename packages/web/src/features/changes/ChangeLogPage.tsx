@@ -9,10 +9,10 @@ import { CHANGE_OPERATIONS, type ChangeOperation } from '@lm/contract/change-log
 import { BusyOverlay } from '../../components/BusyOverlay.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useAbility } from '../../lib/auth.ts';
-import { errorText } from '../../lib/notify.ts';
 import { useChangeLog, type ChangeLogParams } from './api.ts';
 import { ChangeEntryCard } from './ChangeEntryCard.tsx';
 import { Paging } from '../../components/Paging.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -123,7 +123,7 @@ export default function ChangeLogPage() {
       </Group>
 
       {!model && <Alert color="red">{t('changes.unknownModel', { model: modelName })}</Alert>}
-      {model && changes.isError && <Alert color="red">{errorText(changes.error)}</Alert>}
+      {model && <LoadError error={changes.error} />}
       {model && changes.isPending && <BusyOverlay />}
       {model && changes.data && (
         <>

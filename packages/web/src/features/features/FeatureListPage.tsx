@@ -23,7 +23,7 @@ export default function FeatureListPage() {
   const { t } = useTranslation();
   const ability = useAbility();
   const state = useListState('name');
-  const { data, isFetching } = useFeatureList(state.query);
+  const { data, isFetching, error } = useFeatureList(state.query);
   const [editing, setEditing] = useState<Feature | null>(null);
   const remove = useDeleteFeature();
   const locale = currentLocale();
@@ -89,7 +89,7 @@ export default function FeatureListPage() {
       />
       <Paper withBorder p="md">
         <ListSearch state={state} mb="sm" />
-        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} state={state} rowKey={(feature) => feature.id} />
+        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(feature) => feature.id} />
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('catalogue.feature.editTitle', { name: editing?.name })} size="xl">
         {editing && (

@@ -26,7 +26,7 @@ export default function LicensePolicyListPage() {
   const ability = useAbility();
   const state = useListState('name');
   const [type, setType] = useState('');
-  const { data, isFetching } = useLicensePolicyList({ ...state.query, type: type || undefined });
+  const { data, isFetching, error } = useLicensePolicyList({ ...state.query, type: type || undefined });
   const [editing, setEditing] = useState<LicensePolicy | null>(null);
   const locale = currentLocale();
 
@@ -110,7 +110,7 @@ export default function LicensePolicyListPage() {
             data={[{ value: '', label: t('catalogue.all') }, ...POLICY_TYPES.map((value) => ({ value, label: t(`catalogue.policy.types.${value}`) }))]}
           />
         </Group>
-        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} state={state} rowKey={(policy) => policy.id} minWidth={1000} />
+        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(policy) => policy.id} minWidth={1000} />
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing ? t('catalogue.policy.editTitle', { name: policyLabel(editing, t) }) : ''} size="xl">
         {editing && (

@@ -29,7 +29,7 @@ export default function ProductListPage() {
   const ability = useAbility();
   const state = useListState('name');
   const [active, setActive] = useState<ActiveFilter>('all');
-  const { data, isFetching } = useProductList({ ...state.query, active: ACTIVE_FILTERS[active] });
+  const { data, isFetching, error } = useProductList({ ...state.query, active: ACTIVE_FILTERS[active] });
   const policies = useAllLicensePolicies();
   const [editing, setEditing] = useState<Product | null>(null);
   const remove = useDeleteProduct();
@@ -116,7 +116,7 @@ export default function ProductListPage() {
             ]}
           />
         </Group>
-        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} state={state} rowKey={(product) => product.id} minWidth={1050} />
+        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(product) => product.id} minWidth={1050} />
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('catalogue.product.editTitle', { name: editing?.formattedName })} size="xl">
         {editing && (

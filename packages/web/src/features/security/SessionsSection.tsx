@@ -1,10 +1,11 @@
-import { Alert, Badge, Button, Group, Loader, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Loader, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { AccountSession } from '@lm/contract/two-factor';
 import { auth } from '../../lib/auth.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { errorText, showError, showSuccess } from '../../lib/notify.ts';
+import { showError, showSuccess } from '../../lib/notify.ts';
 import { useEndOtherSessions, useEndSession, useSessions } from './api.ts';
+import { LoadError } from '../../components/LoadError.tsx';
 
 /** "Firefox on Windows", as far as the browser told. */
 function useDevice() {
@@ -24,7 +25,7 @@ export function SessionsSection() {
   const device = useDevice();
 
   if (sessions.isPending) return <Loader aria-label={t('common.loading')} />;
-  if (sessions.isError) return <Alert color="red">{errorText(sessions.error)}</Alert>;
+  if (sessions.isError) return <LoadError error={sessions.error} />;
   const items = sessions.data.items;
   const end = async (session: AccountSession) => {
     try {

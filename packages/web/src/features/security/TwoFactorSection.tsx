@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, CopyButton, Group, Image, Loader, PinInput, Stack, Text } from '@mantine/core';
+import { Badge, Button, CopyButton, Group, Image, Loader, PinInput, Stack, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TwoFactorSetup } from '@lm/contract/two-factor';
@@ -8,6 +8,7 @@ import { errorText, showError, showSuccess } from '../../lib/notify.ts';
 import { useConfirmEnrolment, useDisableTwoFactor, useNewRecoveryCodes, useStartEnrolment, useTwoFactorStatus } from './api.ts';
 import { PasswordPrompt } from './PasswordPrompt.tsx';
 import { RecoveryCodes } from './RecoveryCodes.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 
 /** The secret as an authenticator app takes it typed in: groups of four. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
@@ -100,7 +101,7 @@ export function TwoFactorSection() {
 
   if (codes) return <RecoveryCodes codes={codes} email={user?.username ?? ''} onDone={() => setCodes(null)} />;
   if (status.isPending) return <Loader aria-label={t('common.loading')} />;
-  if (status.isError) return <Alert color="red">{errorText(status.error)}</Alert>;
+  if (status.isError) return <LoadError error={status.error} />;
   const { enabled, enabledAt, recoveryCodesLeft, required } = status.data;
 
   if (!enabled) {

@@ -1,16 +1,16 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { StatisticsCategory } from '@lm/contract';
 import { STATISTICS_METRICS, type StatisticsResult } from '@lm/contract/statistics';
-import { errorText } from '../../lib/notify.ts';
 import { useStatistics, type StatisticsFilter } from './api.ts';
 import { CategoryChart } from './CategoryChart.tsx';
 import { downloadText, statisticsCsv } from './csv.ts';
 import { formatMetric } from './format.ts';
 import { StatisticsTable } from './StatisticsTable.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 
 function Totals({ category, result, compact }: { category: StatisticsCategory; result: StatisticsResult; compact?: boolean }) {
   const { t } = useTranslation();
@@ -91,7 +91,7 @@ export function CategoryPanel({ category, filter, compact, detailPath }: Props) 
             </Group>
           )}
         </Group>
-        {statistics.isError && <Alert color="red">{errorText(statistics.error)}</Alert>}
+        <LoadError error={statistics.error} />
         {!result && statistics.isPending && <Skeleton h={compact ? 280 : 380} />}
         {result && (
           <>

@@ -17,6 +17,7 @@ import { TanEditModal } from './components/TanEditModal.tsx';
 import { TanLicensesModal } from './components/TanLicensesModal.tsx';
 import { confirmDanger } from '../../components/confirm-danger.tsx';
 import { formatDate, formatNumber } from '../../lib/format.ts';
+import { LoadError } from '../../components/LoadError.tsx';
 
 type SortField = (typeof TAN_SORT_FIELDS)[number];
 type RevokedFilter = 'all' | 'active' | 'revoked';
@@ -68,7 +69,7 @@ export default function TanListPage() {
   const update = useUpdateTan();
   const paging = useListPaging(JSON.stringify([filter, tag, revoked, sort]));
   const countText = useCountText();
-  const { data, isFetching } = useTans({
+  const { data, isFetching, error } = useTans({
     filter: filter || undefined,
     tag: tag ?? undefined,
     revoked: revoked === 'all' ? undefined : revoked === 'revoked',
@@ -137,6 +138,7 @@ export default function TanListPage() {
       <Text size="sm" c="dimmed" aria-live="polite">
         {countText('tans.totalCount', data)}
       </Text>
+      <LoadError error={error} />
       <Table.ScrollContainer minWidth={1100}>
         <Table striped highlightOnHover style={{ opacity: isFetching ? 0.7 : 1 }}>
           <Table.Thead>

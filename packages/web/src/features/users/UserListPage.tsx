@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Button, Group, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Button, Group, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -12,11 +12,11 @@ import { useListPaging } from '../../lib/list-paging.ts';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useRoleOptions } from '../../components/UserFormFields.tsx';
 import { useAbility } from '../../lib/auth.ts';
-import { errorText } from '../../lib/notify.ts';
 import { USERS_KEY, usersApi } from './api.ts';
 import { SortHeader } from './SortHeader.tsx';
 import { UserEditModal } from './UserEditModal.tsx';
 import { UserRow } from './UserRow.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 
 /** `/users`: the accounts with search, role filter, sorting and pages; the state lives in the URL. */
 export default function UserListPage() {
@@ -100,11 +100,7 @@ export default function UserListPage() {
           w={{ base: '100%', sm: 200 }}
         />
       </Group>
-      {list.isError && (
-        <Alert color="red" role="alert">
-          {errorText(list.error)}
-        </Alert>
-      )}
+      <LoadError error={list.error} />
       {list.isPending && <BusyOverlay />}
       {list.data && (
         <>

@@ -59,7 +59,7 @@ export function DeliveryLog({ endpointId }: { endpointId: number }) {
   const { t } = useTranslation();
   const state = useListState('-createdAt', 20);
   const [status, setStatus] = useState<'all' | WebhookDeliveryStatus>('all');
-  const { data, isFetching } = useDeliveries(endpointId, { ...state.query, status: status === 'all' ? undefined : status });
+  const { data, isFetching, error } = useDeliveries(endpointId, { ...state.query, status: status === 'all' ? undefined : status });
   const redeliver = useRedeliver();
 
   const resend = async (delivery: WebhookDelivery) => {
@@ -120,7 +120,7 @@ export function DeliveryLog({ endpointId }: { endpointId: number }) {
         data={(['all', 'pending', 'delivered', 'failed'] as const).map((value) => ({ value, label: t(`webhooks.log.statuses.${value}`) }))}
         fullWidth
       />
-      <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} state={state} rowKey={(delivery) => delivery.id} minWidth={760} />
+      <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(delivery) => delivery.id} minWidth={760} />
     </Stack>
   );
 }

@@ -20,7 +20,7 @@ import { EndpointForm } from './EndpointForm.tsx';
 export default function WebhooksPage() {
   const { t } = useTranslation();
   const state = useListState('createdAt');
-  const { data, isFetching } = useEndpointList(state.query);
+  const { data, isFetching, error } = useEndpointList(state.query);
   const [editing, setEditing] = useState<WebhookEndpoint | 'new' | null>(null);
   const [logOf, setLogOf] = useState<WebhookEndpoint | null>(null);
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
@@ -174,7 +174,7 @@ export default function WebhooksPage() {
       )}
       <Paper withBorder p="md">
         <ListSearch state={state} mb="sm" />
-        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} state={state} rowKey={(endpoint) => endpoint.id} minWidth={900} />
+        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(endpoint) => endpoint.id} minWidth={900} />
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === null ? '' : editing === 'new' ? t('webhooks.add') : t('webhooks.editTitle')} size="lg">
         {editing !== null && (

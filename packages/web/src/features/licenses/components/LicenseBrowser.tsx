@@ -8,6 +8,7 @@ import { ListPager, useCountText } from '../../../components/ListPager.tsx';
 import { useListPaging } from '../../../lib/list-paging.ts';
 import { useLicenses, type LicenseItem } from '../api/licenses.ts';
 import { LicenseCard } from './LicenseCard.tsx';
+import { LoadError } from '../../../components/LoadError.tsx';
 
 interface Props {
   userId?: number;
@@ -26,7 +27,7 @@ export function LicenseBrowser({ userId, offline, showOwner, header, emptyText }
   const [filter] = useDebouncedValue(search.trim(), SELECT_SEARCH_DEBOUNCE_MS);
   const paging = useListPaging(JSON.stringify([userId, offline, filter]));
   const countText = useCountText();
-  const { data, isLoading } = useLicenses({ userId, offline, filter: filter || undefined, ...paging.request, limit: paging.limit });
+  const { data, isLoading, error } = useLicenses({ userId, offline, filter: filter || undefined, ...paging.request, limit: paging.limit });
   return (
     <Stack>
       {data && header?.(data)}
@@ -44,6 +45,7 @@ export function LicenseBrowser({ userId, offline, showOwner, header, emptyText }
           {countText('licenses.totalCount', data)}
         </Text>
       </Group>
+      <LoadError error={error} />
       {isLoading && <Loader />}
       {data && data.items.length === 0 && <Text c="dimmed">{filter ? t('licenses.noMatch') : (emptyText ?? (offline ? t('licenses.noneOffline') : t('licenses.none')))}</Text>}
       <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
