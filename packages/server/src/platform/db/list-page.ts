@@ -268,16 +268,13 @@ async function pageOfIdsOn<F extends string>(db: Executor, options: PageOptions<
   /** Adds the segment's rows from `offset` on; returns how much of the offset the segment did not have, for the next one. */
   const run = async (query: AnyQuery, offset = 0): Promise<number> => {
     if (rows.length >= want) return 0;
-    const segmentRows = async () => {
-      // Counted only when the offset went past the segment: at most `offset` rows, or the scan's budget.
-      const counted = db.selectFrom(query.limit(hit ? SCAN_BUDGET : offset).as('segment'));
-      const hits = hit ? counted.where(sql<SqlBool>`segment.hit`) : counted;
-      return Number((await hits.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()).count);
-    };
     if (!hit) {
       const found = (await query.limit(want - rows.length).offset(offset).execute()) as typeof rows;
       rows.push(...found);
-      return found.length || !offset ? 0 : offset - (await segmentRows());
+      if (found.length || !offset) return 0;
+      // The offset went past the segment: how many rows it had (at most `offset`).
+      const counted = await db.selectFrom(query.limit(offset).as('segment')).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+      return offset - Number(counted.count);
     }
     // The first SCAN_BUDGET rows of the segment in the sort's order, each checked against the search.
     const scanned = query.limit(SCAN_BUDGET).as('scanned');
@@ -292,10 +289,14 @@ async function pageOfIdsOn<F extends string>(db: Executor, options: PageOptions<
       .execute()) as typeof rows;
     rows.push(...found);
     if (rows.length >= want) return 0;
-    // Short of a page: the segment ended (fine), or the budget did (the filter's own plan must find the page).
-    const read = await db.selectFrom(query.clearSelect().select(sql<number>`1`.as('one')).clearOrderBy().limit(SCAN_BUDGET).as('read')).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-    if (Number(read.count) >= SCAN_BUDGET) throw new OverBudget();
-    return found.length || !offset ? 0 : offset - (await segmentRows());
+    // Short of a page: the segment ended (fine), or the budget did (the filter's own plan must find
+    // the page). The segment's hits are what an offset past them leaves for the next segment.
+    const tally = await db
+      .selectFrom(query.limit(SCAN_BUDGET).as('segment'))
+      .select((eb) => [eb.fn.countAll<number>().as('read'), sql<number>`sum(case when segment.hit then 1 else 0 end)`.as('hits')])
+      .executeTakeFirstOrThrow();
+    if (Number(tally.read) >= SCAN_BUDGET) throw new OverBudget();
+    return found.length ? 0 : offset - Number(tally.hits ?? 0);
   };
 
   const keyRef = sql.raw(key.sql);
