@@ -299,6 +299,10 @@ describeJourney('everyday things: dialogs, notices, the phone, the session check
       await page.goto(list);
       await expect.poll(() => page.getByRole('alert').filter({ hasText: said }).isVisible(), { message: list }).toBe(true);
     }
+    // No count is known, so none is shown (not "0 TANs").
+    await page.goto('/tans');
+    await page.getByRole('alert').filter({ hasText: said }).waitFor();
+    expect(await page.getByText(text('de', 'tans.totalCount_other', { count: 0 })).count()).toBe(0);
     // A refused query names what was refused, as the server worded it in the request's language.
     const detail = 'Dieser Verweis auf eine Seite passt nicht mehr zur Liste und ihrer Sortierung; beginnen Sie wieder auf der ersten Seite';
     await page.route('**/api/users?*', (route) =>

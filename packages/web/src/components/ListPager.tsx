@@ -13,11 +13,14 @@ interface Counted {
 /**
  * "{{count}} TANs", or honestly "More than 10,000 TANs" where the server stopped counting (at the
  * totalCount it answers): `key` is the plural text of the count; `${key}More` says "more than {{limit}}".
+ * Nothing while the list is loading or could not be loaded: no count is known then, not even 0.
  */
 export function useCountText() {
   const { t, i18n } = useTranslation();
-  return (key: string, data: Counted | undefined) =>
-    data && data.totalCountExact === false ? t(`${key}More`, { limit: data.totalCount.toLocaleString(i18n.language) }) : t(key, { count: data?.totalCount ?? 0 });
+  return (key: string, data: Counted | undefined) => {
+    if (!data) return '';
+    return data.totalCountExact === false ? t(`${key}More`, { limit: data.totalCount.toLocaleString(i18n.language) }) : t(key, { count: data.totalCount });
+  };
 }
 
 /** Numbered pages while every match was counted; previous and next (by cursor) beyond the count limit. */
