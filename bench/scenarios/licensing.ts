@@ -13,7 +13,8 @@
  * The data set is the one of `npm run cli -- seed:bench`, seeded once and kept for the next run:
  * SQLite in BENCH_DATA_DIR (default: the system's temporary folder), PostgreSQL in its own database,
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/lm_bench, created when missing).
- * BENCH_LICENSING_FRESH=1 seeds anew; BENCH_LISTS=tans,users limits the lists; SAMPLES (default 12).
+ * BENCH_LICENSING_FRESH=1 seeds anew; BENCH_LISTS=tans,users limits the lists; SAMPLES (default 12);
+ * BENCH_SHOW_SLOW=<ms> prints every sample slower than that, timed once more.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,6 +36,8 @@ const FRESH = process.env.BENCH_LICENSING_FRESH === '1';
 const SAMPLES = Number(process.env.SAMPLES ?? 12);
 const LISTS = (process.env.BENCH_LISTS ?? 'tans,licenses,users').split(',');
 const TARGET_MS = 50;
+/** BENCH_SHOW_SLOW=<ms>: each sample slower than that is printed and timed again at once (a pause of the machine, or a slow query?). */
+const SHOW_SLOW = Number(process.env.BENCH_SHOW_SLOW ?? 0);
 const SLOWEST_SHOWN = 25;
 const PLANS_EXPLAINED = 8;
 const CREATE_RUNS = 3;
@@ -287,6 +290,12 @@ async function loginAs(url: string, account: { email: string; password: string }
   return cookie.split(';')[0];
 }
 
+async function timeOnce(address: string, cookie: string): Promise<number> {
+  const started = performance.now();
+  await (await fetch(address, { headers: { cookie } })).json();
+  return performance.now() - started;
+}
+
 async function timeCase(url: string, cookie: string, item: Case): Promise<Timed> {
   const durations: number[] = [];
   let rows = 0;
@@ -300,6 +309,7 @@ async function timeCase(url: string, cookie: string, item: Case): Promise<Timed>
     const elapsed = performance.now() - started;
     if (!response.ok || !body.items) throw new Error(`${requestPath}: ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
     if (sample < 0) continue;
+    if (SHOW_SLOW && elapsed > SHOW_SLOW) log(`    slow sample ${elapsed.toFixed(1)} ms (again: ${(await timeOnce(url + requestPath, cookie)).toFixed(1)} ms): ${item.list}: ${item.name} ${requestPath}`);
     durations.push(elapsed);
     rows += body.items.length;
     if (!example || elapsed >= Math.max(...durations)) example = requestPath;

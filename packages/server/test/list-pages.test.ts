@@ -227,6 +227,24 @@ describeBothDatabases('user search beyond the count limit', (t) => {
     expect((await emails({ filter: 'scan-1', sort: '-email' })).emails).toEqual(range(total, -1));
   });
 
+  // The short search asks the planner how many names start with what was typed (list-repo.ts,
+  // manyMatches): without statistics of lower(last_name) it guessed 0.5 % of the accounts for a
+  // letter that starts every last name, and counted them through a bitmap of every match.
+  if (t.kind === 'postgres') {
+    it('lets PostgreSQL estimate how many names start with one or two typed characters', async () => {
+      await sql`analyze users`.execute(t.app.ctx.db);
+      const estimate = async (condition: RawBuilder<unknown>) => {
+        const { rows } = await sql<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>`explain (format json) select 1 from users where ${condition}`.execute(t.app.ctx.db);
+        return rows[0]['QUERY PLAN'][0].Plan['Plan Rows'];
+      };
+      // Every one of the 16,000 is a "Person"; a few other accounts of the test are not.
+      expect(await estimate(sql`lower(last_name) like 'p%'`)).toBeGreaterThan(total * 0.9);
+      expect(await estimate(sql`lower(first_name) like 'sc%'`)).toBeGreaterThan(total * 0.9);
+      expect(await estimate(sql`lower(company) like 'cl%'`)).toBeGreaterThan((total - firstMatch) * 0.8);
+      expect(await estimate(sql`lower(last_name) like 'x%'`)).toBeLessThan(total * 0.01);
+    });
+  }
+
   it('counts a typed search up to the search count limit, and the list without one up to the list count limit', async () => {
     expect(await emails({ filter: 'scan-001' })).toMatchObject({ totalCount: 100, totalCountExact: true });
     expect(await emails({ filter: 'scan-0' })).toMatchObject({ totalCount: LIST_SEARCH_COUNT_LIMIT, totalCountExact: false });

@@ -71,7 +71,8 @@ function searchCondition(eb: ExpressionBuilder<DB, 'users'>, text: string, plan:
  * tenth of the accounts is many: reading them all in the sort's order then costs no more than the
  * lookups. A start of one or two characters is checked against four columns of the row, not the
  * index: MANY_MATCHES on both. SQLite counts its FTS table's matches (13 ms for 50,000);
- * PostgreSQL's planner estimates them (good for trigram searches and index ranges) and the accounts.
+ * PostgreSQL's planner estimates them (good for trigram searches, and for the starts of names since the
+ * expression statistics of migration 0015) and the accounts.
  */
 const MANY_MATCHES = 5 * LIST_COUNT_LIMIT;
 
