@@ -245,6 +245,14 @@ describeBothDatabases('user search beyond the count limit', (t) => {
     });
   }
 
+  it('finds an address typed whole, and nothing for one that shares only its rarest part (the whole text is checked)', async () => {
+    // PostgreSQL's trigram index looks up "-00012@" alone (list-repo.ts, trigramPieces): the rest must still match.
+    expect(await emails({ filter: 'scan-00012@example.com' })).toMatchObject({ emails: [email(12)], totalCount: 1, totalCountExact: true });
+    expect(await emails({ filter: 'SCAN-00012@Example' })).toMatchObject({ emails: [email(12)], totalCount: 1 });
+    expect(await emails({ filter: 'scan-00012@example.org' })).toMatchObject({ emails: [], totalCount: 0, totalCountExact: true });
+    expect(await emails({ filter: 'person scan-00012' })).toMatchObject({ emails: [], totalCount: 0 });
+  });
+
   it('counts a typed search up to the search count limit, and the list without one up to the list count limit', async () => {
     expect(await emails({ filter: 'scan-001' })).toMatchObject({ totalCount: 100, totalCountExact: true });
     expect(await emails({ filter: 'scan-0' })).toMatchObject({ totalCount: LIST_SEARCH_COUNT_LIMIT, totalCountExact: false });

@@ -33,13 +33,15 @@ const afterPrefix = (prefix: string) => prefix.slice(0, -1) + String.fromCodePoi
  * The user search as a person types it (case-insensitive):
  * - three characters or more: anywhere in the e-mail, first name, last name or company ("mith"
  *   finds Smith, "example.com" every address there, "ada love" the whole name). `indexed` takes the
- *   trigram index (PostgreSQL pg_trgm, SQLite FTS5): what a selective search needs; a search that
- *   matches many accounts (manyMatches) reads rows in the sort's order instead and checks each.
+ *   trigram index (PostgreSQL pg_trgm, looking up the search's rarest piece, trigramPieces; SQLite
+ *   FTS5): what a selective search needs; a search that
+ *   matches many accounts (searchPlan) reads rows in the sort's order instead and checks each.
  * - one or two characters: the start of the e-mail, a name or the company. Contained anywhere, one
  *   or two letters match nearly every account and no index can serve them; what a person means
  *   after typing "j" or "jo" is a name that starts so. Each start is a range of a sort key's index.
  */
-function searchCondition(eb: ExpressionBuilder<DB, 'users'>, text: string, plan: Plan, indexed: boolean): Expression<SqlBool> {
+function searchCondition(eb: ExpressionBuilder<DB, 'users'>, text: string, plan: Plan, search: SearchPlan): Expression<SqlBool> {
+  const { indexed } = search;
   if (text.length < CONTAINS_FROM) {
     const pattern = `${escapeLike(text)}%`;
     // Many matches ("b" in a list of Browns): PostgreSQL would build the bitmaps of four ranges first.
@@ -57,7 +59,10 @@ function searchCondition(eb: ExpressionBuilder<DB, 'users'>, text: string, plan:
   if (!indexed || plan.strategy === 'sort-first') {
     return plan.dialect === 'postgres' ? sql<SqlBool>`strpos(${sql.raw(SEARCH_TEXT)}, ${text}) > 0` : sql<SqlBool>`instr(${sql.raw(SEARCH_TEXT)}, ${text}) > 0`;
   }
-  if (plan.dialect === 'postgres') return sql<SqlBool>`${sql.raw(SEARCH_TEXT)} like ${`%${escapeLike(text)}%`} escape '\\'`;
+  if (plan.dialect === 'postgres') {
+    const found = sql<SqlBool>`${sql.raw(SEARCH_TEXT)} like ${`%${escapeLike(search.indexPiece)}%`} escape '\\'`;
+    return search.indexPiece === text ? found : sql<SqlBool>`(${found} and strpos(${sql.raw(SEARCH_TEXT)}, ${text}) > 0)`;
+  }
   return sql<SqlBool>`users.id in (select rowid from users_search where users_search match ${ftsPhrase(text)})`;
 }
 
@@ -76,24 +81,67 @@ function searchCondition(eb: ExpressionBuilder<DB, 'users'>, text: string, plan:
  */
 const MANY_MATCHES = 5 * LIST_COUNT_LIMIT;
 
-async function manyMatches(db: Executor, dialect: Dialect, text: string): Promise<boolean> {
+/** How the search is looked for: by its index (few matches) or not, and on PostgreSQL the part of it that the trigram index looks up. */
+interface SearchPlan {
+  indexed: boolean;
+  indexPiece: string;
+}
+
+async function searchPlan(db: Executor, dialect: Dialect, text: string): Promise<SearchPlan> {
+  const plan = (many: boolean, indexPiece = text) => ({ indexed: !many, indexPiece });
   if (text.length < CONTAINS_FROM) {
     // The start of e-mail, names or company: SQLite reads ranges of its sort indexes well either way.
-    if (dialect === 'sqlite') return false;
+    if (dialect === 'sqlite') return plan(false);
     const pattern = `${escapeLike(text)}%`;
     const starts = sql.join(STARTS.map((key) => sql`${sql.raw(key)} like ${pattern}::text escape '\\'`), sql` or `);
-    return (await estimatedRows(db, sql`explain (format json) select 1 from users where ${starts}`)) > MANY_MATCHES;
+    return plan((await estimatedRows(db, sql`explain (format json) select 1 from users where ${starts}`)) > MANY_MATCHES);
   }
   if (dialect === 'sqlite') {
     const { rows } = await sql<{ count: number }>`select count(*) as count from (select rowid from users_search where users_search match ${ftsPhrase(text)} limit ${MANY_MATCHES + 1})`.execute(db);
-    return Number(rows[0]?.count ?? 0) > MANY_MATCHES;
+    return plan(Number(rows[0]?.count ?? 0) > MANY_MATCHES);
   }
-  const pattern = `%${escapeLike(text)}%`;
-  const [matches, accounts] = await Promise.all([
-    estimatedRows(db, sql`explain (format json) select 1 from users where ${sql.raw(SEARCH_TEXT)} like ${pattern}::text escape '\\'`),
+  const containing = (part: string) => estimatedRows(db, sql`explain (format json) select 1 from users where ${sql.raw(SEARCH_TEXT)} like ${`%${escapeLike(part)}%`}::text escape '\\'`);
+  const pieces = trigramPieces(text);
+  const [matches, accounts, ...perPiece] = await Promise.all([
+    containing(text),
     sql<{ accounts: number }>`select reltuples as accounts from pg_class where oid = to_regclass('users')`.execute(db),
+    ...pieces.map(containing),
   ]);
-  return matches > Math.max(LIST_COUNT_LIMIT, Number(accounts.rows[0]?.accounts ?? 0) / 10);
+  const many = matches > Math.max(LIST_COUNT_LIMIT, Number(accounts.rows[0]?.accounts ?? 0) / 10);
+  // The rarest piece by the planner's estimate (the shorter of two alike: fewer trigrams to read).
+  let rarest = { piece: text, rows: matches };
+  pieces.forEach((piece, index) => {
+    const rows = perPiece[index];
+    if (rows < rarest.rows || (rows === rarest.rows && piece.length < rarest.piece.length)) rarest = { piece, rows };
+  });
+  return plan(many, rarest.piece);
+}
+
+/** Words as pg_trgm splits text: letters and digits; everything else separates them. */
+const WORD = /[\p{L}\p{N}]+/gu;
+/** Estimates asked for per search: one statement each, at once. */
+const MAX_PIECES = 4;
+
+/**
+ * The parts of a search that the trigram index can look up on their own: each word with the
+ * character on either side of it ("bench-user-3" gives "bench-", "-user-" and "-3"). A trigram
+ * search reads the index entries of every trigram of its text and keeps the rows in all of them:
+ * "bench-user-188396@bench.invalid" read 30 trigrams, most of them in every address (16 ms), where
+ * "-188396@" reads 8 rare ones (0.1 ms). So the index looks up the rarest piece, and the whole
+ * text is checked on the rows it finds. A piece gives trigrams only from three characters, or from
+ * the start of a word after a separator (pg_trgm pads words with spaces): shorter ones are no use.
+ */
+export function trigramPieces(text: string): string[] {
+  const pieces: string[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    if (match[0].length < 3 && start === 0) continue;
+    pieces.push(text.slice(Math.max(0, start - 1), Math.min(text.length, end + 1)));
+  }
+  // A single piece is the whole search, or nearly: nothing to choose.
+  if (pieces.length < 2) return [];
+  return pieces.sort((a, b) => b.length - a.length).slice(0, MAX_PIECES);
 }
 
 /** PostgreSQL's estimate of the rows of an `explain (format json)` statement. */
@@ -111,24 +159,25 @@ export async function listUsers(db: Executor, dialect: Dialect, query: UserListQ
   const defaultSort = { field: 'id', descending: true } as const;
   // A trigram index answers a search that matches many accounts only after reading them all (SQLite's
   // FTS table; PostgreSQL's GIN index, which gives a bitmap of every match): a search of more than
-  // many matches (manyMatches) reads the accounts instead, in the sort's order (a few rows each to find a page).
+  // many matches (searchPlan) reads the accounts instead, in the sort's order (a few rows each to find a page).
   // SQLite counts the index's own matches first; PostgreSQL's planner estimates them.
-  const indexed = !text || !(await manyMatches(db, dialect, text));
+  const search = text ? await searchPlan(db, dialect, text) : { indexed: true, indexPiece: '' };
+  const { indexed } = search;
   const scope = (plan: Plan) => (executor: Executor) => {
     const open = executor.selectFrom('users').where('users.closed_at', 'is', null);
     return query.accessRole ? open.where(filterColumn('users.access_role', plan), '=', query.accessRole) : open;
   };
-  const matching = (plan: Plan) => (executor: Executor) => (text ? scope(plan)(executor).where((eb) => searchCondition(eb, text, plan, indexed)) : scope(plan)(executor));
+  const matching = (plan: Plan) => (executor: Executor) => (text ? scope(plan)(executor).where((eb) => searchCondition(eb, text, plan, search)) : scope(plan)(executor));
   const count = await boundedCount(db, matching({ strategy: 'filter-first', dialect, sortKey: '' }), dialect, text ? LIST_SEARCH_COUNT_LIMIT : LIST_COUNT_LIMIT);
   const counted = planOf(dialect, count, SORT_KEYS, query.sort as SortField<UserSortField>[], defaultSort);
   // A search that its index serves finds its matches there and sorts them, also beyond the count
-  // limit (up to manyMatches) when the scan below cannot fill the page: matches that cluster far
+  // limit (up to many matches, searchPlan) when the scan below cannot fill the page: matches that cluster far
   // down the sort's order (every account with a company, sorted by company, after 170,000 without
   // one) would make a page read most of the accounts.
   const plan: Plan = text && indexed ? { ...counted, strategy: 'filter-first' } : counted;
   // Many matches (beyond the count limit) are first looked for in the sort's order (list-page.ts, SCAN_BUDGET).
   const scanned: Plan = { ...counted, strategy: 'sort-first' };
-  const scan = text && !count.totalCountExact ? { scope: scope(scanned), hit: searchCondition(expressionBuilder<DB, 'users'>(), text, scanned, false) } : undefined;
+  const scan = text && !count.totalCountExact ? { scope: scope(scanned), hit: searchCondition(expressionBuilder<DB, 'users'>(), text, scanned, { ...search, indexed: false }) } : undefined;
   const page = await pageOfIds({ db, dialect, strategy: plan.strategy, matches: matching(plan), scan, id: 'users.id', keys: SORT_KEYS, defaultSort }, query);
   const rows = page.ids.length ? inPageOrder(page.ids, await db.selectFrom('users').selectAll().where('id', 'in', page.ids).execute()) : [];
   return { items: rows, ...count, nextCursor: page.nextCursor };
