@@ -34,8 +34,8 @@ const afterPrefix = (prefix: string) => prefix.slice(0, -1) + String.fromCodePoi
  * - three characters or more: anywhere in the e-mail, first name, last name or company ("mith"
  *   finds Smith, "example.com" every address there, "ada love" the whole name). `indexed` takes the
  *   trigram index (PostgreSQL pg_trgm, looking up the search's rarest piece, trigramPieces; SQLite
- *   FTS5): what a selective search needs; a search that
- *   matches many accounts (searchPlan) reads rows in the sort's order instead and checks each.
+ *   FTS5): what a selective search needs; a search that matches many accounts (searchPlan) reads
+ *   rows in the sort's order instead and checks each.
  * - one or two characters: the start of the e-mail, a name or the company. Contained anywhere, one
  *   or two letters match nearly every account and no index can serve them; what a person means
  *   after typing "j" or "jo" is a name that starts so. Each start is a range of a sort key's index.
