@@ -83,13 +83,12 @@ const MANY_MATCHES = 5 * LIST_COUNT_LIMIT;
 
 /** How the search is looked for: by its index (few matches) or not, and on PostgreSQL the part of it that the trigram index looks up. */
 interface SearchPlan {
-  dialect: Dialect;
   indexed: boolean;
   indexPiece: string;
 }
 
 async function searchPlan(db: Executor, dialect: Dialect, text: string): Promise<SearchPlan> {
-  const plan = (many: boolean, indexPiece = text): SearchPlan => ({ dialect, indexed: !many, indexPiece });
+  const plan = (many: boolean, indexPiece = text): SearchPlan => ({ indexed: !many, indexPiece });
   if (text.length < CONTAINS_FROM) {
     // The start of e-mail, names or company: SQLite reads ranges of its sort indexes well either way.
     if (dialect === 'sqlite') return plan(false);
@@ -102,20 +101,22 @@ async function searchPlan(db: Executor, dialect: Dialect, text: string): Promise
     return plan(Number(rows[0]?.count ?? 0) > MANY_MATCHES);
   }
   const containing = (part: string) => estimatedRows(db, sql`explain (format json) select 1 from users where ${sql.raw(SEARCH_TEXT)} like ${`%${escapeLike(part)}%`}::text escape '\\'`);
-  const pieces = trigramPieces(text);
-  const [matches, accounts, ...perPiece] = await Promise.all([
+  const [matches, accounts] = await Promise.all([
     containing(text),
     sql<{ accounts: number }>`select reltuples as accounts from pg_class where oid = to_regclass('users')`.execute(db),
-    ...pieces.map(containing),
   ]);
-  const many = matches > Math.max(LIST_COUNT_LIMIT, Number(accounts.rows[0]?.accounts ?? 0) / 10);
+  if (matches > Math.max(LIST_COUNT_LIMIT, Number(accounts.rows[0]?.accounts ?? 0) / 10)) return plan(true);
+  // Only a search the index serves needs its pieces' estimates (while typing, the first characters
+  // of an address match most accounts: no statements for them).
+  const pieces = trigramPieces(text);
+  const perPiece = await Promise.all(pieces.map(containing));
   // The rarest piece by the planner's estimate (the shorter of two alike: fewer trigrams to read).
   let rarest = { piece: text, rows: matches };
   pieces.forEach((piece, index) => {
     const rows = perPiece[index];
     if (rows < rarest.rows || (rows === rarest.rows && piece.length < rarest.piece.length)) rarest = { piece, rows };
   });
-  return plan(many, rarest.piece);
+  return plan(false, rarest.piece);
 }
 
 /** Words as pg_trgm splits text: letters and digits; everything else separates them. */
@@ -154,9 +155,6 @@ async function estimatedRows(db: Executor, explain: ReturnType<typeof sql>): Pro
 /** A quoted FTS5 phrase: with the trigram tokenizer it matches the text as a substring. */
 const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
-/** Whether SQLite counts the search's matches through its FTS table (ftsMatching). */
-const ftsCounted = (text: string, search: SearchPlan) => search.dialect === 'sqlite' && search.indexed && text.length >= CONTAINS_FROM;
-
 /**
  * The accounts of `scope` that the FTS table matches, read in the FTS table's order: a count stops at
  * its limit. searchCondition's `id in (select rowid …)` collects every match first (11,111 for
@@ -175,7 +173,7 @@ export async function listUsers(db: Executor, dialect: Dialect, query: UserListQ
   // FTS table; PostgreSQL's GIN index, which gives a bitmap of every match): a search of more than
   // many matches (searchPlan) reads the accounts instead, in the sort's order (a few rows each to find a page).
   // SQLite counts the index's own matches first; PostgreSQL's planner estimates them.
-  const search: SearchPlan = text ? await searchPlan(db, dialect, text) : { dialect, indexed: true, indexPiece: '' };
+  const search: SearchPlan = text ? await searchPlan(db, dialect, text) : { indexed: true, indexPiece: '' };
   const { indexed } = search;
   const scope = (plan: Plan) => (executor: Executor) => {
     const open = executor.selectFrom('users').where('users.closed_at', 'is', null);
@@ -183,7 +181,8 @@ export async function listUsers(db: Executor, dialect: Dialect, query: UserListQ
   };
   const matching = (plan: Plan) => (executor: Executor) => (text ? scope(plan)(executor).where((eb) => searchCondition(eb, text, plan, search)) : scope(plan)(executor));
   const countPlan: Plan = { strategy: 'filter-first', dialect, sortKey: '' };
-  const count = await boundedCount(db, ftsCounted(text, search) ? ftsMatching(scope(countPlan), text) : matching(countPlan), dialect, text ? LIST_SEARCH_COUNT_LIMIT : LIST_COUNT_LIMIT);
+  const countedInFts = dialect === 'sqlite' && indexed && text.length >= CONTAINS_FROM;
+  const count = await boundedCount(db, countedInFts ? ftsMatching(scope(countPlan), text) : matching(countPlan), dialect, text ? LIST_SEARCH_COUNT_LIMIT : LIST_COUNT_LIMIT);
   const counted = planOf(dialect, count, SORT_KEYS, query.sort as SortField<UserSortField>[], defaultSort);
   // A search that its index serves finds its matches there and sorts them, also beyond the count
   // limit (up to many matches, searchPlan) when the scan below cannot fill the page: matches that cluster far
