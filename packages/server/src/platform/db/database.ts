@@ -87,7 +87,7 @@ class CountedSqliteDialect extends SqliteDialect {
 
 export interface OpenOptions {
   /** Told of every statement that ran (benchmarks explain the plans of the statements a request ran). */
-  onQuery?: (query: { sql: string; parameters: readonly unknown[]; durationMs: number }) => void;
+  onQuery?: (query: { sql: string; parameters: readonly unknown[] }) => void;
   /** Told of a connection the database ended (a restart, a failover, pg_terminate_backend). */
   onConnectionError?: (error: Error) => void;
 }
@@ -101,7 +101,7 @@ export interface OpenOptions {
  */
 function queryLog(options: OpenOptions): LogConfig | undefined {
   const { onQuery } = options;
-  return onQuery && ((event) => onQuery({ sql: event.query.sql, parameters: event.query.parameters, durationMs: event.queryDurationMillis }));
+  return onQuery && ((event) => onQuery({ sql: event.query.sql, parameters: event.query.parameters }));
 }
 
 export function openDatabase(config: Config['database'], options: OpenOptions = {}): Database {
