@@ -1,14 +1,17 @@
 /**
- * The desktop protocol against a bare route (DESIGN.md section 9): the server runs in one child
- * process on the embedded database seeded with 1,000,000 licenses; autocannon drives it from this
- * process with 100 connections. Three loads alternate in each of ROUNDS rounds, so that whatever
- * else the machine does falls on all three alike:
+ * The desktop protocol against a bare Fastify server (DESIGN.md section 9): the server runs in one
+ * child process on the embedded database seeded with 1,000,000 licenses; autocannon drives it from
+ * this process with 100 connections. Four loads alternate in each of ROUNDS rounds, so that whatever
+ * else the machine does falls on all of them alike:
  *
- *   bare         GET of a route answering a fixed JSON (the ceiling of this server on this machine)
+ *   bare         GET of a bare Fastify server (no plugins, no hooks) in the same process, answering a
+ *                fixed JSON: the baseline DESIGN.md names, and the one the targets are ratios to
+ *   app route    GET of a route of the app answering the same JSON: what the app's own hooks (security
+ *                headers, metrics, cookies, session and token checks) leave of bare, shown apart
  *   full         POST /api/client/v1/license for random machines, no If-None-Match: a signature each
  *   conditional  the same with the ETag of a file the machine got before: 304, no signature
  *
- * The figures are the worst round's ratios to the bare route of the same round, and the worst p99.
+ * The figures are the worst round's ratios to the bare server of the same round, and the worst p99.
  * The conditional load uses the ETags that the full loads collected (random machines of the whole
  * fleet); its machines' last-seen rows are then already written for the day, as in a fleet that
  * refreshes several times a day.
@@ -16,7 +19,8 @@
  *   npm run bench protocol             (through bench/run.ts)
  *   node bench/scenarios/protocol.ts   (on its own; LICENSES=100000 for a quicker run)
  *   BENCH_CPU_PROFILE=/tmp/prof ...    (writes the server's V8 CPU profile there)
- *   BENCH_PROTOCOL_ONLY=conditional    (only that load in the rounds, after the warm-up: to profile it)
+ *   BENCH_PROTOCOL_ONLY=conditional    (only that load in the rounds, after the warm-ups: to profile it;
+ *                                       bare, app-route, full or conditional)
  *
  * The seeded database is kept in BENCH_DATA_DIR (default: the system's temporary folder) for the
  * next run; BENCH_PROTOCOL_FRESH=1 seeds anew.
@@ -38,8 +42,9 @@ const DURATION_S = Number(process.env.DURATION ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
 
-/** The server half: the real app plus one bare route, listening on PORT. */
+/** The server half: the real app plus one fixed-JSON route on PORT, and a bare Fastify server on PORT + 1. */
 async function serve(dataDir: string): Promise<void> {
+  const { default: Fastify } = await import('fastify');
   const { buildApp } = await import('../../packages/server/src/app.ts');
   const { loadConfig } = await import('../../packages/server/src/platform/config.ts');
   // Rate limits stay on: the load comes from many addresses (X-Forwarded-For behind a trusted proxy).
@@ -48,8 +53,11 @@ async function serve(dataDir: string): Promise<void> {
   const fixed = { status: 'ok', service: 'license-manager', version: 1 };
   app.get('/bench/bare', async () => fixed);
   await app.listen({ port: config.port, host: config.host });
+  const bare = Fastify({ logger: false });
+  bare.get('/', async () => fixed);
+  await bare.listen({ port: config.port + 1, host: config.host });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => void app.close().then(() => process.exit(0)));
+    process.once(signal, () => void Promise.all([app.close(), bare.close()]).then(() => process.exit(0)));
   }
   process.send?.('listening');
 }
@@ -144,15 +152,17 @@ const describeLoad = (name: string, result: Load) =>
 
 const scenario: Scenario = {
   name: 'protocol',
-  description: `desktop protocol vs a bare route, ${CONNECTIONS} connections, SQLite with ${LICENSES.toLocaleString('en')} licenses, one server process, ${ROUNDS} alternating rounds`,
+  description: `desktop protocol vs a bare Fastify server, ${CONNECTIONS} connections, SQLite with ${LICENSES.toLocaleString('en')} licenses, one server process, ${ROUNDS} alternating rounds`,
   async run(): Promise<Figure[]> {
     const dataDir = await seededDataDir();
     let server: ChildProcess | undefined;
     try {
       server = await startServer(dataDir);
       const base = `http://127.0.0.1:${PORT}`;
+      const bareUrl = `http://127.0.0.1:${PORT + 1}/`;
       console.log(`  ${machineLoad()}`);
       // Warm each path (JIT, SQLite page cache) and collect the first ETags.
+      await load(server, { url: bareUrl, duration: 3 });
       await load(server, { url: `${base}/bench/bare`, duration: 3 });
       await load(server, { url: base, duration: 5, requests: [protocolRequest(false)] });
       await load(server, { url: base, duration: 3, requests: [protocolRequest(true)] });
@@ -160,15 +170,17 @@ const scenario: Scenario = {
       const only = process.env.BENCH_PROTOCOL_ONLY;
       const skipped: Load = { rps: Number.NaN, p99: Number.NaN, p50: Number.NaN, statuses: {}, errors: 0, cpuPerRequest: Number.NaN };
       const measure = (name: string, options: autocannon.Options) => (!only || only === name ? load(server!, options) : Promise.resolve(skipped));
-      const rounds: { bare: Load; full: Load; conditional: Load }[] = [];
+      const rounds: { bare: Load; appRoute: Load; full: Load; conditional: Load }[] = [];
       for (let round = 1; round <= ROUNDS; round++) {
-        const bare = await measure('bare', { url: `${base}/bench/bare` });
+        const bare = await measure('bare', { url: bareUrl });
+        const appRoute = await measure('app-route', { url: `${base}/bench/bare` });
         const full = await measure('full', { url: base, requests: [protocolRequest(false)] });
         const conditional = await measure('conditional', { url: base, requests: [protocolRequest(true)] });
-        rounds.push({ bare, full, conditional });
+        rounds.push({ bare, appRoute, full, conditional });
         console.log(`  round ${round}:`);
-        for (const [name, result] of Object.entries({ bare, full, conditional })) console.log(`    ${describeLoad(name, result)}`);
-        console.log(`    conditional/bare ${(conditional.rps / bare.rps).toFixed(2)}, full/bare ${(full.rps / bare.rps).toFixed(2)}; ${machineLoad()}`);
+        for (const [name, result] of Object.entries({ bare, 'app route': appRoute, full, conditional })) console.log(`    ${describeLoad(name, result)}`);
+        const ratio = (result: Load) => (result.rps / bare.rps).toFixed(2);
+        console.log(`    to bare: conditional ${ratio(conditional)}, full ${ratio(full)}, app route ${ratio(appRoute)}; ${machineLoad()}`);
       }
       const worst = (pick: (round: (typeof rounds)[number]) => number) => Math.min(...rounds.map(pick));
       const highest = (pick: (round: (typeof rounds)[number]) => number) => Math.max(...rounds.map(pick));
@@ -182,16 +194,20 @@ const scenario: Scenario = {
         0,
       );
       return [
-        { name: 'bare route: requests per second (lowest round)', value: worst((r) => r.bare.rps), unit: 'req/s' },
-        { name: 'bare route: p99 latency (highest round)', value: highest((r) => r.bare.p99), unit: 'ms' },
+        { name: 'bare Fastify server: requests per second (lowest round)', value: worst((r) => r.bare.rps), unit: 'req/s' },
+        { name: 'bare Fastify server: p99 latency (highest round)', value: highest((r) => r.bare.p99), unit: 'ms' },
+        { name: 'bare Fastify server: CPU per request (highest round)', value: highest((r) => r.bare.cpuPerRequest), unit: 'µs' },
+        { name: 'app route (fixed JSON) / bare (worst round)', value: worst((r) => r.appRoute.rps / r.bare.rps), unit: 'ratio' },
+        { name: 'app route: CPU per request (highest round)', value: highest((r) => r.appRoute.cpuPerRequest), unit: 'µs' },
         { name: 'conditional refresh (304): requests per second (lowest round)', value: worst((r) => r.conditional.rps), unit: 'req/s' },
         { name: 'conditional refresh: p99 latency (highest round)', value: highest((r) => r.conditional.p99), unit: 'ms', target: { max: 25 } },
         { name: 'conditional refresh: server CPU per request (highest round)', value: highest((r) => r.conditional.cpuPerRequest), unit: 'µs' },
-        { name: 'conditional refresh / bare route (worst round)', value: worst((r) => r.conditional.rps / r.bare.rps), unit: 'ratio', target: { min: 0.5 } },
+        { name: 'conditional refresh / bare (worst round)', value: worst((r) => r.conditional.rps / r.bare.rps), unit: 'ratio', target: { min: 0.5 } },
+        { name: 'conditional refresh / app route (worst round)', value: worst((r) => r.conditional.rps / r.appRoute.rps), unit: 'ratio' },
         { name: 'full fetch (signed): requests per second (lowest round)', value: worst((r) => r.full.rps), unit: 'req/s' },
         { name: 'full fetch: p99 latency (highest round)', value: highest((r) => r.full.p99), unit: 'ms' },
         { name: 'full fetch: server CPU per request (highest round)', value: highest((r) => r.full.cpuPerRequest), unit: 'µs' },
-        { name: 'full fetch / bare route (worst round)', value: worst((r) => r.full.rps / r.bare.rps), unit: 'ratio', target: { min: 0.15 } },
+        { name: 'full fetch / bare (worst round)', value: worst((r) => r.full.rps / r.bare.rps), unit: 'ratio', target: { min: 0.15 } },
         { name: 'answers other than 200 (full) and 304 (conditional)', value: unexpected, unit: 'count', target: { max: 0 } },
       ];
     } finally {
