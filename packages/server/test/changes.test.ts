@@ -73,6 +73,9 @@ describeBothDatabases('change log', (t) => {
       expect((await entries('Tan', { filter: 'campaign spring' })).totalCount).toBe(3);
       expect((await entries('Tan', { filter: 'spring-50%' })).items.map((entry) => entry.recordId).sort()).toEqual([501, 501]);
       expect((await entries('Tan', { filter: 'campaign', operation: 'update' })).items.map((entry) => entry.recordId)).toEqual([501]);
+      // Letters beyond ASCII fold too (SQLite's own lower() leaves them as they are).
+      await change(SYSTEM, 'Tan', 503, 'insert', null, { notes: 'Aktion MÜNCHEN' });
+      expect((await entries('Tan', { filter: 'aktion münchen' })).items.map((entry) => entry.recordId)).toEqual([503]);
     });
 
     it('pages and sorts: oldest first on request, by record id', async () => {

@@ -105,6 +105,15 @@ describeBothDatabases('products', (t) => {
       expect(ids((await admin.get('/api/products', { query: { ids: `${v1.id},${v3.id}` } })).json())).toEqual([v1.id, v3.id]);
     });
 
+    it('finds letters of every alphabet whatever their case: "über" and "ÜBER" find Übersetzer, on SQLite too', async () => {
+      const name = uniqueName('Übersetzer');
+      const mark = uniqueName('ÉLAN');
+      const product = await createProduct(t.app, cookies.ADMIN, { name, notes: `${mark} Édition` });
+      for (const filter of [name.toLowerCase(), name.toUpperCase(), `${mark.toLowerCase()} édition`]) {
+        expect(ids((await admin.get('/api/products', { query: { filter } })).json()), filter).toEqual([product.id]);
+      }
+    });
+
     it('refuses malformed query parameters with 400', async () => {
       for (const query of [{ active: 'maybe' }, { resolveFeatures: 'x' }, { featureNames: 'bad name' }, { sort: 'password' }, { limit: '0' }, { ids: '1,x' }] as Record<string, string>[]) {
         expectError(await admin.get('/api/products', { query }), 400, 'ERR_VALIDATION');

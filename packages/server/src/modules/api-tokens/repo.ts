@@ -62,7 +62,7 @@ export async function listApiTokens(
 ): Promise<{ rows: ApiTokenRow[]; totalCount: number }> {
   let query = tokenView(db);
   if (filter.ownerId !== undefined) query = query.where('api_tokens.user_id', '=', filter.ownerId);
-  if (filter.text) query = query.where((eb) => anyColumnContains(eb, ['api_tokens.name', 'users.email'], filter.text!));
+  if (filter.text) query = query.where((eb) => anyColumnContains(db, eb, ['api_tokens.name', 'users.email'], filter.text!));
   const count = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   let rows = query;
   for (const [column, direction] of orderings(page.sort, SORT_COLUMNS, [{ field: 'createdAt', descending: true }], 'api_tokens.id')) {

@@ -1,7 +1,7 @@
-import { sql, type SqlBool } from 'kysely';
 import type { ChangeLogModel, SortField } from '@lm/contract';
 import type { ChangeOperation } from '@lm/contract/change-log';
 import type { Executor } from '../../platform/db/database.ts';
+import { anyColumnContains } from '../../platform/db/search.ts';
 
 export interface ChangeLogRowQuery {
   model: ChangeLogModel;
@@ -35,13 +35,8 @@ function filtered(db: Executor, query: ChangeLogRowQuery) {
   let select = db.selectFrom('change_log').where('change_log.model', '=', query.model);
   if (query.recordId !== undefined) select = select.where('change_log.record_id', '=', query.recordId);
   if (query.operation) select = select.where('change_log.operation', '=', query.operation);
-  if (query.filter) {
-    // The user's % and _ are taken literally.
-    const pattern = `%${query.filter.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    select = select.where((eb) =>
-      eb.or(['change_log.old_values', 'change_log.new_values'].map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`)),
-    );
-  }
+  const text = query.filter;
+  if (text) select = select.where((eb) => anyColumnContains(db, eb, ['change_log.old_values', 'change_log.new_values'], text));
   return select;
 }
 

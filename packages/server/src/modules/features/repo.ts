@@ -11,7 +11,7 @@ const SEARCH_COLUMNS = ['features.name', 'features.localized_description', 'feat
 
 export async function listFeatureRows(db: Executor, query: ListQuery): Promise<{ rows: FeatureRow[]; totalCount: number }> {
   let base = db.selectFrom('features');
-  if (query.filter) base = base.where((eb) => anyColumnContains(eb, SEARCH_COLUMNS, query.filter!));
+  if (query.filter) base = base.where((eb) => anyColumnContains(db, eb, SEARCH_COLUMNS, query.filter!));
   const count = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   let page = base.selectAll('features');
   for (const [column, direction] of orderings(query.sort, SORT_COLUMNS, [{ field: 'name', descending: false }], 'features.id')) {

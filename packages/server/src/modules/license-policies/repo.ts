@@ -18,7 +18,7 @@ const SEARCH_COLUMNS = ['name', 'public_name', 'notes'];
 
 export async function listPolicyRows(db: Executor, query: ListQuery & { type?: PolicyType }): Promise<{ rows: LicensePolicyRow[]; totalCount: number }> {
   let base = db.selectFrom('license_policies');
-  if (query.filter) base = base.where((eb) => anyColumnContains(eb, SEARCH_COLUMNS, query.filter!));
+  if (query.filter) base = base.where((eb) => anyColumnContains(db, eb, SEARCH_COLUMNS, query.filter!));
   if (query.type) base = base.where('type', '=', query.type);
   const count = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   let page = base.selectAll();

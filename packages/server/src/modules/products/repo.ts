@@ -26,7 +26,7 @@ export interface ProductRowFilter extends ListQuery {
 
 export async function listProductRows(db: Executor, query: ProductRowFilter): Promise<{ rows: ProductRow[]; totalCount: number }> {
   let base = db.selectFrom('products');
-  if (query.filter) base = base.where((eb) => anyColumnContains(eb, SEARCH_COLUMNS, query.filter!));
+  if (query.filter) base = base.where((eb) => anyColumnContains(db, eb, SEARCH_COLUMNS, query.filter!));
   if (query.active !== undefined) base = base.where('products.active', '=', query.active);
   if (query.ids) base = base.where('products.id', 'in', query.ids.length ? query.ids : [0]);
   for (const ids of query.featureIdSets ?? []) {

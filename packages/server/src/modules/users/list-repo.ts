@@ -2,6 +2,7 @@ import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type S
 import { LIST_COUNT_LIMIT, LIST_SEARCH_COUNT_LIMIT, type ListResult, type SortField, type UserListQuery } from '@lm/contract';
 import type { Dialect, Executor } from '../../platform/db/database.ts';
 import { boundedCount, filterColumn, inPageOrder, pageOfIds, planOf, type Plan, type SortKey } from '../../platform/db/list-page.ts';
+import { beyondAscii, lowercased } from '../../platform/db/search.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import type { UserRow } from './repo.ts';
 
@@ -43,13 +44,13 @@ const afterPrefix = (prefix: string) => prefix.slice(0, -1) + String.fromCodePoi
 function searchCondition(eb: ExpressionBuilder<DB, 'users'>, text: string, plan: Plan, search: SearchPlan): Expression<SqlBool> {
   const { indexed } = search;
   if (text.length < CONTAINS_FROM) {
-    const pattern = `${escapeLike(text)}%`;
     // Many matches ("b" in a list of Browns): PostgreSQL would build the bitmaps of four ranges first.
-    if (!indexed && plan.dialect === 'postgres') return eb.or(STARTS.map((key) => sql<SqlBool>`(${sql.raw(key)} || '') like ${pattern} escape '\\'`));
+    if (!indexed && plan.dialect === 'postgres') return eb.or(STARTS.map((key) => sql<SqlBool>`(${sql.raw(key)} || '') like ${`${escapeLike(text)}%`} escape '\\'`));
+    const starts = plan.dialect === 'sqlite' ? sqliteLowered(text) : [text];
     return eb.or(
-      STARTS.map((key) => {
+      STARTS.flatMap((key) => {
         const column = filterColumn(key, plan);
-        return sql<SqlBool>`(${column} >= ${text} and ${column} < ${afterPrefix(text)} and ${column} like ${pattern} escape '\\')`;
+        return starts.map((start) => sql<SqlBool>`(${column} >= ${start} and ${column} < ${afterPrefix(start)} and ${column} like ${`${escapeLike(start)}%`} escape '\\')`);
       }),
     );
   }
@@ -57,13 +58,31 @@ function searchCondition(eb: ExpressionBuilder<DB, 'users'>, text: string, plan:
   // trigram index cannot serve (so PostgreSQL reads the sort's index) and which costs less than
   // LIKE '%…%' (90,000 accounts: 18 instead of 29 ms on PostgreSQL).
   if (!indexed || plan.strategy === 'sort-first') {
-    return plan.dialect === 'postgres' ? sql<SqlBool>`strpos(${sql.raw(SEARCH_TEXT)}, ${text}) > 0` : sql<SqlBool>`instr(${sql.raw(SEARCH_TEXT)}, ${text}) > 0`;
+    if (plan.dialect === 'postgres') return sql<SqlBool>`strpos(${sql.raw(SEARCH_TEXT)}, ${text}) > 0`;
+    // SQLite's search text is lowercased by its own lower(): a search with other letters folds them here.
+    const searched = beyondAscii(text) ? lowercased('sqlite', SEARCH_TEXT, text) : sql.raw(SEARCH_TEXT);
+    return sql<SqlBool>`instr(${searched}, ${text}) > 0`;
   }
   if (plan.dialect === 'postgres') {
     const found = sql<SqlBool>`${sql.raw(SEARCH_TEXT)} like ${`%${escapeLike(search.indexPiece)}%`} escape '\\'`;
     return search.indexPiece === text ? found : sql<SqlBool>`(${found} and strpos(${sql.raw(SEARCH_TEXT)}, ${text}) > 0)`;
   }
   return sql<SqlBool>`users.id in (select rowid from users_search where users_search match ${ftsPhrase(text)})`;
+}
+
+/**
+ * How a lowercase start can begin in SQLite's sort keys, which lower() folds in ASCII only: each
+ * letter beyond ASCII in either case ("öz" is "öz" or "Öz", the key of "Özdemir"). One or two
+ * characters give at most four starts, each a range of the same index.
+ */
+function sqliteLowered(text: string): string[] {
+  let starts = [''];
+  for (const character of text) {
+    const upper = character.toUpperCase();
+    const cases = upper !== character && [...upper].length === 1 && upper.toLowerCase() === character ? [character, upper] : [character];
+    starts = starts.flatMap((start) => cases.map((letter) => start + letter));
+  }
+  return starts;
 }
 
 /**

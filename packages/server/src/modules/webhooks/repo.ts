@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { SortField } from '@lm/contract';
 import type { Executor } from '../../platform/db/database.ts';
-import { orderings } from '../../platform/db/search.ts';
+import { anyColumnContains, orderings } from '../../platform/db/search.ts';
 import type { WebhookAttemptsTable, WebhookEndpointsTable } from '../../platform/db/schema.ts';
 import type { Selectable, Updateable } from 'kysely';
 
@@ -53,11 +53,11 @@ export async function listEndpoints(
     query = query.where('webhook_endpoints.user_id', '=', filter.ownerId);
     count = count.where('webhook_endpoints.user_id', '=', filter.ownerId);
   }
-  if (filter.text) {
-    const pattern = `%${filter.text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    const matches = sql<boolean>`(lower(webhook_endpoints.url) like ${pattern} escape '\\' or lower(coalesce(webhook_endpoints.description, '')) like ${pattern} escape '\\')`;
-    query = query.where(matches);
-    count = count.where(matches);
+  const text = filter.text;
+  if (text) {
+    const columns = ['webhook_endpoints.url', 'webhook_endpoints.description'];
+    query = query.where((eb) => anyColumnContains(db, eb, columns, text));
+    count = count.where((eb) => anyColumnContains(db, eb, columns, text));
   }
   for (const [column, direction] of orderings(page.sort, SORT_COLUMNS, [{ field: 'createdAt', descending: false }], 'webhook_endpoints.id')) {
     query = query.orderBy(sql.ref(column), direction);

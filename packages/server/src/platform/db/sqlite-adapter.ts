@@ -11,6 +11,9 @@ function toSqliteValue(value: unknown): SQLInputValue {
 
 const STATEMENT_CACHE_SIZE = 500;
 
+/** SQLite's lower() for every alphabet (JavaScript's toLowerCase), registered on each connection: see search.ts. */
+export const SQLITE_LOWER_UNICODE = 'lower_unicode';
+
 /**
  * Presents node:sqlite's synchronous DatabaseSync with the interface Kysely's SqliteDialect drives.
  * Prepared statements are reused by SQL text: preparing a join costs more than running it. The page
@@ -21,6 +24,8 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync }
   raw.exec(
     'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA mmap_size = 1073741824;',
   );
+  // Not a replacement of lower(): the indexes on lower(…) hold its ASCII-only folding (search.ts).
+  raw.function(SQLITE_LOWER_UNICODE, { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
   const statements = new Map<string, { statement: StatementSync; reader: boolean }>();
   const cached = (sql: string) => {
     let entry = statements.get(sql);
