@@ -255,6 +255,10 @@ describeJourney('the interface speaks the person’s language: errors, locale, f
     await expect.poll(() => row.getByText('01.12.2025').isVisible()).toBe(true);
     // German words are long: none of the table's texts is cut off (the "Aktiv" badge was "AKT…").
     expect(await cutOff(page, 'table')).toEqual([]);
+    // On a phone the table scrolls sideways and its columns are as narrow as they can be.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => cutOff(page, 'table')).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
     // The date picker shows the day the way the table does.
     await row.getByRole('button', { name: new RegExp(text('de', 'common.edit')) }).click();
     await expect.poll(() => page.getByRole('dialog').getByLabel(text('de', 'catalogue.product.releaseDate')).inputValue()).toBe('01.12.2025');

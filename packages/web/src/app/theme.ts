@@ -35,8 +35,9 @@ export const theme = createTheme({
     // more"); Mantine would otherwise turn 0 into 1 on blur without a word. A plain object, not
     // NumberInput.extend(): importing NumberInput here would put it into the first load.
     NumberInput: { defaultProps: { clampBehavior: 'none' } },
-    // A badge keeps its whole word in a narrow table column ("Aktiv", not "AKT…").
-    Badge: { styles: { root: { minWidth: 'fit-content' } } },
+    // A badge keeps its whole word in a narrow table column ("Aktiv", not "AKT…"): the badge is as
+    // wide as its word, and the word is not cut off for the fraction of a pixel that rounding takes.
+    Badge: { styles: { root: { minWidth: 'fit-content' }, label: { overflow: 'visible' } } },
   },
 });
 
