@@ -279,4 +279,21 @@ describeJourney('the interface speaks the person’s language: errors, locale, f
     await screenshot(page, 'interface-change-log-de');
     await context.close();
   });
+
+  it('on a phone no text of an administrator\'s pages is cut off, in the languages with the longest words', async () => {
+    const pages = ['/', '/account/security', '/account/api-tokens', '/users', '/products', '/license-policies', '/tans', '/features', '/statistics', '/settings', '/tools/webhooks'];
+    for (const locale of ['de', 'fr'] as const) {
+      const context = await newContext(setup.browser, setup.server, { locale: BROWSER_LOCALE[locale], viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      await login(page, ADMIN.email, ADMIN.password);
+      for (const path of pages) {
+        await page.goto(path);
+        await page.waitForLoadState('networkidle');
+        // A button's label wraps, a badge keeps its word ("Configurer la connexion en deux ét", "AKT…").
+        await expect.poll(async () => ({ locale, path, cutOff: await cutOff(page, 'body') })).toEqual({ locale, path, cutOff: [] });
+      }
+      await screenshot(page, `interface-phone-${locale}`);
+      await context.close();
+    }
+  });
 });

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
  */
 export async function cutOff(page: Page, scope: string): Promise<string[]> {
   return page.evaluate((selector) => {
-    type Box = { scrollWidth: number; clientWidth: number; textContent: string | null; parentElement: Box | null; getBoundingClientRect(): { right: number; width: number } };
+    type Box = { scrollWidth: number; clientWidth: number; textContent: string | null; parentElement: Box | null; getBoundingClientRect(): { right: number; width: number; height: number } };
     const view = globalThis as unknown as {
       innerWidth: number;
       document: { querySelectorAll(selector: string): ArrayLike<Box> };
@@ -23,11 +23,13 @@ export async function cutOff(page: Page, scope: string): Promise<string[]> {
     const found: string[] = [];
     for (const element of Array.from(view.document.querySelectorAll(`${selector} *`))) {
       const style = view.getComputedStyle(element);
-      if (!element.textContent?.trim() || style.visibility === 'hidden' || style.display === 'none' || element.getBoundingClientRect().width === 0) continue;
+      const box = element.getBoundingClientRect();
+      // A text for screen readers only sits in a box of one pixel (Mantine's VisuallyHidden): nobody is meant to see it.
+      if (!element.textContent?.trim() || style.visibility === 'hidden' || style.display === 'none' || box.width <= 1 || box.height <= 1) continue;
       if (scrolls(element)) continue;
       const clipped =
         style.textOverflow === 'ellipsis' ? element.scrollWidth > element.clientWidth : ['hidden', 'clip'].includes(style.overflowX) && element.scrollWidth > element.clientWidth + 1;
-      const outside = !insideScroller(element) && element.getBoundingClientRect().right > view.innerWidth + 1;
+      const outside = !insideScroller(element) && box.right > view.innerWidth + 1;
       if (clipped || outside) found.push(element.textContent.trim().slice(0, 60));
     }
     return found;
