@@ -280,16 +280,18 @@ describeJourney('the interface speaks the person’s language: errors, locale, f
     await context.close();
   });
 
-  it('on a phone no text of an administrator\'s pages is cut off, in the languages with the longest words', async () => {
-    const pages = ['/', '/account/security', '/account/api-tokens', '/users', '/products', '/license-policies', '/tans', '/features', '/statistics', '/settings', '/tools/webhooks'];
-    for (const locale of ['de', 'fr'] as const) {
-      const context = await newContext(setup.browser, setup.server, { locale: BROWSER_LOCALE[locale], viewport: { width: 390, height: 844 } });
+  it('on a phone no text of an administrator\'s pages is cut off or sticks out, in the languages with the longest words', async () => {
+    const pages = ['/', '/account/security', '/account/api-tokens', '/users', '/products', '/products/compare', '/products/matrix', '/license-policies', '/tans', '/features', '/statistics', '/settings', '/tools/webhooks'];
+    // The narrowest phones in use (320 px) and a common one (390 px).
+    for (const [locale, width] of [['de', 320], ['fr', 390]] as const) {
+      const context = await newContext(setup.browser, setup.server, { locale: BROWSER_LOCALE[locale], viewport: { width, height: 844 } });
       const page = await context.newPage();
       await login(page, ADMIN.email, ADMIN.password);
       for (const path of pages) {
         await page.goto(path);
         await page.waitForLoadState('networkidle');
-        // A button's label wraps, a badge keeps its word ("Configurer la connexion en deux ét", "AKT…").
+        // A button's or segmented control's label wraps, a badge keeps its word, a field fits its
+        // card ("Configurer la connexion en deux ét", "Tous les comptes", "AKT…").
         await expect.poll(async () => ({ locale, path, cutOff: await cutOff(page, 'body') })).toEqual({ locale, path, cutOff: [] });
       }
       await screenshot(page, `interface-phone-${locale}`);

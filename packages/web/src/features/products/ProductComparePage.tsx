@@ -75,7 +75,7 @@ export default function ProductComparePage() {
       <PageTitle title={t('pages.productCompare')} />
       <Paper withBorder p="md" mb="md">
         <Group align="flex-end" gap="lg">
-          <Stack gap={6} style={{ flex: 1 }} miw={320}>
+          <Stack gap={6} style={{ flex: 1 }} miw="min(20rem, 100%)">
             <ProductSelect
               // A fresh, empty select after each choice.
               key={idsParam}

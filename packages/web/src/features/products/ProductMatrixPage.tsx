@@ -50,7 +50,7 @@ export default function ProductMatrixPage() {
             placeholder={t('catalogue.matrix.featuresPlaceholder')}
             searchable
             clearable
-            miw={280}
+            miw="min(17.5rem, 100%)"
             style={{ flex: 1 }}
             data={(features.data ?? []).map((feature) => ({ value: feature.name, label: localized ? `${featureLabel(feature, locale)} (${feature.name})` : feature.name }))}
             value={selected}

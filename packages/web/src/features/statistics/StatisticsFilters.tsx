@@ -36,7 +36,7 @@ export function StatisticsFilters({ filter, shownRange, onChange }: Props) {
           clearable
           clearButtonProps={{ 'aria-label': t('statistics.clearRange') }}
           allowSingleDateInRange
-          miw={260}
+          miw="min(16.25rem, 100%)"
           data-testid="statistics-range"
         />
         <ProductSelect
@@ -44,7 +44,7 @@ export function StatisticsFilters({ filter, shownRange, onChange }: Props) {
           placeholder={t('statistics.allProducts')}
           value={filter.productId ?? null}
           onChange={(productId) => onChange({ ...filter, productId: productId ?? undefined })}
-          miw={240}
+          miw="min(15rem, 100%)"
           data-testid="statistics-product"
         />
       </Group>
