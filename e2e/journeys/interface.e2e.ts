@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import type { Locale } from '../../packages/contract/src/constants.ts';
 import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, screenshot } from '../harness.ts';
 import { linkFromMail, mailsTo } from '../mailbox.ts';
-import { cutOff } from '../support/layout.ts';
+import { cutOff, outsideOf } from '../support/layout.ts';
 import { TECHNICAL_TEXT, text } from '../support/messages.ts';
 
 /** What browsers send: a region tag, not the bare language. */
@@ -297,5 +297,19 @@ describeJourney('the interface speaks the person’s language: errors, locale, f
       await screenshot(page, `interface-phone-${locale}`);
       await context.close();
     }
+  });
+
+  it('the header holds an administrator\'s menus in one row at every width, in German', async () => {
+    const context = await newContext(setup.browser, setup.server, { locale: 'de-DE' });
+    const page = await context.newPage();
+    await login(page, ADMIN.email, ADMIN.password);
+    // From 992 to 1,199 px the six menus wrapped onto a second row, out of the header.
+    for (const width of [992, 1100, 1199, 1200, 1280, 1440]) {
+      await page.setViewportSize({ width, height: 800 });
+      const outside = await outsideOf(page, 'header');
+      expect({ width, outside }).toEqual({ width, outside: [] });
+      expect(await cutOff(page, 'header')).toEqual([]);
+    }
+    await context.close();
   });
 });

@@ -35,3 +35,21 @@ export async function cutOff(page: Page, scope: string): Promise<string[]> {
     return found;
   }, scope);
 }
+
+/** The links, buttons and fields inside `container` that reach out of its box (a menu wrapped onto a second row of a header). */
+export async function outsideOf(page: Page, container: string): Promise<string[]> {
+  return page.evaluate((selector) => {
+    type Rect = { top: number; bottom: number; right: number; width: number };
+    type Element = { textContent: string | null; getBoundingClientRect(): Rect; querySelectorAll(selector: string): ArrayLike<Element> };
+    const view = globalThis as unknown as { document: { querySelector(selector: string): Element | null } };
+    const box = view.document.querySelector(selector);
+    if (!box) return [`no ${selector}`];
+    const outer = box.getBoundingClientRect();
+    return Array.from(box.querySelectorAll('a, button, select'))
+      .filter((element) => {
+        const inner = element.getBoundingClientRect();
+        return inner.width > 0 && (inner.top < outer.top || inner.bottom > outer.bottom || inner.right > outer.right);
+      })
+      .map((element) => (element.textContent ?? '').trim());
+  }, container);
+}

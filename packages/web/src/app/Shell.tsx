@@ -94,19 +94,24 @@ export function Shell() {
   const { user, ability, initialized } = useAuth();
   useAuthLifecycle();
   const entries = visibleMenu(ability, Boolean(user));
+  // An administrator's six menus, the language and the account need 1,200 px in one row of the
+  // header (German, French, Spanish, Italian, English alike); below, they wrapped out of it. A shorter
+  // menu fits from 992 px. The user's name beside the account icon waits for room likewise.
+  const wideMenu = entries.length > 3;
+  const menuFrom = wideMenu ? 'lg' : 'md';
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 280, breakpoint: 'md', collapsed: { mobile: !opened, desktop: true } }} padding="md">
+    <AppShell header={{ height: 56 }} navbar={{ width: 280, breakpoint: menuFrom, collapsed: { mobile: !opened, desktop: true } }} padding="md">
       <a href="#main-content" className={classes.skipLink}>
         {t('shell.skipToContent')}
       </a>
       <AppShell.Header className={classes.header}>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="md" wrap="nowrap">
-            {user && <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" color="white" aria-label={t('shell.openMenu')} />}
+            {user && <Burger opened={opened} onClick={toggle} hiddenFrom={menuFrom} size="sm" color="white" aria-label={t('shell.openMenu')} />}
             <Logo />
             {user && (
               <Suspense fallback={null}>
-                <DesktopMenu entries={entries} />
+                <DesktopMenu entries={entries} visibleFrom={menuFrom} />
               </Suspense>
             )}
           </Group>
@@ -115,7 +120,7 @@ export function Shell() {
             {/* Nothing until the session check answered: a signed-in page never flashes "Log in". */}
             {!initialized ? null : user ? (
               <Suspense fallback={null}>
-                <AccountMenu />
+                <AccountMenu nameFrom={wideMenu ? 'xl' : 'sm'} />
               </Suspense>
             ) : (
               <LoginButton />

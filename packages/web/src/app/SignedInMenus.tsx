@@ -2,7 +2,7 @@
  * The menus a signed-in user sees: the navbar (desktop and phone) and the account menu. A chunk of
  * its own, with the dropdown machinery, so that a visitor's first page loads none of it.
  */
-import { Group, Menu, NavLink as MantineNavLink, ScrollArea, Stack, UnstyledButton } from '@mantine/core';
+import { Box, Group, Menu, NavLink as MantineNavLink, ScrollArea, Stack, UnstyledButton, type MantineBreakpoint } from '@mantine/core';
 import { IconChevronDown, IconUserCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useNavigate } from 'react-router';
@@ -10,10 +10,10 @@ import { auth, useAuth } from '../lib/auth.ts';
 import type { MenuEntry } from './menu.ts';
 import classes from './Shell.module.css';
 
-export function DesktopMenu({ entries }: { entries: MenuEntry[] }) {
+export function DesktopMenu({ entries, visibleFrom }: { entries: MenuEntry[]; visibleFrom: MantineBreakpoint }) {
   const { t } = useTranslation();
   return (
-    <Group gap={4} visibleFrom="md" component="nav" aria-label={t('nav.main')}>
+    <Group gap={4} visibleFrom={visibleFrom} wrap="nowrap" component="nav" aria-label={t('nav.main')}>
       {entries.map((entry) =>
         'links' in entry ? (
           <Menu key={entry.labelKey} trigger="click-hover" openDelay={50} closeDelay={150} position="bottom-start" withinPortal>
@@ -64,7 +64,8 @@ export function MobileMenu({ entries, onNavigate }: { entries: MenuEntry[]; onNa
   );
 }
 
-export function AccountMenu() {
+/** `nameFrom`: the width from which the header has room for the user's name beside the icon. */
+export function AccountMenu({ nameFrom }: { nameFrom: MantineBreakpoint }) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const navigate = useNavigate();
@@ -75,9 +76,9 @@ export function AccountMenu() {
         <UnstyledButton className={classes.link} data-testid="account-menu" aria-label={`${user.formattedName} – ${t('nav.accountMenu')}`}>
           <Group gap={6} wrap="nowrap">
             <IconUserCircle size={18} aria-hidden />
-            <span className={classes.userName} aria-hidden>
+            <Box component="span" className={classes.userName} visibleFrom={nameFrom} aria-hidden title={user.formattedName}>
               {user.formattedName}
-            </span>
+            </Box>
             <IconChevronDown size={14} aria-hidden />
           </Group>
         </UnstyledButton>
