@@ -38,11 +38,11 @@ export const theme = createTheme({
     // A badge keeps its whole word in a narrow table column ("Aktiv", not "AKT…"): the badge is as
     // wide as its word, and the word is not cut off for the fraction of a pixel that rounding takes.
     Badge: { styles: { root: { minWidth: 'fit-content' }, label: { overflow: 'visible' } } },
+    // A segmented control stays within its box, and a choice too long for a phone wraps ("Tous les comptes").
+    SegmentedControl: { styles: { root: { maxWidth: '100%' }, label: { whiteSpace: 'normal', overflow: 'visible' } } },
     // A label too long for a phone's width wraps onto a second line instead of being cut off
     // ("Configurer la connexion en deux ét"): the button grows from its usual height, which the
     // padding keeps for a label of one line.
-    // The same for the choices of a segmented control: it stays within its box, and a choice wraps.
-    SegmentedControl: { styles: { root: { maxWidth: '100%' }, label: { whiteSpace: 'normal', overflow: 'visible' } } },
     Button: {
       styles: {
         root: { height: 'auto', minHeight: 'var(--button-height)', paddingBlock: 'calc((var(--button-height) - 1.25em - 2px) / 2)' },

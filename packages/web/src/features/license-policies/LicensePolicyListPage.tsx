@@ -51,7 +51,7 @@ export default function LicensePolicyListPage() {
       label: t('catalogue.policy.type'),
       sortField: 'type',
       render: (policy) => (
-        <Badge color={TYPE_COLORS[policy.type]} variant="light" style={{ minWidth: 'max-content' }}>
+        <Badge color={TYPE_COLORS[policy.type]} variant="light">
           {t(`catalogue.policy.types.${policy.type}`)}
         </Badge>
       ),
