@@ -9,7 +9,7 @@ import { licenseFileTag } from '../src/modules/license-files/file-tag.ts';
 import { rotateSigningKey, signingKeys } from '../src/platform/signing/keys.ts';
 import { createFeature, createPolicy, createProduct } from './catalogue-fixtures.ts';
 import { callersOfEachRole, client, describeBothDatabases, expectError, loggedIn } from './harness.ts';
-import { flushLastSeen, insertLicense, insertPolicy, policyId, unique } from './licensing-fixtures.ts';
+import { flushLastSeen, flushSeatRenewals, insertLicense, insertPolicy, policyId, unique } from './licensing-fixtures.ts';
 
 const DAY = 86_400_000;
 
@@ -171,7 +171,7 @@ describeBothDatabases('conditional refresh of the desktop protocol', (t) => {
     expectError(await ask(revoked.machineId, revoked.product.name, revoked.held.etag), 403, 'ERR_LICENSE_REVOKED');
   });
 
-  it('renews a floating seat on a 304', async () => {
+  async function floatingLicense() {
     const policy = await createPolicy(t.app, callers.cookies.ADMIN, {
       type: 'FLOATING',
       publicName: { en: 'Floating' },
@@ -180,13 +180,67 @@ describeBothDatabases('conditional refresh of the desktop protocol', (t) => {
       refetchBeforeExpirySeconds: 3600,
       maxDifferentMachinesCount: 50,
     });
-    const { product, machineId, licenseId, held } = await licensed({ policy: policy.id });
-    const lease = () => t.app.ctx.db.selectFrom('floating_seats').select('leased_until').where('license_id', '=', licenseId).executeTakeFirstOrThrow();
-    const first = (await lease()).leased_until;
+    const licensedFloating = await licensed({ policy: policy.id });
+    const lease = async () =>
+      (await t.app.ctx.db.selectFrom('floating_seats').select('leased_until').where('license_id', '=', licensedFloating.licenseId).executeTakeFirstOrThrow()).leased_until;
+    return { ...licensedFloating, lease };
+  }
+
+  it('renews a floating seat on a 304, the write following the answer', async () => {
+    const { product, machineId, held, lease } = await floatingLicense();
+    const first = await lease();
+    // The lease already covers the held file: the file's expiry is the lease's end.
+    expect(first).toBe(held.payload.expiresAt);
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.parse(held.payload.issuedAt) + 15 * 60_000);
     await expectUnchanged(machineId, product.name, held.etag);
-    expect(Date.parse((await lease()).leased_until) - Date.parse(first)).toBe(15 * 60_000);
+    await flushSeatRenewals(t.app);
+    expect(Date.parse(await lease()) - Date.parse(first)).toBe(15 * 60_000);
+  });
+
+  it('lets a release, a revocation or a new file made after a 304 win over the renewal written behind it', async () => {
+    const released = await floatingLicense();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.parse(released.held.payload.issuedAt) + 10 * 60_000);
+    await expectUnchanged(released.machineId, released.product.name, released.held.etag);
+    expect((await desktop().delete('/api/client/v1/license', { body: { machineId: released.machineId, product: released.product.name } })).statusCode).toBe(204);
+    const ended = await released.lease();
+    await flushSeatRenewals(t.app);
+    expect(await released.lease()).toBe(ended);
+    expect(Date.parse(ended)).toBeLessThanOrEqual(Date.now());
+
+    vi.useRealTimers();
+    const revoked = await floatingLicense();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.parse(revoked.held.payload.issuedAt) + 10 * 60_000);
+    await expectUnchanged(revoked.machineId, revoked.product.name, revoked.held.etag);
+    expect((await callers.admin.put(`/api/licenses/${revoked.licenseId}`, { body: { revoked: true } })).statusCode).toBe(200);
+    const revokedLease = await revoked.lease();
+    await flushSeatRenewals(t.app);
+    expect(await revoked.lease()).toBe(revokedLease);
+    expect(Date.parse(revokedLease)).toBeLessThanOrEqual(Date.now());
+
+    // A new file (a refresh without the tag) leases further than the renewal decided earlier: it is not shortened.
+    vi.useRealTimers();
+    const refreshed = await floatingLicense();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.parse(refreshed.held.payload.issuedAt) + 10 * 60_000);
+    await expectUnchanged(refreshed.machineId, refreshed.product.name, refreshed.held.etag);
+    vi.setSystemTime(Date.parse(refreshed.held.payload.issuedAt) + 20 * 60_000);
+    const newer = await fileOf(refreshed.machineId, refreshed.product.name);
+    await flushSeatRenewals(t.app);
+    expect(await refreshed.lease()).toBe(newer.payload.expiresAt);
+  });
+
+  it('takes the seat again on a 304 when the machine no longer holds it', async () => {
+    const { product, machineId, held, lease } = await floatingLicense();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.parse(held.payload.issuedAt) + 5 * 60_000);
+    expect((await desktop().delete('/api/client/v1/license', { body: { machineId, product: product.name } })).statusCode).toBe(204);
+    vi.setSystemTime(Date.parse(held.payload.issuedAt) + 10 * 60_000);
+    await expectUnchanged(machineId, product.name, held.etag);
+    // Taken at once, in the answer's own transaction: the lease lies ahead before any flush.
+    expect(Date.parse(await lease())).toBe(Date.now() + 75 * 60_000);
   });
 
   it('writes last seen at most once per machine and day', async () => {

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { App } from '../src/app.ts';
 import { catalogueCache } from '../src/modules/license-files/catalogue-cache.ts';
 import { lastSeenRecorder } from '../src/modules/license-files/last-seen.ts';
+import { seatRenewals } from '../src/modules/license-files/seats.ts';
 
 const now = () => new Date().toISOString();
 export const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
@@ -164,6 +165,11 @@ export async function updateLicense(app: App, id: number, values: { revoked?: bo
 /** Writes the batched last-seen times now. */
 export function flushLastSeen(app: App): Promise<void> {
   return lastSeenRecorder(app.ctx).flush();
+}
+
+/** Writes the seat renewals that 304 answers decided, now. */
+export function flushSeatRenewals(app: App): Promise<void> {
+  return seatRenewals(app.ctx).flush();
 }
 
 /** A calendar date `days` from today (UTC). */

@@ -9,7 +9,7 @@ import { parseLicenseFile, verifyLicenseFile, type LicensePayload, type PublicKe
 import { STATISTICS_CATEGORIES } from '@lm/contract';
 import { describeBothDatabases } from './harness.ts';
 import { daysFromToday, invariantsSetup, machine, outcomes, RACERS, type Client } from './invariants-support.ts';
-import { flushLastSeen } from './licensing-fixtures.ts';
+import { flushLastSeen, flushSeatRenewals } from './licensing-fixtures.ts';
 
 describeBothDatabases('seat, file and statistics invariants', (t) => {
   const s = invariantsSetup(t);
@@ -47,14 +47,15 @@ describeBothDatabases('seat, file and statistics invariants', (t) => {
     const policyId = await s.policy({ type: 'FLOATING' });
     const product = await s.product({ policyId });
     const [tan] = await s.tans({ productId: product.id, licensePolicyId: policyId, licenseCount: seats });
-    const holders: { owner: Awaited<ReturnType<typeof s.customer>>; licenseId: number; machineId: string }[] = [];
+    const holders: { owner: Awaited<ReturnType<typeof s.customer>>; licenseId: number; machineId: string; etag: string }[] = [];
     for (let i = 0; i < seats; i++) {
       const owner = await s.customer();
       const machineId = machine();
       const license = await owner.api.post('/api/licenses/activate', { body: { tan: tan.code, machineId } });
       expect(license.statusCode, license.body).toBe(201);
-      expect((await fetchFile(0, machineId, product.name)).statusCode).toBe(200);
-      holders.push({ owner, licenseId: license.json().id, machineId });
+      const file = await fetchFile(0, machineId, product.name);
+      expect(file.statusCode).toBe(200);
+      holders.push({ owner, licenseId: license.json().id, machineId, etag: file.headers.etag as string });
     }
     return { product, pool: `tan:${tan.id}`, holders };
   }
@@ -93,6 +94,30 @@ describeBothDatabases('seat, file and statistics invariants', (t) => {
       expect((await y.owner.api.put(`/api/licenses/${y.licenseId}/machine`, { body: { machineId: e } })).statusCode).toBe(200);
       expect((await fetchFile(0, e, product.name)).statusCode).toBe(200);
       expect(await leases(pool)).toEqual([e]);
+    });
+
+    it('end with a revoked or released license while its machine keeps refreshing with 304s, renewals written after', async () => {
+      const { product, pool, holders } = await floatingTan(3);
+      const [x, y, z] = holders;
+      const refresh = (i: number, holder: typeof x) =>
+        s.as(null, i).post('/api/client/v1/license', { body: { machineId: holder.machineId, product: product.name }, headers: { 'if-none-match': holder.etag } });
+      const responses = await s.race(RACERS, (i) => {
+        if (i === 3) return s.admin.put(`/api/licenses/${x.licenseId}`, { body: { revoked: true } });
+        if (i === 6) return s.as(null, i).delete('/api/client/v1/license', { body: { machineId: y.machineId, product: product.name } });
+        return refresh(i, i % 3 === 0 ? x : i % 3 === 1 ? y : z);
+      });
+      expect(responses[3].statusCode).toBe(200);
+      expect(responses[6].statusCode).toBe(204);
+      for (const response of responses.filter((_, i) => i !== 3 && i !== 6)) expect([304, 403, 200]).toContain(response.statusCode);
+      // Whatever the order, once the renewals are written the revoked machine holds nothing (leases()
+      // also checks that every seat held belongs to a live license on its machine). The released one
+      // may hold a seat again: a refresh after its release takes one. A release with no refresh
+      // after it is the deterministic case in conditional-refresh.test.ts.
+      await flushSeatRenewals(t.app);
+      const held = await leases(pool);
+      expect(held).not.toContain(x.machineId);
+      expect(held).toContain(z.machineId);
+      expect((await refresh(0, x)).statusCode).toBe(403);
     });
 
     it('stay with a license moved to another account while its machine asks', async () => {

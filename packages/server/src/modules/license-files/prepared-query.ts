@@ -1,5 +1,5 @@
 import type { CompiledQuery, Compilable, DialectAdapter } from 'kysely';
-import type { Executor } from '../../platform/db/database.ts';
+import { committedReader, type Executor } from '../../platform/db/database.ts';
 
 /**
  * Queries on the desktop protocol's path run thousands of times a second; building and compiling
@@ -11,11 +11,16 @@ export class PreparedQuery<Row, Values extends object> {
   // By the dialect's adapter, which a database and its transactions share: the SQL depends on nothing else.
   private readonly compiled = new WeakMap<DialectAdapter, { query: CompiledQuery; slots: (keyof Values | undefined)[]; fixed: unknown[] }>();
   private readonly names: (keyof Values)[];
+  private readonly readsCommitted: boolean;
 
-  /** `build` receives placeholder values to use wherever the call's values go. */
-  constructor(names: (keyof Values)[], build: (db: Executor, placeholders: Values) => Compilable<Row>) {
+  /**
+   * `build` receives placeholder values to use wherever the call's values go. `readsCommitted`: a
+   * read that may run on the embedded database's read-only connection when not in a transaction.
+   */
+  constructor(names: (keyof Values)[], build: (db: Executor, placeholders: Values) => Compilable<Row>, options: { readsCommitted?: boolean } = {}) {
     this.names = names;
     this.build = build;
+    this.readsCommitted = options.readsCommitted ?? false;
   }
 
   async execute(db: Executor, values: Values): Promise<Row[]> {
@@ -30,6 +35,8 @@ export class PreparedQuery<Row, Values extends object> {
     }
     const { query, slots, fixed } = entry;
     const parameters = slots.map((slot, index) => (slot === undefined ? fixed[index] : values[slot]));
+    const reader = this.readsCommitted ? committedReader(db) : undefined;
+    if (reader) return reader(query.sql, parameters) as Row[];
     const result = await db.executeQuery<Row>({ ...query, parameters });
     return result.rows;
   }

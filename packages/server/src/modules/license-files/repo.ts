@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Dialect, Executor } from '../../platform/db/database.ts';
 import { isPostgres } from '../../platform/db/dialect.ts';
+import type { DB } from '../../platform/db/schema.ts';
 import { PreparedQuery } from './prepared-query.ts';
 
 export interface ProductRow {
@@ -141,8 +142,10 @@ export async function findLicenseForFile(db: Executor, id: number): Promise<{ li
 
 // The limit is written into the SQL: with a bound LIMIT, SQLite took three times as long over each
 // call of this join (20 against 7.5 µs, measured), apparently planning it again for every binding.
-const machineLicenses = new PreparedQuery<RawLicenseRow, { machineId: string }>(['machineId'], (db, { machineId }) =>
-  selectLicenseRows(db).where('l.machine_id', '=', machineId).limit(sql.lit(100)),
+const machineLicenses = new PreparedQuery<RawLicenseRow, { machineId: string }>(
+  ['machineId'],
+  (db, { machineId }) => selectLicenseRows(db).where('l.machine_id', '=', machineId).limit(sql.lit(100)),
+  { readsCommitted: true },
 );
 
 /** Every license bound to a machine, whatever the product: one indexed lookup, compiled once. */
@@ -318,6 +321,65 @@ const seatRenewal = new PreparedQuery<{ license_id: number }, { pool: string; ma
  */
 export async function renewHeldSeat(db: Executor, values: { pool: string; machineId: string; licenseId: number; now: string; leasedUntil: string }): Promise<boolean> {
   return (await seatRenewal.execute(db, values)).length > 0;
+}
+
+const heldSeat = new PreparedQuery<{ leased_until: string }, { pool: string; machineId: string; licenseId: number; now: string }>(
+  ['pool', 'machineId', 'licenseId', 'now'],
+  (db, { pool, machineId, licenseId, now }) =>
+    db
+      .selectFrom('floating_seats')
+      .select('leased_until')
+      .where('pool', '=', pool)
+      .where('machine_id', '=', machineId)
+      .where('license_id', '=', licenseId)
+      .where('leased_until', '>', now),
+  { readsCommitted: true },
+);
+
+/** The end of the lease the machine holds now for this license, or undefined. */
+export async function findHeldSeat(db: Executor, values: { pool: string; machineId: string; licenseId: number; now: string }): Promise<string | undefined> {
+  const [row] = await heldSeat.execute(db, values);
+  return row?.leased_until;
+}
+
+/** A renewal decided by an answer and written later (seats.ts): the lease as that answer saw it, and its new end. */
+export interface SeatExtension {
+  pool: string;
+  machineId: string;
+  licenseId: number;
+  seenLeasedUntil: string;
+  leasedUntil: string;
+  renewedAt: string;
+}
+
+const seatExtension = new PreparedQuery<never, SeatExtension>(
+  ['pool', 'machineId', 'licenseId', 'seenLeasedUntil', 'leasedUntil', 'renewedAt'],
+  (db, { pool, machineId, licenseId, seenLeasedUntil, leasedUntil, renewedAt }) =>
+    db
+      .updateTable('floating_seats')
+      .set({ leased_until: leasedUntil, renewed_at: renewedAt })
+      .where('pool', '=', pool)
+      .where('machine_id', '=', machineId)
+      .where('license_id', '=', licenseId)
+      // Only the very lease the answer saw: a release, a revocation or a machine change ended it
+      // meanwhile, or a renewal already took it further, and then this one has nothing to add.
+      .where('leased_until', '=', seenLeasedUntil)
+      .where(({ exists, selectFrom }) => {
+        const live = selectFrom('licenses')
+          .select('licenses.id')
+          .where('licenses.id', '=', licenseId)
+          .where('licenses.machine_id', '=', machineId)
+          .where('licenses.revoked', '=', false)
+          .where('licenses.upgraded_to_id', 'is', null);
+        return exists(isPostgres(db) ? live.forShare() : live);
+      }),
+);
+
+/** Writes renewals decided earlier, in one transaction. */
+export async function extendSeats(db: Kysely<DB>, extensions: SeatExtension[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const extension of extensions) await seatExtension.execute(trx, extension);
+  });
 }
 
 /** Ends the lease of a machine now (released, or its license revoked). */

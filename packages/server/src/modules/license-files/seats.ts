@@ -2,8 +2,20 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { lockKey } from '../../platform/db/dialect.ts';
-import { endSeatLeases, findLicenseBinding, findSeatState, findTanLicenseCount, renewHeldSeat, upsertSeat, type LicenseBinding } from './repo.ts';
-import type { LicenseForFile } from './repo.ts';
+import {
+  endSeatLeases,
+  extendSeats,
+  findHeldSeat,
+  findLicenseBinding,
+  findSeatState,
+  findTanLicenseCount,
+  renewHeldSeat,
+  upsertSeat,
+  type LicenseBinding,
+  type LicenseForFile,
+  type SeatExtension,
+} from './repo.ts';
+import { WriteBehind } from './write-behind.ts';
 
 /**
  * Floating seats (DESIGN.md section 6): the machines of a floating TAN share `licenseCount` seats;
@@ -61,6 +73,42 @@ export async function leaseSeat(
     }
     await upsertSeat(trx, pool, { machine_id: machineId, license_id: license.id, leased_until: leasedUntil.toISOString(), renewed_at: nowIso });
   });
+}
+
+const renewals = new WeakMap<AppContext, WriteBehind<SeatExtension>>();
+
+/** The renewals that 304 answers decided, written behind them (lifecycle.ts starts and stops it). */
+export function seatRenewals(ctx: AppContext): WriteBehind<SeatExtension> {
+  let writes = renewals.get(ctx);
+  if (!writes) {
+    writes = new WriteBehind<SeatExtension>(ctx, {
+      what: 'seat renewals',
+      keyOf: (row) => `${row.pool}\u0000${row.machineId}`,
+      order: (a, b) => (a.pool < b.pool ? -1 : a.pool > b.pool ? 1 : a.machineId < b.machineId ? -1 : a.machineId > b.machineId ? 1 : 0),
+      write: (rows) => extendSeats(ctx.db, rows),
+    });
+    renewals.set(ctx, writes);
+  }
+  return writes;
+}
+
+/**
+ * A conditional refresh answered 304 renews the machine's seat without waiting for the write: the
+ * machine keeps the file it holds, whose expiry its lease already covers (the lease was written up
+ * to that expiry when the file was issued), so the renewal only keeps the seat further ahead and may
+ * follow a few seconds later (write-behind.ts). False when the machine holds no live seat: the caller
+ * then takes one with leaseSeat. A release, revocation or machine change in between wins over the
+ * renewal (extendSeats only extends the lease it saw).
+ */
+export async function renewSeatLater(ctx: AppContext, license: LicenseForFile, machineId: string, now: Date, leasedUntil: Date): Promise<boolean> {
+  const pool = seatPool(license);
+  const renewedAt = now.toISOString();
+  const seen = await findHeldSeat(ctx.db, { pool, machineId, licenseId: license.id, now: renewedAt });
+  if (seen === undefined) return false;
+  if (seen < leasedUntil.toISOString()) {
+    seatRenewals(ctx).queue({ pool, machineId, licenseId: license.id, seenLeasedUntil: seen, leasedUntil: leasedUntil.toISOString(), renewedAt });
+  }
+  return true;
 }
 
 /** Frees the seat that `machineId` holds in the license's pool. */

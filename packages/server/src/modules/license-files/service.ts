@@ -5,7 +5,7 @@ import { signingKeys, type Signer } from '../../platform/signing/keys.ts';
 import { catalogueCache } from './catalogue-cache.ts';
 import { encHash, formatFileTag, licenseFileTag, parseFileTags, type FileTag } from './file-tag.ts';
 import { findLicensesOfMachine, type LicenseForFile } from './repo.ts';
-import { leaseSeat } from './seats.ts';
+import { leaseSeat, renewSeatLater } from './seats.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -91,22 +91,11 @@ export type FileAnswer = ({ notModified: false } & IssuedFile) | { notModified: 
  */
 type PayloadAt = (issuedAt: Date) => LicensePayload;
 
-/**
- * What issuing a file needs, in the order that matters: refused when revoked, upgraded or expired;
- * a floating license takes or renews its seat (also when the answer will be a 304).
- */
+/** Refused when revoked, upgraded or expired; otherwise what building the file needs. */
 async function prepareFile(ctx: AppContext, license: LicenseForFile, options: IssueOptions): Promise<{ now: Date; payloadAt: PayloadAt; signer: Signer }> {
   const now = options.now ?? new Date();
   const refusal = refusalOf(license, now, options.refusalStatus);
   if (refusal) throw refusal;
-  const expiresAt = fileExpiry(license, now);
-  if (license.policy.type === 'FLOATING' && expiresAt) {
-    await leaseSeat(ctx, license, options.machineId, now, expiresAt, (current) =>
-      current?.machineId !== options.machineId
-        ? noLicenseForMachine()
-        : refusalOf({ ...license, revoked: current.revoked, upgradedToId: current.upgradedToId }, now, options.refusalStatus),
-    );
-  }
   const cache = catalogueCache(ctx);
   const [features, serverCustomerId] = await Promise.all([cache.featureNames(license.productId, now.getTime()), cache.serverCustomerId(now.getTime())]);
   const signer = signingKeys(ctx).current();
@@ -133,6 +122,23 @@ async function prepareFile(ctx: AppContext, license: LicenseForFile, options: Is
   return { now, payloadAt, signer };
 }
 
+/** The floating lease a file issued now needs, or null (not floating, or the file never expires). */
+function leaseFor(license: LicenseForFile, now: Date): Date | null {
+  return license.policy.type === 'FLOATING' ? fileExpiry(license, now) : null;
+}
+
+/**
+ * Takes or renews the machine's seat, before any file of a floating license is issued, up to that
+ * file's expiry: so no more valid floating files exist than seats.
+ */
+async function takeSeat(ctx: AppContext, license: LicenseForFile, options: IssueOptions, now: Date, leasedUntil: Date): Promise<void> {
+  await leaseSeat(ctx, license, options.machineId, now, leasedUntil, (current) =>
+    current?.machineId !== options.machineId
+      ? noLicenseForMachine()
+      : refusalOf({ ...license, revoked: current.revoked, upgradedToId: current.upgradedToId }, now, options.refusalStatus),
+  );
+}
+
 /**
  * Whether a file issued at `tag.issuedAt` would be exactly the file the license gets now (same
  * license, owner, product, features, policy, server customer id and key: same hash), and more than
@@ -154,17 +160,25 @@ function stillRight(tag: FileTag, now: Date, payloadAt: PayloadAt): boolean {
  */
 export async function issueLicenseFile(ctx: AppContext, license: LicenseForFile, options: IssueOptions): Promise<IssuedFile> {
   const { now, payloadAt, signer } = await prepareFile(ctx, license, options);
+  const lease = leaseFor(license, now);
+  if (lease) await takeSeat(ctx, license, options, now, lease);
   return signFull(payloadAt(now), signer);
 }
 
 /**
  * The desktop protocol's answer: with `If-None-Match` naming a file that is still right, a 304
- * without a signature (the seat renewed all the same); otherwise a newly signed file.
+ * without a signature (a floating seat renewed all the same, its write behind the answer when the
+ * machine holds the seat: seats.ts); otherwise a newly signed file.
  */
 export async function answerLicenseFile(ctx: AppContext, license: LicenseForFile, options: IssueOptions & { ifNoneMatch?: string }): Promise<FileAnswer> {
   const { now, payloadAt, signer } = await prepareFile(ctx, license, options);
+  const lease = leaseFor(license, now);
   const held = parseFileTags(options.ifNoneMatch).find((tag) => stillRight(tag, now, payloadAt));
-  if (held) return { notModified: true, etag: formatFileTag(held) };
+  if (held) {
+    if (lease && !(await renewSeatLater(ctx, license, options.machineId, now, lease))) await takeSeat(ctx, license, options, now, lease);
+    return { notModified: true, etag: formatFileTag(held) };
+  }
+  if (lease) await takeSeat(ctx, license, options, now, lease);
   return { notModified: false, ...(await signFull(payloadAt(now), signer)) };
 }
 

@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, type LogConfig, SqliteAdapter, SqliteDialect, 
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { ColumnNameGuard } from './column-name-guard.ts';
-import { openSqlite } from './sqlite-adapter.ts';
+import { openSqlite, openSqliteReader, type SqliteReader } from './sqlite-adapter.ts';
 import type { DB } from './schema.ts';
 
 // PostgreSQL answers counts and sums as strings (int8, numeric); the repos want numbers on both databases.
@@ -127,12 +127,32 @@ export function openDatabase(config: Config['database'], options: OpenOptions = 
   if (config.file !== ':memory:') fs.mkdirSync(path.dirname(config.file), { recursive: true });
   const dialect = new CountedSqliteDialect({ database: openSqlite(config.file) });
   const db = new Kysely<DB>({ dialect, plugins, log: queryLog(options) });
+  // A memory database has no second connection: its reads take the main one.
+  const reader = config.file === ':memory:' ? undefined : openSqliteReader(config.file);
+  if (reader) {
+    const { onQuery } = options;
+    committedReaders.set(db, onQuery ? (sql, parameters) => (onQuery({ sql, parameters }), reader.read(sql, parameters)) : reader.read);
+  }
   return {
     db,
     dialect: 'sqlite',
     poolUsage: () => ({ max: 1, total: 1, idle: 1 - dialect.usage.busy, waiting: dialect.usage.waiting }),
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      reader?.close();
+    },
   };
+}
+
+const committedReaders = new WeakMap<Executor, SqliteReader>();
+
+/**
+ * The embedded database's read-only connection (sqlite-adapter.ts), for reads that may see the last
+ * committed state: only for the database itself, never inside a transaction (whose reads must see
+ * its own writes), and not on PostgreSQL, whose pool already reads without a queue.
+ */
+export function committedReader(db: Executor): SqliteReader | undefined {
+  return committedReaders.get(db);
 }
 
 export function nowIso(): string {

@@ -14,6 +14,8 @@ const STATEMENT_CACHE_SIZE = 500;
 /** SQLite's lower() for every alphabet (JavaScript's toLowerCase), registered on each connection: see search.ts. */
 export const SQLITE_LOWER_UNICODE = 'lower_unicode';
 
+const PRAGMAS = 'PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA mmap_size = 1073741824;';
+
 /**
  * Presents node:sqlite's synchronous DatabaseSync with the interface Kysely's SqliteDialect drives.
  * Prepared statements are reused by SQL text: preparing a join costs more than running it. The page
@@ -21,9 +23,7 @@ export const SQLITE_LOWER_UNICODE = 'lower_unicode';
  */
 export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync } {
   const raw = new DatabaseSync(file);
-  raw.exec(
-    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA mmap_size = 1073741824;',
-  );
+  raw.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; ${PRAGMAS}`);
   // Not a replacement of lower(): the indexes on lower(…) hold its ASCII-only folding (search.ts).
   raw.function(SQLITE_LOWER_UNICODE, { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
   const statements = new Map<string, { statement: StatementSync; reader: boolean }>();
@@ -54,5 +54,33 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync }
         iterate: (parameters) => raw.prepare(sql).iterate(...bind(parameters)),
       };
     },
+  };
+}
+
+/** Runs one read-only statement to its end, synchronously. */
+export type SqliteReader = (sql: string, parameters: readonly unknown[]) => unknown[];
+
+/**
+ * A second, read-only connection to the same file, for the hottest reads (the desktop protocol's
+ * license lookup). A statement on it runs to its end in one synchronous call, so it needs no turn
+ * of the main connection's queue and no trip through Kysely's executor, which cost twice the lookup
+ * itself. In WAL mode it reads the last committed state: never a transaction's uncommitted writes,
+ * which the main connection would show to any query that ran between that transaction's steps.
+ */
+export function openSqliteReader(file: string): { read: SqliteReader; close(): void } {
+  const raw = new DatabaseSync(file, { readOnly: true });
+  raw.exec(PRAGMAS);
+  const statements = new Map<string, StatementSync>();
+  return {
+    read(sql, parameters) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = raw.prepare(sql);
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+        statements.set(sql, statement);
+      }
+      return statement.all(...parameters.map(toSqliteValue));
+    },
+    close: () => raw.close(),
   };
 }
