@@ -310,6 +310,14 @@ describeJourney('the interface speaks the person’s language: errors, locale, f
       expect({ width, outside }).toEqual({ width, outside: [] });
       expect(await cutOff(page, 'header')).toEqual([]);
     }
+    // Where the header shows only the icon, the dropdown is headed by the name, then the address.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const name = (await page.getByTestId('account-menu').getAttribute('aria-label'))!.split(' – ')[0];
+    expect(name).toMatch(/Administrator/);
+    await page.getByTestId('account-menu').click();
+    const heading = page.getByTestId('account-menu-heading');
+    await heading.waitFor();
+    expect((await heading.innerText()).split('\n').filter(Boolean)).toEqual([name, ADMIN.email]);
     await context.close();
   });
 });

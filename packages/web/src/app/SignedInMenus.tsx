@@ -2,7 +2,7 @@
  * The menus a signed-in user sees: the navbar (desktop and phone) and the account menu. A chunk of
  * its own, with the dropdown machinery, so that a visitor's first page loads none of it.
  */
-import { Box, Group, Menu, NavLink as MantineNavLink, ScrollArea, Stack, UnstyledButton, type MantineBreakpoint } from '@mantine/core';
+import { Box, Group, Menu, NavLink as MantineNavLink, ScrollArea, Stack, Text, UnstyledButton, type MantineBreakpoint } from '@mantine/core';
 import { IconChevronDown, IconUserCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useNavigate } from 'react-router';
@@ -83,8 +83,19 @@ export function AccountMenu({ nameFrom }: { nameFrom: MantineBreakpoint }) {
           </Group>
         </UnstyledButton>
       </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{user.username}</Menu.Label>
+      <Menu.Dropdown className={classes.accountDropdown}>
+        {/* The name first: below the width where the header shows it, this is where it is seen. */}
+        <Box px="sm" pt={6} pb={8} data-testid="account-menu-heading">
+          <Text size="sm" fw={600}>
+            {user.formattedName}
+          </Text>
+          {user.username !== user.formattedName && (
+            <Text size="xs" c="dimmed">
+              {user.username}
+            </Text>
+          )}
+        </Box>
+        <Menu.Divider />
         <Menu.Item component={Link} to="/account/settings">
           {t('nav.myAccount')}
         </Menu.Item>
