@@ -198,22 +198,25 @@ describeBothDatabases('conditional refresh of the desktop protocol', (t) => {
     expect(Date.parse(await lease()) - Date.parse(first)).toBe(15 * 60_000);
   });
 
-  it('lets a release, a revocation or a new file made after a 304 win over the renewal written behind it', async () => {
-    const released = await floatingLicense();
+  /** A floating license whose machine got a 304 ten minutes after its file was issued (the clock then stays there). */
+  async function floatingAfterA304() {
+    vi.useRealTimers();
+    const license = await floatingLicense();
     vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.parse(released.held.payload.issuedAt) + 10 * 60_000);
-    await expectUnchanged(released.machineId, released.product.name, released.held.etag);
+    vi.setSystemTime(Date.parse(license.held.payload.issuedAt) + 10 * 60_000);
+    await expectUnchanged(license.machineId, license.product.name, license.held.etag);
+    return license;
+  }
+
+  it('lets a release, a revocation or a new file made after a 304 win over the renewal written behind it', async () => {
+    const released = await floatingAfterA304();
     expect((await desktop().delete('/api/client/v1/license', { body: { machineId: released.machineId, product: released.product.name } })).statusCode).toBe(204);
     const ended = await released.lease();
     await flushSeatRenewals(t.app);
     expect(await released.lease()).toBe(ended);
     expect(Date.parse(ended)).toBeLessThanOrEqual(Date.now());
 
-    vi.useRealTimers();
-    const revoked = await floatingLicense();
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.parse(revoked.held.payload.issuedAt) + 10 * 60_000);
-    await expectUnchanged(revoked.machineId, revoked.product.name, revoked.held.etag);
+    const revoked = await floatingAfterA304();
     expect((await callers.admin.put(`/api/licenses/${revoked.licenseId}`, { body: { revoked: true } })).statusCode).toBe(200);
     const revokedLease = await revoked.lease();
     await flushSeatRenewals(t.app);
@@ -221,11 +224,7 @@ describeBothDatabases('conditional refresh of the desktop protocol', (t) => {
     expect(Date.parse(revokedLease)).toBeLessThanOrEqual(Date.now());
 
     // A new file (a refresh without the tag) leases further than the renewal decided earlier: it is not shortened.
-    vi.useRealTimers();
-    const refreshed = await floatingLicense();
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.parse(refreshed.held.payload.issuedAt) + 10 * 60_000);
-    await expectUnchanged(refreshed.machineId, refreshed.product.name, refreshed.held.etag);
+    const refreshed = await floatingAfterA304();
     vi.setSystemTime(Date.parse(refreshed.held.payload.issuedAt) + 20 * 60_000);
     const newer = await fileOf(refreshed.machineId, refreshed.product.name);
     await flushSeatRenewals(t.app);

@@ -289,28 +289,36 @@ export async function upsertSeat(db: Executor, pool: string, seat: SeatRow): Pro
   await seatUpsert.execute(db, { pool, ...seat });
 }
 
+/**
+ * Moves the end of the lease a machine holds for a license, if the license is still live and bound
+ * to that machine; each caller adds which lease it may move.
+ */
+function leaseExtension(db: Executor, seat: { pool: string; machineId: string; licenseId: number; leasedUntil: string; renewedAt: string }) {
+  return db
+    .updateTable('floating_seats')
+    .set({ leased_until: seat.leasedUntil, renewed_at: seat.renewedAt })
+    .where('pool', '=', seat.pool)
+    .where('machine_id', '=', seat.machineId)
+    .where('license_id', '=', seat.licenseId)
+    .where(({ exists, selectFrom }) => {
+      const live = selectFrom('licenses')
+        .select('licenses.id')
+        .where('licenses.id', '=', seat.licenseId)
+        .where('licenses.machine_id', '=', seat.machineId)
+        .where('licenses.revoked', '=', false)
+        .where('licenses.upgraded_to_id', 'is', null);
+      // PostgreSQL: the license row is share-locked, so a revocation, move or machine change under
+      // way is waited for and its result seen (a plain subquery would read the statement's older
+      // snapshot and extend a lease the change just ended). SQLite runs one statement at a time.
+      return exists(isPostgres(db) ? live.forShare() : live);
+    });
+}
+
 const seatRenewal = new PreparedQuery<{ license_id: number }, { pool: string; machineId: string; licenseId: number; now: string; leasedUntil: string }>(
   ['pool', 'machineId', 'licenseId', 'now', 'leasedUntil'],
-  (db, { pool, machineId, licenseId, now, leasedUntil }) =>
-    db
-      .updateTable('floating_seats')
-      .set({ leased_until: leasedUntil, renewed_at: now })
-      .where('pool', '=', pool)
-      .where('machine_id', '=', machineId)
-      .where('license_id', '=', licenseId)
-      .where('leased_until', '>', now)
-      .where(({ exists, selectFrom }) => {
-        const live = selectFrom('licenses')
-          .select('licenses.id')
-          .where('licenses.id', '=', licenseId)
-          .where('licenses.machine_id', '=', machineId)
-          .where('licenses.revoked', '=', false)
-          .where('licenses.upgraded_to_id', 'is', null);
-        // PostgreSQL: the license row is share-locked, so a revocation, move or machine change under
-        // way is waited for and its result seen (a plain subquery would read the statement's older
-        // snapshot and extend a lease the change just ended). SQLite runs one statement at a time.
-        return exists(isPostgres(db) ? live.forShare() : live);
-      })
+  (db, seat) =>
+    leaseExtension(db, { ...seat, renewedAt: seat.now })
+      .where('leased_until', '>', seat.now)
       .returning('license_id'),
 );
 
@@ -354,25 +362,9 @@ export interface SeatExtension {
 
 const seatExtension = new PreparedQuery<never, SeatExtension>(
   ['pool', 'machineId', 'licenseId', 'seenLeasedUntil', 'leasedUntil', 'renewedAt'],
-  (db, { pool, machineId, licenseId, seenLeasedUntil, leasedUntil, renewedAt }) =>
-    db
-      .updateTable('floating_seats')
-      .set({ leased_until: leasedUntil, renewed_at: renewedAt })
-      .where('pool', '=', pool)
-      .where('machine_id', '=', machineId)
-      .where('license_id', '=', licenseId)
-      // Only the very lease the answer saw: a release, a revocation or a machine change ended it
-      // meanwhile, or a renewal already took it further, and then this one has nothing to add.
-      .where('leased_until', '=', seenLeasedUntil)
-      .where(({ exists, selectFrom }) => {
-        const live = selectFrom('licenses')
-          .select('licenses.id')
-          .where('licenses.id', '=', licenseId)
-          .where('licenses.machine_id', '=', machineId)
-          .where('licenses.revoked', '=', false)
-          .where('licenses.upgraded_to_id', 'is', null);
-        return exists(isPostgres(db) ? live.forShare() : live);
-      }),
+  // Only the very lease the answer saw: a release, a revocation or a machine change ended it
+  // meanwhile, or a renewal already took it further, and then this one has nothing to add.
+  (db, extension) => leaseExtension(db, extension).where('leased_until', '=', extension.seenLeasedUntil),
 );
 
 /** Writes renewals decided earlier, in one transaction. */

@@ -76,6 +76,8 @@ export async function leaseSeat(
 }
 
 const renewals = new WeakMap<AppContext, WriteBehind<SeatExtension>>();
+/** The seat's primary key (pool, machine) as one string; NUL sorts first, so the strings sort as the key does. */
+const seatKey = (row: SeatExtension) => `${row.pool}\u0000${row.machineId}`;
 
 /** The renewals that 304 answers decided, written behind them (lifecycle.ts starts and stops it). */
 export function seatRenewals(ctx: AppContext): WriteBehind<SeatExtension> {
@@ -83,8 +85,8 @@ export function seatRenewals(ctx: AppContext): WriteBehind<SeatExtension> {
   if (!writes) {
     writes = new WriteBehind<SeatExtension>(ctx, {
       what: 'seat renewals',
-      keyOf: (row) => `${row.pool}\u0000${row.machineId}`,
-      order: (a, b) => (a.pool < b.pool ? -1 : a.pool > b.pool ? 1 : a.machineId < b.machineId ? -1 : a.machineId > b.machineId ? 1 : 0),
+      keyOf: seatKey,
+      order: (a, b) => (seatKey(a) < seatKey(b) ? -1 : seatKey(a) > seatKey(b) ? 1 : 0),
       write: (rows) => extendSeats(ctx.db, rows),
     });
     renewals.set(ctx, writes);
@@ -105,9 +107,8 @@ export async function renewSeatLater(ctx: AppContext, license: LicenseForFile, m
   const renewedAt = now.toISOString();
   const seen = await findHeldSeat(ctx.db, { pool, machineId, licenseId: license.id, now: renewedAt });
   if (seen === undefined) return false;
-  if (seen < leasedUntil.toISOString()) {
-    seatRenewals(ctx).queue({ pool, machineId, licenseId: license.id, seenLeasedUntil: seen, leasedUntil: leasedUntil.toISOString(), renewedAt });
-  }
+  const until = leasedUntil.toISOString();
+  if (seen < until) seatRenewals(ctx).queue({ pool, machineId, licenseId: license.id, seenLeasedUntil: seen, leasedUntil: until, renewedAt });
   return true;
 }
 

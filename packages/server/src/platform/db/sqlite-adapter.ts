@@ -1,4 +1,4 @@
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
 /** node:sqlite takes no booleans or dates; the repos pass both, as they do to PostgreSQL. */
@@ -14,29 +14,35 @@ const STATEMENT_CACHE_SIZE = 500;
 /** SQLite's lower() for every alphabet (JavaScript's toLowerCase), registered on each connection: see search.ts. */
 export const SQLITE_LOWER_UNICODE = 'lower_unicode';
 
+/** Prepared statements of a connection by SQL text (the oldest dropped past the limit): preparing a join costs more than running it. */
+function statementCache<Entry>(prepare: (sql: string) => Entry): (sql: string) => Entry {
+  const statements = new Map<string, Entry>();
+  return (sql) => {
+    let entry = statements.get(sql);
+    if (!entry) {
+      entry = prepare(sql);
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      statements.set(sql, entry);
+    }
+    return entry;
+  };
+}
+
 const PRAGMAS = 'PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA mmap_size = 1073741824;';
 
 /**
  * Presents node:sqlite's synchronous DatabaseSync with the interface Kysely's SqliteDialect drives.
- * Prepared statements are reused by SQL text: preparing a join costs more than running it. The page
- * cache and memory-mapped reads keep a large database's hot pages out of read() system calls.
+ * Prepared statements are reused by SQL text. The page cache and memory-mapped reads keep a large database's hot pages out of read() system calls.
  */
 export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync } {
   const raw = new DatabaseSync(file);
   raw.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; ${PRAGMAS}`);
   // Not a replacement of lower(): the indexes on lower(…) hold its ASCII-only folding (search.ts).
   raw.function(SQLITE_LOWER_UNICODE, { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
-  const statements = new Map<string, { statement: StatementSync; reader: boolean }>();
-  const cached = (sql: string) => {
-    let entry = statements.get(sql);
-    if (!entry) {
-      const statement = raw.prepare(sql);
-      entry = { statement, reader: statement.columns().length > 0 };
-      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
-      statements.set(sql, entry);
-    }
-    return entry;
-  };
+  const cached = statementCache((sql) => {
+    const statement = raw.prepare(sql);
+    return { statement, reader: statement.columns().length > 0 };
+  });
   const bind = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
   return {
     raw,
@@ -70,17 +76,9 @@ export type SqliteReader = (sql: string, parameters: readonly unknown[]) => unkn
 export function openSqliteReader(file: string): { read: SqliteReader; close(): void } {
   const raw = new DatabaseSync(file, { readOnly: true });
   raw.exec(PRAGMAS);
-  const statements = new Map<string, StatementSync>();
+  const cached = statementCache((sql) => raw.prepare(sql));
   return {
-    read(sql, parameters) {
-      let statement = statements.get(sql);
-      if (!statement) {
-        statement = raw.prepare(sql);
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
-        statements.set(sql, statement);
-      }
-      return statement.all(...parameters.map(toSqliteValue));
-    },
+    read: (sql, parameters) => cached(sql).all(...parameters.map(toSqliteValue)),
     close: () => raw.close(),
   };
 }
