@@ -34,7 +34,7 @@ const PRAGMAS = 'PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA 
  * Presents node:sqlite's synchronous DatabaseSync with the interface Kysely's SqliteDialect drives.
  * Prepared statements are reused by SQL text. The page cache and memory-mapped reads keep a large database's hot pages out of read() system calls.
  */
-export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync } {
+export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync; read: SqliteReader } {
   const raw = new DatabaseSync(file);
   raw.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; ${PRAGMAS}`);
   // Not a replacement of lower(): the indexes on lower(…) hold its ASCII-only folding (search.ts).
@@ -46,6 +46,7 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync }
   const bind = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
   return {
     raw,
+    read: (sql, parameters) => cached(sql).statement.all(...bind(parameters)),
     close: () => raw.close(),
     prepare(sql: string): SqliteStatement {
       // Transactions take the write lock when they begin: a deferred one that reads first and writes
@@ -68,10 +69,9 @@ export type SqliteReader = (sql: string, parameters: readonly unknown[]) => unkn
 
 /**
  * A second, read-only connection to the same file, for the hottest reads (the desktop protocol's
- * license lookup). A statement on it runs to its end in one synchronous call, so it needs no turn
- * of the main connection's queue and no trip through Kysely's executor, which cost twice the lookup
- * itself. In WAL mode it reads the last committed state: never a transaction's uncommitted writes,
- * which the main connection would show to any query that ran between that transaction's steps.
+ * license lookup) while a transaction holds the main connection (database.ts, committedReader). In
+ * WAL mode it reads the last committed state: never a transaction's uncommitted writes, which the
+ * main connection would show to any query that ran between that transaction's steps.
  */
 export function openSqliteReader(file: string): { read: SqliteReader; close(): void } {
   const raw = new DatabaseSync(file, { readOnly: true });
