@@ -35,9 +35,9 @@ async function main(): Promise<void> {
  */
 function answerStartingUntilReady(app: App): () => void {
   let ready = false;
-  app.addHook('onRequest', async (_request, reply) => {
-    if (ready) return;
-    return reply.status(503).header('retry-after', '1').send({ error: 'ERR_STARTING', message: 'The server is starting; please try again in a moment' });
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (ready) return done();
+    reply.status(503).header('retry-after', '1').send({ error: 'ERR_STARTING', message: 'The server is starting; please try again in a moment' });
   });
   return () => {
     ready = true;
@@ -65,8 +65,9 @@ function stopOnSignals(app: App): void {
   let stopping = false;
   // A client's keep-alive connection would hold the stop until it idles out: answers given while
   // stopping close their connection, and connections that fall idle are closed as they do.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (stopping) reply.header('connection', 'close');
+    done(null, payload);
   });
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {

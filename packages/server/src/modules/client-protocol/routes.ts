@@ -37,8 +37,9 @@ export function clientProtocolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     // No cookies, no session: any origin may call the protocol, e.g. the SDK in an Electron renderer.
-    app.addHook('onRequest', async (_request, reply) => {
+    app.addHook('onRequest', (_request, reply, done) => {
       reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'etag');
+      done();
     });
     app.options(
       '/client/v1/*',

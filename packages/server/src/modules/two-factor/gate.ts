@@ -21,13 +21,16 @@ const OPEN_DURING_ENROLMENT = new Set([
  * other call with 403 ERR_TWO_FACTOR_ENROLLMENT_REQUIRED, whatever the web app shows.
  */
 export function registerTwoFactorGate(api: FastifyInstance, ctx: AppContext): void {
-  api.addHook('preHandler', async (request) => {
+  // Synchronous for anonymous calls and customers (the desktop protocol, most calls): an async hook
+  // costs a promise and a microtask turn.
+  api.addHook('preHandler', (request, _reply, done) => {
     const user = request.user;
-    if (!user || user.twoFactorEnabled || user.accessRole === 'USER') return;
-    if (OPEN_DURING_ENROLMENT.has(`${request.method} ${request.routeOptions.url}`)) return;
-    if (await twoFactorRequiredFor(ctx.db, user.accessRole)) {
-      throw new AppError(403, 'ERR_TWO_FACTOR_ENROLLMENT_REQUIRED', 'Set up two-factor sign-in first: it is required for your account');
-    }
+    if (!user || user.twoFactorEnabled || user.accessRole === 'USER') return done();
+    if (OPEN_DURING_ENROLMENT.has(`${request.method} ${request.routeOptions.url}`)) return done();
+    twoFactorRequiredFor(ctx.db, user.accessRole).then(
+      (required) => done(required ? new AppError(403, 'ERR_TWO_FACTOR_ENROLLMENT_REQUIRED', 'Set up two-factor sign-in first: it is required for your account') : undefined),
+      done,
+    );
   });
 }
 
