@@ -39,4 +39,3 @@ async function resolveSession(ctx: AppContext, request: FastifyRequest, token: s
     await touchSession(ctx.db, tokenHash, now).catch((error: unknown) => request.log.warn({ err: error }, 'the session use was not recorded'));
   }
 }
-
