@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LIST_COUNT_LIMIT, LIST_SEARCH_COUNT_LIMIT } from '@lm/contract';
 import { SCAN_BUDGET } from '../src/platform/db/list-page.ts';
 import { TAN_SORT_FIELDS } from '@lm/contract/tan';
-import { callersOfEachRole, createUser, describeBothDatabases, expectError } from './harness.ts';
+import { callersOfEachRole, createUser, describeBothDatabases, expectError, type Harness } from './harness.ts';
 import { insertProduct, unique } from './licensing-fixtures.ts';
 
 const DAY = 86_400_000;
@@ -200,17 +200,7 @@ describeBothDatabases('user search beyond the count limit', (t) => {
   const company = `Ärztehaus ${unique('c').slice(-6)}`;
   const email = (n: number) => `scan-${String(n).padStart(5, '0')}@example.com`;
 
-  beforeAll(async () => {
-    const now = new Date().toISOString();
-    const columns = sql`(email, first_name, last_name, company, access_role, opt_in_email, confirmed, created_at, updated_at)`;
-    const values = (padded: RawBuilder<string>) =>
-      sql`'scan-' || ${padded} || '@example.com', 'Scan', 'Person', case when n >= ${firstMatch} then ${company} end, 'USER', false, true, ${now}, ${now}`;
-    if (t.kind === 'postgres') {
-      await sql`insert into users ${columns} select ${values(sql`lpad(n::text, 5, '0')`)} from generate_series(1, ${total}) as n`.execute(t.app.ctx.db);
-    } else {
-      await sql`with recursive seq(n) as (select 1 union all select n + 1 from seq where n < ${total}) insert into users ${columns} select ${values(sql`substr('0000' || n, -5, 5)`)} from seq`.execute(t.app.ctx.db);
-    }
-  });
+  beforeAll(() => insertNumberedUsers(t, 'scan', total, (n) => sql`case when ${n} >= ${firstMatch} then ${company} end`));
 
   const emails = async (query: Record<string, string>) => {
     const response = await callers.admin.get('/api/users', { query: { limit: '50', ...query } });
@@ -307,3 +297,56 @@ describeBothDatabases('user search beyond the count limit', (t) => {
     expect((await emails({ filter: 'scan-', sort: '-company', offset: String(withCompany + 10) })).emails).toEqual(range(firstMatch - 11, -1));
   });
 });
+
+
+describeBothDatabases('a search sorted by a key few accounts have', (t) => {
+  const callers = callersOfEachRole(t);
+  // 3,000 matches of "carry-" (more than the search count: read in the sort's order within
+  // SCAN_BUDGET), the first 400 at one company, the rest without; ahead of them in the company's
+  // order, 100 accounts of another company that the search does not match. Sorted by company, the
+  // scan reads the 500 with a company, finds the 400 matches among them, and an offset past them
+  // carries into the accounts without one by what it found, not by what it read.
+  const withCompany = 400;
+  const email = (n: number) => `carry-${String(n).padStart(5, '0')}@example.com`;
+
+  beforeAll(async () => {
+    await insertNumberedUsers(t, 'other', 100, () => sql`'Aardvark Ltd'`);
+    await insertNumberedUsers(t, 'carry', 3_000, (n) => sql`case when ${n} <= ${withCompany} then 'Carry Co' end`);
+  });
+
+  const emails = async (query: Record<string, string>) => {
+    const response = await callers.admin.get('/api/users', { query: { filter: 'carry-', limit: '50', ...query } });
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json() as { items: { email: string }[]; totalCountExact: boolean };
+    return { ...body, emails: body.items.map((user) => user.email) };
+  };
+  const range = (from: number, step: number, count = 50) => Array.from({ length: count }, (_, i) => email(from + i * step));
+
+  it('carries an offset past the matches with a company into those without one, either way', async () => {
+    expect((await emails({ sort: 'company' })).totalCountExact).toBe(false);
+    expect((await emails({ sort: 'company', offset: String(withCompany + 10) })).emails).toEqual(range(withCompany + 11, 1));
+    expect((await emails({ sort: '-company', offset: String(withCompany + 10) })).emails).toEqual(range(3_000 - 10, -1));
+  });
+
+  it('fills a page that straddles the matches with a company and those without', async () => {
+    expect((await emails({ sort: 'company', offset: String(withCompany - 20) })).emails).toEqual([...range(withCompany - 19, 1, 20), ...range(withCompany + 1, 1, 30)]);
+    expect((await emails({ sort: '-company', offset: String(withCompany - 20) })).emails).toEqual([...range(20, -1, 20), ...range(3_000, -1, 30)]);
+  });
+});
+
+/**
+ * `count` accounts `<prefix>-00001@example.com` to `<prefix>-<count>@…`, inserted in that order (so
+ * their ids ascend with the number), each with the company `companyOf(n)` (SQL of the number `n`).
+ */
+async function insertNumberedUsers(t: Harness, prefix: string, count: number, companyOf: (n: RawBuilder<number>) => RawBuilder<string | null>): Promise<void> {
+  const now = new Date().toISOString();
+  const n = sql<number>`n`;
+  const columns = sql`(email, first_name, last_name, company, access_role, opt_in_email, confirmed, created_at, updated_at)`;
+  const values = (padded: RawBuilder<string>) =>
+    sql`${prefix} || '-' || ${padded} || '@example.com', ${prefix}, 'Person', ${companyOf(n)}, 'USER', false, true, ${now}, ${now}`;
+  if (t.kind === 'postgres') {
+    await sql`insert into users ${columns} select ${values(sql`lpad(n::text, 5, '0')`)} from generate_series(1, ${count}) as n`.execute(t.app.ctx.db);
+  } else {
+    await sql`with recursive seq(n) as (select 1 union all select n + 1 from seq where n < ${count}) insert into users ${columns} select ${values(sql`substr('0000' || n, -5, 5)`)} from seq`.execute(t.app.ctx.db);
+  }
+}
