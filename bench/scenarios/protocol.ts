@@ -10,6 +10,12 @@
  *                headers, metrics, cookies, session and token checks) leave of bare, shown apart
  *   full         POST /api/client/v1/license for random machines, no If-None-Match: a signature each
  *   conditional  the same with the ETag of a file the machine got before: 304, no signature
+ *   bare + N µs  POST of the bare server answering a 304 like the conditional's after N µs of busy work
+ *                (N = 25 and 50): no database and no hooks. What a route with that much work of its
+ *                own reaches on this machine, in the same round: the yardstick for reading the
+ *                ratios above. On the 2-core VM 25 µs gave 0.43-0.75 of bare and 50 µs 0.34-0.36;
+ *                the conditional refresh's own work is about 100 µs, of which its lookup in
+ *                1,000,000 licenses alone takes 25-35 µs
  *
  * The figures are the worst round's ratios to the bare server of the same round, and the worst p99.
  * The conditional load uses the ETags that the full loads collected (random machines of the whole
@@ -20,7 +26,7 @@
  *   node bench/scenarios/protocol.ts   (on its own; LICENSES=100000 for a quicker run)
  *   BENCH_CPU_PROFILE=/tmp/prof ...    (writes the server's V8 CPU profile there)
  *   BENCH_PROTOCOL_ONLY=conditional    (only that load in the rounds, after the warm-ups: to profile it;
- *                                       bare, app-route, full or conditional)
+ *                                       bare, work, app-route, full or conditional)
  *
  * The seeded database is kept in BENCH_DATA_DIR (default: the system's temporary folder) for the
  * next run; BENCH_PROTOCOL_FRESH=1 seeds anew.
@@ -41,6 +47,8 @@ const CONNECTIONS = 100;
 const DURATION_S = Number(process.env.DURATION ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
+/** The busy work of the bare server's yardstick routes, in µs. */
+const WORK_MICROS = [25, 50] as const;
 
 /** The server half: the real app plus one fixed-JSON route on PORT, and a bare Fastify server on PORT + 1. */
 async function serve(dataDir: string): Promise<void> {
@@ -55,6 +63,13 @@ async function serve(dataDir: string): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const bare = Fastify({ logger: false });
   bare.get('/', async () => fixed);
+  for (const micros of WORK_MICROS) {
+    bare.post(`/work/${micros}`, async (_request, reply) => {
+      const end = performance.now() + micros / 1000;
+      while (performance.now() < end);
+      return reply.status(304).header('cache-control', 'no-store').header('etag', '"work"').send();
+    });
+  }
   await bare.listen({ port: config.port + 1, host: config.host });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => void Promise.all([app.close(), bare.close()]).then(() => process.exit(0)));
@@ -166,21 +181,29 @@ const scenario: Scenario = {
       await load(server, { url: `${base}/bench/bare`, duration: 3 });
       await load(server, { url: base, duration: 5, requests: [protocolRequest(false)] });
       await load(server, { url: base, duration: 3, requests: [protocolRequest(true)] });
+      await load(server, { url: `http://127.0.0.1:${PORT + 1}`, duration: 2, requests: [{ ...protocolRequest(true), path: `/work/${WORK_MICROS[0]}` }] });
 
       const only = process.env.BENCH_PROTOCOL_ONLY;
       const skipped: Load = { rps: Number.NaN, p99: Number.NaN, p50: Number.NaN, statuses: {}, errors: 0, cpuPerRequest: Number.NaN };
       const measure = (name: string, options: autocannon.Options) => (!only || only === name ? load(server!, options) : Promise.resolve(skipped));
-      const rounds: { bare: Load; appRoute: Load; full: Load; conditional: Load }[] = [];
+      const rounds: { bare: Load; appRoute: Load; full: Load; conditional: Load; work: Load[] }[] = [];
       for (let round = 1; round <= ROUNDS; round++) {
         const bare = await measure('bare', { url: bareUrl });
+        const work: Load[] = [];
+        for (const micros of WORK_MICROS) {
+          // The conditional's request, so that parsing a body is part of the yardstick too.
+          work.push(await measure('work', { url: `http://127.0.0.1:${PORT + 1}`, requests: [{ ...protocolRequest(true), path: `/work/${micros}` }] }));
+        }
         const appRoute = await measure('app-route', { url: `${base}/bench/bare` });
         const full = await measure('full', { url: base, requests: [protocolRequest(false)] });
         const conditional = await measure('conditional', { url: base, requests: [protocolRequest(true)] });
-        rounds.push({ bare, appRoute, full, conditional });
+        rounds.push({ bare, appRoute, full, conditional, work });
         console.log(`  round ${round}:`);
-        for (const [name, result] of Object.entries({ bare, 'app route': appRoute, full, conditional })) console.log(`    ${describeLoad(name, result)}`);
+        const named = { bare, ...Object.fromEntries(WORK_MICROS.map((micros, index) => [`bare + ${micros} µs`, work[index]])), 'app route': appRoute, full, conditional };
+        for (const [name, result] of Object.entries(named)) console.log(`    ${describeLoad(name, result)}`);
         const ratio = (result: Load) => (result.rps / bare.rps).toFixed(2);
-        console.log(`    to bare: conditional ${ratio(conditional)}, full ${ratio(full)}, app route ${ratio(appRoute)}; ${machineLoad()}`);
+        const yardsticks = WORK_MICROS.map((micros, index) => `bare + ${micros} µs ${ratio(work[index])}`).join(', ');
+        console.log(`    to bare: conditional ${ratio(conditional)}, full ${ratio(full)}, app route ${ratio(appRoute)}, ${yardsticks}; ${machineLoad()}`);
       }
       const worst = (pick: (round: (typeof rounds)[number]) => number) => Math.min(...rounds.map(pick));
       const highest = (pick: (round: (typeof rounds)[number]) => number) => Math.max(...rounds.map(pick));
@@ -199,6 +222,11 @@ const scenario: Scenario = {
         { name: 'bare Fastify server: CPU per request (highest round)', value: highest((r) => r.bare.cpuPerRequest), unit: 'µs' },
         { name: 'app route (fixed JSON) / bare (worst round)', value: worst((r) => r.appRoute.rps / r.bare.rps), unit: 'ratio' },
         { name: 'app route: CPU per request (highest round)', value: highest((r) => r.appRoute.cpuPerRequest), unit: 'µs' },
+        ...WORK_MICROS.map((micros, index) => ({
+          name: `bare + ${micros} µs of busy work / bare (worst round)`,
+          value: worst((r) => r.work[index].rps / r.bare.rps),
+          unit: 'ratio',
+        })),
         { name: 'conditional refresh (304): requests per second (lowest round)', value: worst((r) => r.conditional.rps), unit: 'req/s' },
         { name: 'conditional refresh: p99 latency (highest round)', value: highest((r) => r.conditional.p99), unit: 'ms', target: { max: 25 } },
         { name: 'conditional refresh: server CPU per request (highest round)', value: highest((r) => r.conditional.cpuPerRequest), unit: 'µs' },
