@@ -55,6 +55,7 @@ async function serve(dataDir: string): Promise<void> {
   const { default: Fastify } = await import('fastify');
   const { buildApp } = await import('../../packages/server/src/app.ts');
   const { loadConfig } = await import('../../packages/server/src/platform/config.ts');
+  const { sendNotModified } = await import('../../packages/server/src/modules/license-files/http.ts');
   // Rate limits stay on: the load comes from many addresses (X-Forwarded-For behind a trusted proxy).
   const config = loadConfig({ DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', TRUST_PROXY: 'true' });
   const app = await buildApp(config);
@@ -67,7 +68,7 @@ async function serve(dataDir: string): Promise<void> {
     bare.post(`/work/${micros}`, async (_request, reply) => {
       const end = performance.now() + micros / 1000;
       while (performance.now() < end);
-      return reply.status(304).header('cache-control', 'no-store').header('etag', '"work"').send();
+      return sendNotModified(reply, '"work"');
     });
   }
   await bare.listen({ port: config.port + 1, host: config.host });
@@ -146,6 +147,9 @@ function protocolRequest(conditional: boolean): autocannon.Request {
   };
 }
 
+/** A yardstick load: the conditional's request (so parsing its body counts too) to the bare server's route with that much busy work. */
+const workLoad = (micros: number, bareUrl: string): autocannon.Options => ({ url: bareUrl, requests: [{ ...protocolRequest(true), path: `/work/${micros}` }] });
+
 /** The seeded database of an earlier run with as many licenses, or a new one. */
 async function seededDataDir(): Promise<string> {
   const dataDir = path.join(benchDataDir(), `protocol-${LICENSES}`);
@@ -181,7 +185,7 @@ const scenario: Scenario = {
       await load(server, { url: `${base}/bench/bare`, duration: 3 });
       await load(server, { url: base, duration: 5, requests: [protocolRequest(false)] });
       await load(server, { url: base, duration: 3, requests: [protocolRequest(true)] });
-      await load(server, { url: `http://127.0.0.1:${PORT + 1}`, duration: 2, requests: [{ ...protocolRequest(true), path: `/work/${WORK_MICROS[0]}` }] });
+      await load(server, { ...workLoad(WORK_MICROS[0], bareUrl), duration: 2 });
 
       const only = process.env.BENCH_PROTOCOL_ONLY;
       const skipped: Load = { rps: Number.NaN, p99: Number.NaN, p50: Number.NaN, statuses: {}, errors: 0, cpuPerRequest: Number.NaN };
@@ -190,10 +194,7 @@ const scenario: Scenario = {
       for (let round = 1; round <= ROUNDS; round++) {
         const bare = await measure('bare', { url: bareUrl });
         const work: Load[] = [];
-        for (const micros of WORK_MICROS) {
-          // The conditional's request, so that parsing a body is part of the yardstick too.
-          work.push(await measure('work', { url: `http://127.0.0.1:${PORT + 1}`, requests: [{ ...protocolRequest(true), path: `/work/${micros}` }] }));
-        }
+        for (const micros of WORK_MICROS) work.push(await measure('work', workLoad(micros, bareUrl)));
         const appRoute = await measure('app-route', { url: `${base}/bench/bare` });
         const full = await measure('full', { url: base, requests: [protocolRequest(false)] });
         const conditional = await measure('conditional', { url: base, requests: [protocolRequest(true)] });
