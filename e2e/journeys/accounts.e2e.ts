@@ -51,7 +51,7 @@ describeJourney('accounts: registration, password, e-mail change, closing, admin
     await context.close();
   });
 
-  it('a used confirmation link fails and offers to resend the mail', async () => {
+  it('a confirmation link opened again says the account is confirmed; a broken one offers to resend the mail', async () => {
     const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     const email = 'twice@e2e.test';
@@ -60,10 +60,26 @@ describeJourney('accounts: registration, password, e-mail change, closing, admin
     await page.goto(link);
     await page.getByTestId('registration-complete').waitFor();
     await page.goto(link);
+    await page.getByTestId('registration-already-confirmed').waitFor();
+    expect(await page.getByTestId('registration-already-confirmed').textContent()).toContain('Your registration was confirmed already');
+    await screenshot(page, 'accounts-registration-already-confirmed');
+    await page.getByTestId('registration-already-confirmed').getByRole('link', { name: 'Log in' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
+
+    // A link cut short (no address, a token that never was): the person types the address to get a new mail.
+    const pending = 'pending-resend@e2e.test';
+    await fillRegistration(page, pending, 'my-secret-1');
+    await page.getByTestId('registration-pending').waitFor();
+    await page.goto('/register/confirm?id=999999&token=' + 'x'.repeat(43));
     await page.getByTestId('registration-failed').waitFor();
     expect(await page.getByTestId('registration-failed').textContent()).toContain('Registration confirmation failed');
     await page.getByTestId('resend-confirmation').click();
-    await page.getByText(`We sent the confirmation mail to ${email} again.`).waitFor();
+    await page.getByText('Enter the e-mail address you registered with').waitFor();
+    await page.getByLabel('The e-mail address you registered with').fill(pending);
+    await page.getByTestId('resend-confirmation').click();
+    await page.getByText(`We sent the confirmation mail to ${pending} again.`).waitFor();
+    await expect.poll(() => mailsTo(setup.server, pending).length, { timeout: 15_000 }).toBe(2);
+    await screenshot(page, 'accounts-confirmation-resend-by-address');
     await context.close();
   });
 
@@ -101,6 +117,8 @@ describeJourney('accounts: registration, password, e-mail change, closing, admin
     const emailField = page.getByTestId('account-form').getByLabel(/^e-mail address/i);
     await expect.poll(() => emailField.isDisabled()).toBe(true);
     expect(await emailField.getAttribute('data-forbidden')).toBe('true');
+    // What administrators note about a customer is not the customer's to read.
+    expect(await page.getByTestId('account-form').getByLabel(/^notes/i).count()).toBe(0);
     await page.getByTestId('change-email-button').click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/account/change-email');
     await page.getByLabel(/new e-mail address/i).fill('moved@e2e.test');

@@ -27,8 +27,9 @@ async function seedCatalogue(page: Page, server: TestServer, customerEmail: stri
   const policy = policies.items.find((item) => item.name === 'SINGLE_HOST_INDEFINITE')!;
   const v1 = await post('/api/products', { name: 'Everyday Studio', version: '1.0', trialDays: 14, releaseDate: '2024-01-01', defaultLicensePolicyId: policy.id, features: ['export:pdf'] });
   await post('/api/products', { name: 'Everyday Studio', version: '2.0', trialDays: 14, releaseDate: '2025-06-01', defaultLicensePolicyId: policy.id });
-  // Free updates until soon: the badge says "ending …", the longest text a card has.
-  await seedActivatedLicense(server, { email: customerEmail, productId: v1.id, machineId: 'PHONE-PC-1', freeUpdatesUntil: inDays(20) });
+  // Free updates until soon: the badge says "ending …", the longest text a card has. Activated
+  // before 2.0 came out, so 2.0 is a free upgrade.
+  await seedActivatedLicense(server, { email: customerEmail, productId: v1.id, machineId: 'PHONE-PC-1', freeUpdatesUntil: inDays(20), activatedOn: '2025-01-15' });
 }
 
 describeJourney('everyday things: dialogs, notices, the phone, the session check and small rules', () => {

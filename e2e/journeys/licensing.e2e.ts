@@ -35,6 +35,7 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
   let adminContext: BrowserContext;
   let admin: Page;
   let codes: string[] = [];
+  let productId = 0;
 
   beforeAll(async () => {
     adminContext = await newContext(setup.browser, setup.server);
@@ -54,6 +55,7 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
       data: { ...PRODUCT, active: true, trialDays: 14, releaseDate: '2025-01-01', defaultLicensePolicyId: policy.id },
     });
     expect(created.status(), await created.text()).toBe(201);
+    productId = ((await created.json()) as { id: number }).id;
 
     await admin.goto('/tans/create');
     await admin.getByText('Many TANs', { exact: true }).click();
@@ -115,7 +117,11 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
     expect(await cardOf(page, 'E2E-BOX-1').count()).toBe(0);
     await screenshot(page, 'licensing-my-licenses');
 
+    // Moving to one's own address is refused at the field, in words.
     await cardOf(page, 'E2E-BOX-2').getByRole('button', { name: 'Move' }).click();
+    await page.getByRole('dialog').getByLabel('E-mail address of the new owner').fill(first.email);
+    await page.getByRole('dialog').getByRole('button', { name: 'Move' }).click();
+    await page.getByRole('dialog').getByText('The license already belongs to this account').waitFor();
     await page.getByRole('dialog').getByLabel('E-mail address of the new owner').fill(second.email);
     await page.getByRole('dialog').getByRole('button', { name: 'Move' }).click();
     await expect.poll(() => cardOf(page, 'E2E-BOX-2').count()).toBe(0);
@@ -150,16 +156,35 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
     const card = cardOf(page, 'E2E-TRIAL');
     await expect.poll(() => card.isVisible()).toBe(true);
     await expect.poll(() => card.getByText('Temporary', { exact: true }).isVisible()).toBe(true);
-    // The product's 14 trial days are the suggested validity.
+    // A trial is called a trial, never by its product's perpetual default policy.
+    await expect.poll(() => card.getByText('Trial license for one computer').isVisible()).toBe(true);
+    // The product's 14 trial days are the suggested validity, and as far as a trial of it reaches.
     await expect.poll(() => card.getByTestId('license-valid-until').textContent()).toBe(shownDate(isoDaysFromToday(14)));
-
     await card.getByRole('button', { name: 'Extend' }).click();
     await page.getByRole('dialog').getByLabel('Extend by').fill('3');
     await page.getByRole('dialog').getByRole('button', { name: 'Extend' }).click();
-    await expect.poll(() => card.getByTestId('license-valid-until').textContent()).toBe(shownDate(isoDaysFromToday(17)));
+    await toastSays(page, 'You cannot extend the license this far into the future');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
-    // Past the configured 30 days the extension is refused with the spec's message.
-    await card.getByRole('button', { name: 'Extend' }).click();
+    // A second machine for the same product is refused: that machine's trial is used.
+    await page.getByRole('button', { name: 'Add temporary license' }).click();
+    await dialog.getByRole('combobox', { name: 'Product' }).click();
+    await page.getByRole('option', { name: PRODUCT_LABEL }).click();
+    await dialog.getByLabel('Machine ID').fill('E2E-TRIAL');
+    await dialog.getByRole('button', { name: 'Add temporary license' }).click();
+    await toastSays(page, 'This computer has already had a temporary license for this product.');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // A trial that ends sooner is extended by days and weeks, up to the 14 days.
+    const shortTrial = await page.request.post('/api/licenses/temporary', { data: { productId, machineId: 'E2E-TRIAL-SHORT', validUntil: isoDaysFromToday(3) } });
+    expect(shortTrial.status(), await shortTrial.text()).toBe(201);
+    await page.reload();
+    const short = cardOf(page, 'E2E-TRIAL-SHORT');
+    await short.getByRole('button', { name: 'Extend' }).click();
+    await page.getByRole('dialog').getByLabel('Extend by').fill('3');
+    await page.getByRole('dialog').getByRole('button', { name: 'Extend' }).click();
+    await expect.poll(() => short.getByTestId('license-valid-until').textContent()).toBe(shownDate(isoDaysFromToday(6)));
+    await short.getByRole('button', { name: 'Extend' }).click();
     await page.getByRole('dialog').getByLabel('Extend by').fill('2');
     await page.getByRole('dialog').getByText('Weeks', { exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Extend' }).click();

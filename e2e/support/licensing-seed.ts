@@ -26,12 +26,18 @@ export async function seedProduct(server: TestServer, name: string, version: str
   }
 }
 
-/** An activated license of the account for a machine, under the built-in indefinite policy (free updates until the given day, if any). */
-export async function seedActivatedLicense(server: TestServer, input: { email: string; productId: number; machineId: string; freeUpdatesUntil?: string }): Promise<number> {
+/**
+ * An activated license of the account for a machine, under the built-in indefinite policy (free
+ * updates until the given day, if any), activated now or on the given day.
+ */
+export async function seedActivatedLicense(
+  server: TestServer,
+  input: { email: string; productId: number; machineId: string; freeUpdatesUntil?: string; activatedOn?: string },
+): Promise<number> {
   const database = open(server);
   try {
     const { db } = database;
-    const now = new Date().toISOString();
+    const now = input.activatedOn ? `${input.activatedOn}T09:00:00.000Z` : new Date().toISOString();
     const owner = await db.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirstOrThrow();
     const policy = await db.selectFrom('license_policies').select('id').where('name', '=', 'SINGLE_HOST_INDEFINITE').executeTakeFirstOrThrow();
     const row = await db

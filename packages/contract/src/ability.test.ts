@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abilityFor, asSubject as tag, createAbility, packAbilityRules, rulesFor, unpackAbilityRules, type AbilityUser, type SubjectName } from './ability.ts';
+import { abilityFor, asSubject as tag, createAbility, packAbilityRules, rulesFor, unpackAbilityRules, withoutUnviewableFields, type AbilityUser, type SubjectName } from './ability.ts';
 
 /** A record tagged with its subject type, typed as the ability takes it (as the server does). */
 const asSubject = (type: Exclude<SubjectName, 'all'>, record: Record<string, unknown>) => tag(type, record);
@@ -57,6 +57,10 @@ describe('CASL rules', () => {
       for (const field of ['email', 'notes', 'accessRole', 'confirmed']) expect(ability.can('update', self, field), field).toBe(false);
       expect(ability.can('update', asSubject('User', { id: 99 }), 'firstName')).toBe(false);
       expect(ability.can('view', self)).toBe(true);
+      expect(ability.can('view', self, 'city')).toBe(true);
+      expect(ability.can('view', self, 'notes')).toBe(false);
+      expect(withoutUnviewableFields(ability, 'User', { id: customer.id, city: 'Bonn', notes: 'pays late' })).toEqual({ id: customer.id, city: 'Bonn' });
+      expect(withoutUnviewableFields(abilityFor({ id: 1, accessRole: 'ADMIN' }), 'User', { id: customer.id, notes: 'pays late' })).toEqual({ id: customer.id, notes: 'pays late' });
       expect(ability.can('view', asSubject('User', { id: 99 }))).toBe(false);
       expect(ability.can('view-list', 'User')).toBe(false);
     });

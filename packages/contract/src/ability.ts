@@ -66,6 +66,9 @@ export const OWN_USER_FIELDS = [
   'optInEmail',
 ] as const;
 
+/** Fields only administrators see: the API leaves them out of every answer to anyone else. */
+export const STAFF_ONLY_FIELDS = { User: ['notes'] } as const satisfies Partial<Record<SubjectName, readonly string[]>>;
+
 /**
  * The License fields an owner changes through the license actions: change machine, move, extend a
  * trial. Revoking and making permanent are for administrators.
@@ -88,7 +91,7 @@ export interface AbilityUser {
 }
 
 export function rulesFor(user: AbilityUser | null): AppRule[] {
-  const { can, rules } = new AbilityBuilder<AppAbility>(createMongoAbility);
+  const { can, cannot, rules } = new AbilityBuilder<AppAbility>(createMongoAbility);
   if (!user) return rules;
 
   if (user.accessRole === 'ADMIN') {
@@ -102,6 +105,8 @@ export function rulesFor(user: AbilityUser | null): AppRule[] {
   can('update', 'License', [...OWN_LICENSE_FIELDS], own);
   can('delete', 'License', { ownerId: user.id, kind: 'TEMPORARY' });
   can('view', 'User', { id: user.id });
+  // What an administrator writes about a person stays with the administrators.
+  cannot('view', 'User', [...STAFF_ONLY_FIELDS.User]);
   can('update', 'User', [...OWN_USER_FIELDS], { id: user.id });
   can('delete', 'User', { id: user.id });
   // API tokens act as their owner (DESIGN.md section 6b): anyone signed in makes them for themselves.
@@ -135,6 +140,15 @@ export function packAbilityRules(rules: AppRule[]): PackedRules {
 
 export function unpackAbilityRules(packed: PackedRules): AppRule[] {
   return unpackRules(packed) as AppRule[];
+}
+
+/** The record without the fields the ability may not view (a customer's own account without notes). */
+export function withoutUnviewableFields<T extends Record<string, unknown>>(ability: AppAbility, type: keyof typeof STAFF_ONLY_FIELDS, record: T): T {
+  const hidden = STAFF_ONLY_FIELDS[type].filter((field) => field in record && !ability.can('view', asSubject(type, { ...record }), field));
+  if (!hidden.length) return record;
+  const visible: Record<string, unknown> = { ...record };
+  for (const field of hidden) delete visible[field];
+  return visible as T;
 }
 
 /** Tags a plain record with its subject type so that conditions apply to it. */

@@ -35,6 +35,15 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00.000Z`) - Date.parse(`${from}T00:00:00.000Z`)) / DAY_MS);
 }
 
+/**
+ * How many days ahead a temporary license of a product may reach, when added or extended: the
+ * product's trial days, never beyond the configured maximum (a product without trial days offers
+ * no new trials; its existing ones keep the maximum).
+ */
+export function trialReachDays(productTrialDays: number | null, configuredMaxDays: number): number {
+  return productTrialDays === null ? configuredMaxDays : Math.min(productTrialDays, configuredMaxDays);
+}
+
 /** A trial extension in days: a week is 7 days, a month 30.5 (spec section 9), rounded. */
 export function extensionDays(amount: number, unit: TrialExtensionUnit): number {
   if (unit === 'weeks') return amount * 7;

@@ -60,7 +60,8 @@ export const user = z.object({
   country: z.string().nullable(),
   phone: z.string().nullable(),
   fax: z.string().nullable(),
-  notes: z.string().nullable(),
+  /** Administrators' notes about the person: left out of answers to anyone else. */
+  notes: z.string().nullable().optional(),
   accessRole,
   optInEmail: z.boolean(),
   confirmed: z.boolean(),

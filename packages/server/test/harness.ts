@@ -336,7 +336,7 @@ export function callersOfEachRole(t: Harness) {
 /** Asserts the status and the error code of an error answer, and returns its body. */
 export function expectError(response: LightMyRequestResponse, status: number, code: string) {
   expect(response.statusCode, response.body).toBe(status);
-  const body = response.json() as { error: string; message: string; details?: { path: string; message: string; code?: string; params?: Record<string, string | number> }[] };
+  const body = response.json() as { error: string; message: string; details?: { path: string; message: string; code?: string; params?: Record<string, string | number> }[]; params?: Record<string, string | number> };
   expect(body.error).toBe(code);
   expect(typeof body.message).toBe('string');
   return body;

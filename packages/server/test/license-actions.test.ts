@@ -15,10 +15,14 @@ describeBothDatabases('licenses: actions', (t) => {
     expect(response.statusCode, response.body).toBe(201);
     return response.json();
   };
-  const trial = async (owner: Client, days = 5) => {
-    const response = await owner.post('/api/licenses/temporary', { body: { productId: (await insertProduct(t.app)).id, machineId: machine(), validUntil: isoDaysFromToday(days) } });
+  const trial = async (owner: Client, days = 5, trialDays: number | null = 365) => {
+    const product = await insertProduct(t.app, { trialDays });
+    const response = await owner.post('/api/licenses/temporary', { body: { productId: product.id, machineId: machine(), validUntil: isoDaysFromToday(days) } });
     expect(response.statusCode, response.body).toBe(201);
     return response.json();
+  };
+  const activatedDaysAgo = async (id: number, days: number) => {
+    await t.app.ctx.db.updateTable('licenses').set({ created_at: new Date(Date.now() - days * 86_400_000).toISOString() }).where('id', '=', id).execute();
   };
   const changeLog = (id: number) => t.app.ctx.db.selectFrom('change_log').selectAll().where('model', '=', 'License').where('record_id', '=', id).orderBy('id').execute();
 
@@ -45,6 +49,14 @@ describeBothDatabases('licenses: actions', (t) => {
       const body = expectError(await api.post(`/api/licenses/${license.id}/extend`, { body: { amount: 1, unit: 'weeks' } }), 422, 'ERR_EXTEND_TOO_FAR');
       expect(body.message).toBe('You cannot extend the license this far into the future');
       expect((await api.get(`/api/licenses/${license.id}`)).json().validUntil).toBe(isoDaysFromToday(25));
+    });
+
+    it("refuses past the product's trial days, which bound a trial within the configured maximum", async () => {
+      const { api } = await customer();
+      const license = await trial(api, 10, 14);
+      expect((await api.post(`/api/licenses/${license.id}/extend`, { body: { amount: 4, unit: 'days' } })).json().validUntil).toBe(isoDaysFromToday(14));
+      const body = expectError(await api.post(`/api/licenses/${license.id}/extend`, { body: { amount: 1, unit: 'days' } }), 422, 'ERR_EXTEND_TOO_FAR');
+      expect(body.params).toMatchObject({ latest: isoDaysFromToday(14), max: 14 });
     });
 
     it("refuses a TAN license, another account's license and bad bodies", async () => {
@@ -186,15 +198,22 @@ describeBothDatabases('licenses: actions', (t) => {
       const name = uniqueName('Studio');
       const v1 = (await insertProduct(t.app, { name, version: '1.2', releaseDate: '2025-01-01' })).id;
       const v2 = (await insertProduct(t.app, { name, version: '2.0', releaseDate: isoDaysFromToday(-5) })).id;
-      await insertProduct(t.app, { name, version: '3.0', releaseDate: isoDaysFromToday(5) });
+      const v3 = (await insertProduct(t.app, { name, version: '3.0', releaseDate: isoDaysFromToday(-2) })).id;
+      await insertProduct(t.app, { name, version: '4.0', releaseDate: isoDaysFromToday(5) });
       const { api } = await customer();
       const license = await tanLicense(api, 'UPGRADE-BOX', { productId: v1, freeUpdatesUntil: isoDaysFromToday(20) });
-      expect(license).toMatchObject({ freeUpgrade: { productId: v2, productName: `${name} 2.0` }, freeUpdatesState: 'expiring' });
+      // Activated today, after 2.0 came out: 2.0 is what the customer did not buy, not a free update.
+      expect(license).toMatchObject({ freeUpgrade: null, freeUpdatesState: 'expiring' });
+      expectError(await api.post(`/api/licenses/${license.id}/upgrade`), 422, 'ERR_NO_FREE_UPGRADE');
+      await activatedDaysAgo(license.id, 10);
+      expect((await api.get(`/api/licenses/${license.id}`)).json()).toMatchObject({ freeUpgrade: { productId: v2, productName: `${name} 2.0` } });
 
       const response = await api.post(`/api/licenses/${license.id}/upgrade`);
       expect(response.statusCode, response.body).toBe(201);
       const upgraded = response.json();
       expect(upgraded).toMatchObject({ productId: v2, machineId: 'UPGRADE-BOX', kind: 'TAN', tanId: license.tanId, freeUpdatesUntil: isoDaysFromToday(20), upgradedToId: null });
+      // The new license continues the free-updates period that began ten days ago: 3.0 came out within it.
+      expect(upgraded.freeUpgrade).toMatchObject({ productId: v3 });
       const old = (await api.get(`/api/licenses/${license.id}`)).json();
       expect(old).toMatchObject({ upgradedToId: upgraded.id, freeUpgrade: null });
       expectError(await api.post(`/api/licenses/${license.id}/upgrade`), 409, 'ERR_LICENSE_UPGRADED');

@@ -115,7 +115,10 @@ describeBothDatabases('licenses: activation, temporary licenses, lists', (t) => 
       const options = (await api.get('/api/licenses/temporary-options')).json();
       expect(options.maxDays).toBe(30);
       expect(options.products).toContainEqual({ id: trialProduct.id, name: trialProduct.name, version: '1.0', formattedName: `${trialProduct.name} 1.0`, trialDays: 21 });
-      const validUntil = isoDaysFromToday(30);
+      // The product's 21 trial days bound the validity, within the configured 30.
+      const beyondTrial = expectError(await api.post('/api/licenses/temporary', { body: { productId: trialProduct.id, machineId: 'TRIAL-1', validUntil: isoDaysFromToday(22) } }), 400, 'ERR_VALIDATION');
+      expect(beyondTrial.details).toEqual([expect.objectContaining({ path: 'validUntil', code: 'maxDaysAhead', params: expect.objectContaining({ count: 21 }) })]);
+      const validUntil = isoDaysFromToday(21);
       const response = await api.post('/api/licenses/temporary', { body: { productId: trialProduct.id, machineId: 'TRIAL-1', validUntil } });
       expect(response.statusCode, response.body).toBe(201);
       expect(response.json()).toMatchObject({ kind: 'TEMPORARY', ownerId, productId: trialProduct.id, machineId: 'TRIAL-1', validUntil, tanId: null, freeUpdatesUntil: null });
@@ -123,6 +126,7 @@ describeBothDatabases('licenses: activation, temporary licenses, lists', (t) => 
 
     it('refuses a validity past the configured maximum or in the past', async () => {
       const { api } = await customer();
+      const productId = (await insertProduct(t.app, { trialDays: 365 })).id;
       const tooFar = expectError(await api.post('/api/licenses/temporary', { body: { productId, machineId: machine(), validUntil: isoDaysFromToday(31) } }), 400, 'ERR_VALIDATION');
       expect(tooFar.details?.[0].path).toBe('validUntil');
       expectError(await api.post('/api/licenses/temporary', { body: { productId, machineId: machine(), validUntil: isoDaysFromToday(-1) } }), 400, 'ERR_VALIDATION');
@@ -137,11 +141,12 @@ describeBothDatabases('licenses: activation, temporary licenses, lists', (t) => 
       const { api } = await customer();
       const body = { productId: once, machineId: 'ONCE', validUntil: isoDaysFromToday(5) };
       const first = (await api.post('/api/licenses/temporary', { body })).json();
-      expectError(await api.post('/api/licenses/temporary', { body }), 409, 'ERR_MACHINE_ID_USED');
+      const again = expectError(await api.post('/api/licenses/temporary', { body }), 422, 'ERR_TRIAL_USED');
+      expect(again.message).toBe('This computer has already had a temporary license for this product');
       expect((await api.delete(`/api/licenses/${first.id}`)).statusCode).toBe(204);
-      expectError(await api.post('/api/licenses/temporary', { body }), 422, 'ERR_TRIAL_NOT_ALLOWED');
+      expectError(await api.post('/api/licenses/temporary', { body }), 422, 'ERR_TRIAL_USED');
       // Another account on the same machine does not get a new trial either.
-      expectError(await (await customer()).api.post('/api/licenses/temporary', { body }), 422, 'ERR_TRIAL_NOT_ALLOWED');
+      expectError(await (await customer()).api.post('/api/licenses/temporary', { body }), 422, 'ERR_TRIAL_USED');
     });
 
     it('repeats a trial after repeatTrialAfterMonths and ignores trials before ignoreTrialsBefore', async () => {
@@ -163,8 +168,8 @@ describeBothDatabases('licenses: activation, temporary licenses, lists', (t) => 
         .insertInto('license_trials')
         .values({ product_id: recent, machine_id: 'RECENT', owner_id: ownerId, license_id: null, started_at: new Date(Date.now() - 10 * 86_400_000).toISOString() })
         .execute();
-      const refused = expectError(await api.post('/api/licenses/temporary', { body: { productId: recent, machineId: 'RECENT', validUntil: isoDaysFromToday(3) } }), 422, 'ERR_TRIAL_NOT_ALLOWED');
-      expect(refused.message).toBeTruthy();
+      const refused = expectError(await api.post('/api/licenses/temporary', { body: { productId: recent, machineId: 'RECENT', validUntil: isoDaysFromToday(3) } }), 422, 'ERR_TRIAL_USED');
+      expect(refused.params).toEqual({ nextTrialFrom: expect.any(String) });
     });
 
     it('refuses a machine holding a TAN license of the product, an inactive or unknown product, and bad bodies', async () => {

@@ -81,7 +81,7 @@ describeBothDatabases('licensing invariants', (t) => {
       const responses = await s.race(RACERS, (i) =>
         s.as(racers[i].cookie, i).post('/api/licenses/temporary', { body: { productId: product.id, machineId, validUntil: daysFromToday(10) } }),
       );
-      expect(outcomes(responses)).toEqual({ '201': 1, '409 ERR_MACHINE_ID_USED': RACERS - 1 });
+      expect(outcomes(responses)).toEqual({ '201': 1, '422 ERR_TRIAL_USED': RACERS - 1 });
       expect(await liveLicensesOn(machineId, product.id)).toEqual([{ id: expect.any(Number), kind: 'TEMPORARY' }]);
       expect(await s.db().selectFrom('license_trials').select('id').where('machine_id', '=', machineId).execute()).toHaveLength(1);
     });
@@ -163,7 +163,7 @@ describeBothDatabases('licensing invariants', (t) => {
       const responses = await s.race(RACERS, (i) =>
         s.as(racers[i].cookie, i).post('/api/licenses/temporary', { body: { productId: product.id, machineId, validUntil: daysFromToday(5) } }),
       );
-      expect(outcomes(responses)).toEqual({ '422 ERR_TRIAL_NOT_ALLOWED': RACERS });
+      expect(outcomes(responses)).toEqual({ '422 ERR_TRIAL_USED': RACERS });
       expect(await s.db().selectFrom('licenses').select('id').where('machine_id', '=', machineId).execute()).toEqual([]);
       expect(await s.db().selectFrom('license_trials').select('id').where('machine_id', '=', machineId).execute()).toHaveLength(1);
     });
@@ -180,7 +180,7 @@ describeBothDatabases('licensing invariants', (t) => {
       const responses = await s.race(RACERS, (i) =>
         s.as(racers[i].cookie, i).post('/api/licenses/temporary', { body: { productId: product.id, machineId, validUntil: daysFromToday(5) } }),
       );
-      expect(outcomes(responses)).toEqual({ '201': 1, '409 ERR_MACHINE_ID_USED': RACERS - 1 });
+      expect(outcomes(responses)).toEqual({ '201': 1, '422 ERR_TRIAL_USED': RACERS - 1 });
       expect(await s.db().selectFrom('license_trials').select('id').where('machine_id', '=', machineId).execute()).toHaveLength(2);
     });
   });

@@ -91,8 +91,8 @@ describeBothDatabases('error messages in the language of the request', (t) => {
       expect((await client(t.app).post('/api/users/confirm', { body: { id: first.id, token: secondToken } })).statusCode).toBe(204);
       const row = await t.app.ctx.db.selectFrom('users').select('confirmed').where('id', '=', first.id).executeTakeFirstOrThrow();
       expect(Boolean(row.confirmed)).toBe(true);
-      // Each link still works once only.
-      expectError(await client(t.app).post('/api/users/confirm', { body: first }), 422, 'ERR_INVALID_TOKEN');
+      // Each link still works once only: opened again, it says the account is confirmed.
+      expectError(await client(t.app).post('/api/users/confirm', { body: first }), 409, 'ERR_ALREADY_CONFIRMED');
     });
   });
 });

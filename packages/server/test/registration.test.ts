@@ -108,10 +108,21 @@ describeBothDatabases(
         ]);
       });
 
-      it('refuses a reused token with 422 ERR_INVALID_TOKEN', async () => {
+      it('answers a link opened again, once the account is confirmed, with 409 ERR_ALREADY_CONFIRMED', async () => {
         const { email } = await registerAccount(t.app);
         const { id, token } = await confirmationLinkOf(t.app, email);
         expect((await client(t.app).post('/api/users/confirm', { body: { id, token } })).statusCode).toBe(204);
+        expectError(await client(t.app).post('/api/users/confirm', { body: { id, token } }), 409, 'ERR_ALREADY_CONFIRMED');
+        // A wrong token for a confirmed account says the same: the account is there to log in to.
+        expectError(await client(t.app).post('/api/users/confirm', { body: { id, token: 'x'.repeat(43) } }), 409, 'ERR_ALREADY_CONFIRMED');
+      });
+
+      it('refuses a used token of a closed account with 422 ERR_INVALID_TOKEN', async () => {
+        const { email } = await registerAccount(t.app);
+        const { id, token } = await confirmationLinkOf(t.app, email);
+        expect((await client(t.app).post('/api/users/confirm', { body: { id, token } })).statusCode).toBe(204);
+        const admin = await loggedIn(t.app, 'ADMIN');
+        expect((await client(t.app, admin.cookie).delete(`/api/users/${id}`)).statusCode).toBe(204);
         expectError(await client(t.app).post('/api/users/confirm', { body: { id, token } }), 422, 'ERR_INVALID_TOKEN');
       });
 

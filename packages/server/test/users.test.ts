@@ -131,6 +131,29 @@ describeBothDatabases(
         expect((await client(t.app, admin.cookie).get(`/api/users/${user.id}`)).json()).toMatchObject({ id: user.id });
       });
 
+      it("keeps the administrators' notes from the person themselves, in every answer about their account", async () => {
+        const admin = client(t.app, (await loggedIn(t.app, 'ADMIN')).cookie);
+        for (const role of ['USER', 'DISTRIBUTOR'] as const) {
+          const person = await loggedIn(t.app, role);
+          expect((await admin.put(`/api/users/${person.id}`, { body: { notes: 'Haggles; never give a discount' } })).json()).toMatchObject({ notes: 'Haggles; never give a discount' });
+          const own = client(t.app, person.cookie);
+          const answers = [
+            await own.put(`/api/users/${person.id}`, { body: { city: 'Bonn' } }),
+            await own.put(`/api/users/${person.id}`, { body: { city: 'Bonn' } }),
+            await own.get(`/api/users/${person.id}`),
+            await own.post(`/api/users/${person.id}/consent/email`),
+            await own.delete(`/api/users/${person.id}/consent/email`),
+          ];
+          for (const answer of answers) {
+            expect(answer.statusCode, answer.body).toBe(200);
+            expect(answer.json(), role).toMatchObject({ id: person.id, city: 'Bonn' });
+            expect(answer.body).not.toContain('Haggles');
+            expect(answer.json()).not.toHaveProperty('notes');
+          }
+          expect((await admin.get(`/api/users/${person.id}`)).json()).toMatchObject({ notes: 'Haggles; never give a discount' });
+        }
+      });
+
       it('answers another account, an unknown one and a closed one with 404', async () => {
         const user = await loggedIn(t.app);
         const distributor = await loggedIn(t.app, 'DISTRIBUTOR');

@@ -327,6 +327,21 @@ describeBothDatabases(
       const listed = (await client(t.app, mine.cookie).get('/api/webhook-endpoints')).json().items as { ownerId: number }[];
       expect(listed.map((endpoint) => endpoint.ownerId)).toEqual([mine.id]);
     });
+
+    it("receive their own account's changes without the administrators' notes, which the administrators' endpoint carries", async () => {
+      const distributor = await loggedIn(t.app, 'DISTRIBUTOR');
+      const ownReceiver = await newReceiver();
+      const adminReceiver = await newReceiver();
+      await addEndpoint(t.app, distributor.cookie, ownReceiver, ['user.updated']);
+      await addEndpoint(t.app, as.cookies.ADMIN, adminReceiver, ['user.updated']);
+      const noted = await client(t.app, as.cookies.ADMIN).put(`/api/users/${distributor.id}`, { body: { notes: 'Pays late', city: 'Graz' } });
+      expect(noted.statusCode, noted.body).toBe(200);
+      await t.app.webhooks.flush();
+      const own = ownReceiver.received.find((delivery) => delivery.payload.data.id === distributor.id);
+      expect(own?.payload.data).toMatchObject({ id: distributor.id, city: 'Graz' });
+      expect(own?.payload.data).not.toHaveProperty('notes');
+      expect(adminReceiver.received.find((delivery) => delivery.payload.data.id === distributor.id)?.payload.data).toMatchObject({ city: 'Graz', notes: 'Pays late' });
+    });
   },
   { config: { ...QUIET_WORKER, webhookPrivateAddresses: 'all' } },
 );

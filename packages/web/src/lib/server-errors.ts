@@ -18,9 +18,12 @@ function fieldMessage(error: ApiError, message: string): string {
 export function showFieldErrors<T>(form: UseFormReturnType<T>, error: unknown, collapse: string[] = []): boolean {
   if (!(error instanceof ApiError) || !error.body?.details?.length) return false;
   const errors: Record<string, string> = {};
+  const values = form.getValues() as object;
   for (const detail of error.body.details) {
     if (!detail.path) continue;
     const field = collapse.find((name) => detail.path === name || detail.path.startsWith(`${name}.`)) ?? detail.path;
+    // A refusal about something the form does not show goes to the toast.
+    if (!Object.hasOwn(values, field.split('.')[0])) continue;
     errors[field] ??= fieldMessage(error, detail.message);
   }
   if (Object.keys(errors).length === 0) return false;

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { todayOf, type ExtendLicense, type License } from '@lm/contract/license';
+import { todayOf, trialReachDays, type ExtendLicense, type License } from '@lm/contract/license';
 import { recordChange } from '../../platform/changelog.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { actorOf } from '../../platform/http/auth.ts';
@@ -8,7 +8,7 @@ import { settingValue } from '../settings/service.ts';
 import { findUserByEmail } from '../users/repo.ts';
 import { machineIdUsed, machineTaken, tooManyMachines } from './activation.ts';
 import { endSeatsOfLicense } from '../license-files/seats.ts';
-import { bindMachine, findLicenseRow, insertLicense, licenseMachineBindings, productVersions, updateLicense, type LicenseViewRow } from './repo.ts';
+import { bindMachine, findLicenseRow, findProductForLicensing, insertLicense, licenseMachineBindings, productVersions, updateLicense, type LicenseViewRow } from './repo.ts';
 import { checkMachineWindow, extendTrial } from './rules.ts';
 import { isLive, loadLicenseForChange } from './service.ts';
 import { freeUpgradeOf, licenseById, licenseValues } from './view.ts';
@@ -19,14 +19,15 @@ function assertLive(row: LicenseViewRow): void {
   if (row.revoked) throw new AppError(422, 'ERR_LICENSE_REVOKED', 'This license is revoked');
 }
 
-/** `POST /licenses/{id}/extend`: a temporary license runs longer, up to today + the configured max days. */
+/** `POST /licenses/{id}/extend`: a temporary license runs longer, up to today + the product's trial days (within the configured max). */
 export async function extendLicense(ctx: AppContext, request: FastifyRequest, id: number, input: ExtendLicense): Promise<License> {
   await ctx.db.transaction().execute(async (trx) => {
     const row = await loadLicenseForChange(trx, request, id, 'update', 'validUntil');
     assertLive(row);
     if (row.kind !== 'TEMPORARY') throw new AppError(422, 'ERR_NOT_TEMPORARY', 'Only a temporary license can be extended');
     const now = new Date();
-    const maxDays = await settingValue<number>(trx, 'license.temporaryMaxDays');
+    const product = await findProductForLicensing(trx, row.product_id);
+    const maxDays = trialReachDays(product?.trial_days ?? null, await settingValue<number>(trx, 'license.temporaryMaxDays'));
     const today = todayOf(now);
     const result = extendTrial(row.valid_until, input.amount, input.unit, today, maxDays);
     if (!result.allowed) {

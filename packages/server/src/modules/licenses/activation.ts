@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { todayOf, type ActivateLicense, type License, type TemporaryLicense } from '@lm/contract/license';
+import { todayOf, trialReachDays, type ActivateLicense, type License, type TemporaryLicense } from '@lm/contract/license';
 import { recordChange } from '../../platform/changelog.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { nowIso, type Executor } from '../../platform/db/database.ts';
@@ -162,22 +162,24 @@ export async function addTemporaryLicense(ctx: AppContext, request: FastifyReque
     // A product's trial days of "none" means it offers no temporary licenses.
     if (product.trial_days === null) throw new AppError(422, 'ERR_TRIAL_NOT_ALLOWED', 'This product offers no temporary licenses');
 
-    const maxDays = await settingValue<number>(trx, 'license.temporaryMaxDays');
+    const maxDays = trialReachDays(product.trial_days, await settingValue<number>(trx, 'license.temporaryMaxDays'));
     const validity = temporaryValidityRefusal(input.validUntil, today, maxDays);
     if (validity === 'past') throw invalidValidUntil('maxDaysAhead', { min: today, count: maxDays });
     if (validity === 'too-far') throw invalidValidUntil('maxDaysAhead', { max: maxDays, count: maxDays });
 
-    if (await machineTaken(trx, { machineId: input.machineId, productId: product.id, kind: 'TEMPORARY' }, today)) throw machineIdUsed();
+    // The machine's licenses of the product are locked first; a used trial is the more telling refusal.
+    const taken = await machineTaken(trx, { machineId: input.machineId, productId: product.id, kind: 'TEMPORARY' }, today);
     const trial = checkTrialAllowed(
       await trialStarts(trx, product.id, input.machineId),
       { repeatTrialAfterMonths: product.repeat_trial_after_months, ignoreTrialsBefore: product.ignore_trials_before },
       today,
     );
     if (!trial.allowed) {
-      throw new AppError(422, 'ERR_TRIAL_NOT_ALLOWED', 'This machine has already had a temporary license for this product', {
+      throw new AppError(422, 'ERR_TRIAL_USED', 'This computer has already had a temporary license for this product', {
         params: trial.nextTrialFrom ? { nextTrialFrom: trial.nextTrialFrom } : {},
       });
     }
+    if (taken) throw machineIdUsed();
 
     const policy = await resolvePolicy(trx, product.default_license_policy_id);
     const license = await insertLicense(

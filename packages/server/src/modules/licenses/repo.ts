@@ -28,6 +28,7 @@ export function licenseView(db: Executor) {
       'licenses.revoked',
       'licenses.free_updates_until',
       'licenses.upgraded_to_id',
+      'licenses.upgraded_from_id',
       'licenses.created_at',
       'licenses.updated_at',
       'products.name as product_name',

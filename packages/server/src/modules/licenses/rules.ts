@@ -118,13 +118,21 @@ export interface ProductVersion {
   releaseDate: string | null;
 }
 
+/** A license's free-updates period: from its activation (null: open) until its free-updates end (null: none). */
+export interface FreeUpdatesPeriod {
+  from: string | null;
+  until: string | null;
+}
+
 /**
  * The free upgrade for a license: among the active versions of the same product name with a higher
- * major version released on or before the license's free-updates end, the next major version (its
- * newest release). Null when there is none, or the license has no free updates.
+ * major version released within the license's free-updates period (a version already out when the
+ * license was activated is what the customer chose not to buy), the next major version (its newest
+ * release). Null when there is none, or the license has no free updates.
  */
-export function findFreeUpgrade(current: ProductVersion, freeUpdatesUntil: string | null, candidates: readonly ProductVersion[], today: string): ProductVersion | null {
+export function findFreeUpgrade(current: ProductVersion, period: FreeUpdatesPeriod, candidates: readonly ProductVersion[], today: string): ProductVersion | null {
   const currentMajor = majorVersion(current.version);
+  const freeUpdatesUntil = period.until;
   if (!freeUpdatesUntil || currentMajor === null) return null;
   const covered = candidates.filter((candidate) => {
     const major = majorVersion(candidate.version);
@@ -135,6 +143,7 @@ export function findFreeUpgrade(current: ProductVersion, freeUpdatesUntil: strin
       major !== null &&
       major > currentMajor &&
       candidate.releaseDate !== null &&
+      (period.from === null || candidate.releaseDate >= period.from) &&
       candidate.releaseDate <= freeUpdatesUntil &&
       candidate.releaseDate <= today
     );

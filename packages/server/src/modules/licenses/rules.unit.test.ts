@@ -153,7 +153,15 @@ describe('free upgrades', () => {
 
   it('offers the newest release of the next major version released within the free-updates period', () => {
     const candidates = [current, product(2, '2.0', '2026-01-10'), product(3, '2.1', '2026-03-01'), product(4, '3.0', '2026-04-01')];
-    expect(findFreeUpgrade(current, '2026-12-31', candidates, today)?.id).toBe(3);
+    expect(findFreeUpgrade(current, { from: '2025-06-01', until: '2026-12-31' }, candidates, today)?.id).toBe(3);
+  });
+
+  it('offers nothing released before the license was activated; a license from an upgrade has no such start', () => {
+    const candidates = [product(2, '2.0', '2026-01-10'), product(3, '2.1', '2026-03-01')];
+    expect(findFreeUpgrade(current, { from: '2026-03-02', until: '2026-12-31' }, candidates, today)).toBeNull();
+    expect(findFreeUpgrade(current, { from: '2026-03-01', until: '2026-12-31' }, candidates, today)?.id).toBe(3);
+    expect(findFreeUpgrade(current, { from: '2026-02-01', until: '2026-12-31' }, candidates, today)?.id).toBe(3);
+    expect(findFreeUpgrade(current, { from: null, until: '2026-12-31' }, candidates, today)?.id).toBe(3);
   });
 
   it('offers nothing released after the free-updates end, in the future, inactive, of another name, or without a release date', () => {
@@ -165,10 +173,10 @@ describe('free upgrades', () => {
       product(6, '5.0', null),
       product(7, '1.9', '2026-01-01'),
     ];
-    expect(findFreeUpgrade(current, '2026-12-31', candidates, today)).toBeNull();
+    expect(findFreeUpgrade(current, { from: '2025-06-01', until: '2026-12-31' }, candidates, today)).toBeNull();
   });
 
   it('offers nothing without free updates', () => {
-    expect(findFreeUpgrade(current, null, [product(2, '2.0', '2026-01-10')], today)).toBeNull();
+    expect(findFreeUpgrade(current, { from: '2025-06-01', until: null }, [product(2, '2.0', '2026-01-10')], today)).toBeNull();
   });
 });

@@ -41,10 +41,15 @@ function currentVersion(row: LicenseViewRow): ProductVersion {
   return { id: row.product_id, name: row.product_name, version: row.product_version, active: Boolean(row.product_active), releaseDate: row.product_release_date };
 }
 
-/** The free upgrade a license may take now: only a live license with free updates. */
+/**
+ * The free upgrade a license may take now: only a live license with free updates. Its free-updates
+ * period began at its activation; a license that came from an upgrade continues the period of the
+ * one it replaced, which began before the version it was upgraded to was released.
+ */
 export function freeUpgradeOf(row: LicenseViewRow, versions: readonly ProductVersion[], today: string): ProductVersion | null {
   if (row.revoked || row.upgraded_to_id !== null) return null;
-  return findFreeUpgrade(currentVersion(row), row.free_updates_until, versions, today);
+  const period = { from: row.upgraded_from_id === null ? row.created_at.slice(0, 10) : null, until: row.free_updates_until };
+  return findFreeUpgrade(currentVersion(row), period, versions, today);
 }
 
 export function toLicense(row: LicenseViewRow, upgrade: ProductVersion | null, today: string): License {

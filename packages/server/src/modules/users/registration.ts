@@ -10,6 +10,7 @@ import { findOpenUserById, findUserByEmail, insertUser, NO_CONTACT_DETAILS, toUs
 import { consumeToken, invalidToken, issueToken } from './tokens.ts';
 
 export const duplicateEmail = () => new AppError(409, 'ERR_DUPLICATE_EMAIL', 'Email address already registered');
+export const alreadyConfirmed = () => new AppError(409, 'ERR_ALREADY_CONFIRMED', 'This registration is already confirmed');
 export const confirmationPending = () => new AppError(409, 'ERR_CONFIRMATION_PENDING', 'The registration is not confirmed yet');
 
 type RegistrationInput = Omit<Registration, 'optInEmail'> & { optInEmail?: boolean };
@@ -66,12 +67,18 @@ export async function resendConfirmation(ctx: AppContext, email: string, locale:
  * that the account is confirmed instead of failing; each link still works only once.
  */
 export async function confirmRegistrationByToken(ctx: AppContext, id: number, token: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    await consumeToken(trx, 'confirm-registration', token, (row) => row.user_id === id);
-    const user = await findOpenUserById(trx, id);
-    if (!user) throw invalidToken();
-    await markConfirmed(trx, { userId: id }, user);
-  });
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await consumeToken(trx, 'confirm-registration', token, (row) => row.user_id === id);
+      const user = await findOpenUserById(trx, id);
+      if (!user) throw invalidToken();
+      await markConfirmed(trx, { userId: id }, user);
+    });
+  } catch (error) {
+    // A link opened a second time: the person needs to hear "log in", not "failed".
+    if (error instanceof AppError && error.code === 'ERR_INVALID_TOKEN' && (await findOpenUserById(ctx.db, id))?.confirmed) throw alreadyConfirmed();
+    throw error;
+  }
 }
 
 /** An administrator confirms a registration without the mail (spec section 4). Confirming twice changes nothing. */

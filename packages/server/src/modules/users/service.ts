@@ -9,6 +9,7 @@ import {
   type UserFields,
   type UserListQuery,
   type UserUpdate,
+  withoutUnviewableFields,
 } from '@lm/contract';
 import { hashPassword, randomToken } from '../../platform/auth/secrets.ts';
 import { recordChange } from '../../platform/changelog.ts';
@@ -42,8 +43,11 @@ export async function visibleUser(ctx: AppContext, ability: AppAbility, id: numb
   return row;
 }
 
+/** The user as this caller may see it: a customer's own account comes without the administrators' notes. */
+export const shownTo = (ability: AppAbility, user: User): User => withoutUnviewableFields(ability, 'User', user);
+
 export async function getUser(ctx: AppContext, ability: AppAbility, id: number): Promise<User> {
-  return toUser(await visibleUser(ctx, ability, id));
+  return shownTo(ability, toUser(await visibleUser(ctx, ability, id)));
 }
 
 function refuseFields(fields: string[]): AppError {
@@ -85,7 +89,7 @@ export async function updateUserFields(ctx: AppContext, caller: Caller, id: numb
   const subject = userSubject(row);
   if (!caller.ability.can('update', subject)) throw forbidden();
   const changed = (Object.keys(input) as UserFieldName[]).filter((field) => input[field] !== undefined && input[field] !== current[field]);
-  if (changed.length === 0) return current;
+  if (changed.length === 0) return shownTo(caller.ability, current);
   const denied = changed.filter((field) => !caller.ability.can('update', subject, field));
   if (denied.length) throw refuseFields(denied);
   const changes = Object.fromEntries(changed.map((field) => [field, input[field]])) as Partial<UserFields>;
@@ -96,7 +100,7 @@ export async function updateUserFields(ctx: AppContext, caller: Caller, id: numb
       const updated = toUser(await updateUser(trx, id, changes));
       const oldValues = Object.fromEntries(changed.map((field) => [field, current[field]]));
       await recordChange(trx, caller.actor, { model: 'User', recordId: id, operation: 'update', oldValues, newValues: changes });
-      return updated;
+      return shownTo(caller.ability, updated);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateEmail();
@@ -109,10 +113,10 @@ export async function setEmailConsent(ctx: AppContext, caller: Caller, id: numbe
   const row = await visibleUser(ctx, caller.ability, id);
   const current = toUser(row);
   if (!caller.ability.can('update', userSubject(row), 'optInEmail')) throw forbidden();
-  if (current.optInEmail === consent) return current;
+  if (current.optInEmail === consent) return shownTo(caller.ability, current);
   return ctx.db.transaction().execute(async (trx) => {
     const updated = toUser(await updateUser(trx, id, { optInEmail: consent }));
     await recordChange(trx, caller.actor, { model: 'User', recordId: id, operation: 'update', oldValues: { optInEmail: !consent }, newValues: { optInEmail: consent } });
-    return updated;
+    return shownTo(caller.ability, updated);
   });
 }

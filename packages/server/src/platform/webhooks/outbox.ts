@@ -5,7 +5,7 @@
  * TANs and their licenses). The worker (modules/webhooks/worker.ts) delivers them later.
  */
 import { randomBytes } from 'node:crypto';
-import { abilityFor, asSubject, type Role, type SubjectName } from '@lm/contract';
+import { abilityFor, asSubject, STAFF_ONLY_FIELDS, withoutUnviewableFields, type Role, type SubjectName } from '@lm/contract';
 import { withoutSecretFields } from '@lm/contract/change-log';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@lm/contract/webhook';
 import type { Executor } from '../db/database.ts';
@@ -69,12 +69,16 @@ export function parseEvents(json: string): WebhookEventType[] {
 }
 
 /**
- * Whether the endpoint's owner may receive an event about the record: the owner may still have
- * endpoints (a demoted distributor's stop) and may view the record by its rules.
+ * What the endpoint's owner receives of an event about the record, or null: the owner may still
+ * have endpoints (a demoted distributor's stop) and may view the record by its rules, and gets the
+ * data without the fields it may not view (a distributor's own account without its notes).
  */
-function ownerMayReceive(endpoint: SubscribedEndpoint, subject: EventSubject, record: EventData): boolean {
+function dataFor(endpoint: SubscribedEndpoint, event: Omit<OutgoingEvent, 'type'>): EventData | null {
   const ability = abilityFor({ id: endpoint.ownerId, accessRole: endpoint.ownerRole });
-  return ability.can('view', asSubject<Record<string, unknown>>('WebhookEndpoint', { ownerId: endpoint.ownerId })) && ability.can('view', asSubject(subject, record));
+  const mayReceive =
+    ability.can('view', asSubject<Record<string, unknown>>('WebhookEndpoint', { ownerId: endpoint.ownerId })) && ability.can('view', asSubject(event.subject, event.record));
+  if (!mayReceive) return null;
+  return event.subject in STAFF_ONLY_FIELDS ? withoutUnviewableFields(ability, event.subject as keyof typeof STAFF_ONLY_FIELDS, event.data) : event.data;
 }
 
 /** The `webhook-id` of an event: unique, and the same for every attempt and redelivery. */
@@ -117,8 +121,16 @@ export async function enqueueEvents(db: Executor, type: WebhookEventType, events
   const endpoints = await subscribedEndpoints(db, type);
   if (!endpoints.length) return;
   for (const event of events) {
-    const receivers = endpoints.filter((endpoint) => ownerMayReceive(endpoint, event.subject, event.record));
-    if (receivers.length) await insertEvent(db, { ...event, type }, receivers.map((endpoint) => endpoint.id));
+    // One event per distinct payload: receivers who see the same fields share it.
+    const receiversByFields = new Map<string, { data: EventData; endpointIds: number[] }>();
+    for (const endpoint of endpoints) {
+      const data = dataFor(endpoint, event);
+      if (!data) continue;
+      const fields = Object.keys(data).join();
+      const group = receiversByFields.get(fields) ?? receiversByFields.set(fields, { data, endpointIds: [] }).get(fields)!;
+      group.endpointIds.push(endpoint.id);
+    }
+    for (const { data, endpointIds } of receiversByFields.values()) await insertEvent(db, { ...event, data, type }, endpointIds);
   }
 }
 

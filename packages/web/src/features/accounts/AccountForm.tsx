@@ -18,6 +18,8 @@ export function AccountForm({ user }: { user: User }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const access = useFieldAccess('update', 'User', { id: user.id });
+  const viewable = useFieldAccess('view', 'User', { id: user.id });
+  const hidden = USER_FORM_FIELDS.filter((field) => field === 'optInEmail' || !viewable(field).allowed);
   const form = useForm<UserFormValues>({ mode: 'uncontrolled', initialValues: userFormValues(user), validate: formValidator(userFields) });
   const editable = USER_FORM_FIELDS.filter((field) => field !== 'optInEmail' && access(field).allowed);
 
@@ -43,7 +45,7 @@ export function AccountForm({ user }: { user: User }) {
   return (
     <form onSubmit={submit} noValidate data-testid="account-form">
       <Stack>
-        <UserFormFields form={form} access={access} omit={['optInEmail']} emailAction={changeEmailButton} />
+        <UserFormFields form={form} access={access} omit={hidden} emailAction={changeEmailButton} />
         <Group justify="flex-end">
           <Button type="submit" loading={form.submitting}>
             {t('common.save')}

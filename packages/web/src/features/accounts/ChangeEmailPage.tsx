@@ -11,6 +11,7 @@ import { ApiError } from '../../lib/api.ts';
 import { auth, useAuth } from '../../lib/auth.ts';
 import { formValidator } from '../../lib/forms.ts';
 import { errorText } from '../../lib/notify.ts';
+import { showFieldErrors } from '../../lib/server-errors.ts';
 import { accountsApi } from './api.ts';
 
 type Status = { kind: 'form' } | { kind: 'requested'; email: string } | { kind: 'confirming' } | { kind: 'complete'; email: string } | { kind: 'failed' };
@@ -64,6 +65,8 @@ export default function ChangeEmailPage() {
       await accountsApi.requestEmailChange(email.trim());
       setStatus({ kind: 'requested', email: email.trim().toLowerCase() });
     } catch (error) {
+      // Refused input (the current address again) is said at the field.
+      if (showFieldErrors(form, error)) return;
       // Spec section 8: 'Email address could not be changed', also on a duplicate address.
       setFailure(error instanceof ApiError && error.code === 'ERR_RATE_LIMITED' ? errorText(error) : t('accounts.changeEmail.failed'));
     }

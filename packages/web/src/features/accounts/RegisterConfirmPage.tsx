@@ -4,14 +4,15 @@ import { IconCircleCheck, IconMailForward, IconAlertTriangle } from '@tabler/ico
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { PageTitle } from '../../components/PageTitle.tsx';
+import { ApiError } from '../../lib/api.ts';
 import { accountsApi } from './api.ts';
 import { ResendConfirmation } from './ResendConfirmation.tsx';
 
-type Status = 'pending' | 'confirming' | 'complete' | 'failed';
+type Status = 'pending' | 'confirming' | 'complete' | 'already-confirmed' | 'failed';
 
 /**
- * `/register/confirm`: with the id and token of the mail it confirms (confirming, complete or
- * failed); without them it is the registration-pending screen. Both can resend the mail.
+ * `/register/confirm`: with the id and token of the mail it confirms (confirming, complete, already
+ * confirmed or failed); without them it is the registration-pending screen. Both can resend the mail.
  */
 export default function RegisterConfirmPage() {
   const { t } = useTranslation();
@@ -29,7 +30,7 @@ export default function RegisterConfirmPage() {
     started.current = true;
     accountsApi.confirm(id, token!).then(
       () => setStatus('complete'),
-      () => setStatus('failed'),
+      (error: unknown) => setStatus(error instanceof ApiError && error.code === 'ERR_ALREADY_CONFIRMED' ? 'already-confirmed' : 'failed'),
     );
   }, [hasToken, id, token]);
 
@@ -50,7 +51,7 @@ export default function RegisterConfirmPage() {
                 </Text>
               </Stack>
             </Group>
-            {email && <ResendConfirmation email={email} />}
+            <ResendConfirmation email={email} />
           </Stack>
         )}
         {status === 'confirming' && (
@@ -69,13 +70,23 @@ export default function RegisterConfirmPage() {
             </Button>
           </Stack>
         )}
+        {status === 'already-confirmed' && (
+          <Stack>
+            <Alert color="blue" icon={<IconCircleCheck />} title={t('accounts.confirm.alreadyTitle')}>
+              {t('accounts.confirm.alreadyText')}
+            </Alert>
+            <Button component={Link} to={loginLink}>
+              {t('auth.login')}
+            </Button>
+          </Stack>
+        )}
         {status === 'failed' && (
           <Stack>
             <Alert color="red" icon={<IconAlertTriangle />} title={t('accounts.confirm.failedTitle')} role="alert">
               {t('accounts.confirm.failedText')}
             </Alert>
+            <ResendConfirmation email={email} />
             <Group>
-              {email && <ResendConfirmation email={email} />}
               <Button variant="subtle" component={Link} to={loginLink}>
                 {t('auth.login')}
               </Button>

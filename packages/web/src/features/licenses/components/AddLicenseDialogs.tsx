@@ -1,11 +1,12 @@
-import { useEffect, useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { activateLicense, addDays, machineId, todayOf } from '@lm/contract/license';
+import { activateLicense, addDays, machineId, todayOf, trialReachDays } from '@lm/contract/license';
 import { formValidator } from '../../../lib/forms.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
+import { showFieldErrors } from '../../../lib/server-errors.ts';
 import { useActivate, useAddTemporary, useTemporaryOptions } from '../api/licenses.ts';
 import { LocalizedDateInput } from '../../../components/LocalizedDates.tsx';
 import { Dialog } from '../../../components/Dialog.tsx';
@@ -21,7 +22,7 @@ export function ActivateDialog({ onClose }: { onClose: () => void }) {
       showSuccess(t('licenses.activated', { product: license.productName }));
       onClose();
     } catch (error) {
-      showError(error, 'licenses.activationFailed');
+      if (!showFieldErrors(form, error)) showError(error, 'licenses.activationFailed');
     }
   });
   return (
@@ -50,7 +51,11 @@ export function TemporaryDialog({ onClose }: { onClose: () => void }) {
   const add = useAddTemporary();
   const options = useTemporaryOptions(true);
   const today = todayOf();
-  const maxDays = options.data?.maxDays ?? 30;
+  const [productId, setProductId] = useState<string | null>(null);
+  const products = options.data?.products ?? [];
+  const product = products.find((candidate) => String(candidate.id) === productId);
+  // A trial reaches no further than the product's trial days, nor than the configured maximum.
+  const maxDays = trialReachDays(product?.trialDays ?? null, options.data?.maxDays ?? 30);
   const latest = addDays(today, maxDays);
   const schema = useMemo(
     () =>
@@ -67,16 +72,14 @@ export function TemporaryDialog({ onClose }: { onClose: () => void }) {
   const form = useForm<{ productId: string | null; machineId: string; validUntil: string | null }>({
     initialValues: { productId: null, machineId: '', validUntil: null },
     validate: formValidator(schema),
+    // The longest trial the product offers is the suggested validity.
+    onValuesChange: (values) => {
+      if (values.productId === productId) return;
+      setProductId(values.productId);
+      const chosen = products.find((candidate) => String(candidate.id) === values.productId);
+      if (chosen) form.setFieldValue('validUntil', addDays(today, trialReachDays(chosen.trialDays, options.data?.maxDays ?? 30)));
+    },
   });
-  const products = options.data?.products ?? [];
-  const productId = form.values.productId;
-
-  // A product's trial days are the suggested validity, within the configured maximum.
-  useEffect(() => {
-    const product = products.find((candidate) => String(candidate.id) === productId);
-    if (product) form.setFieldValue('validUntil', addDays(today, Math.min(product.trialDays ?? maxDays, maxDays)));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [productId]);
 
   const submit = form.onSubmit(async (values) => {
     try {
@@ -84,7 +87,7 @@ export function TemporaryDialog({ onClose }: { onClose: () => void }) {
       showSuccess(t('licenses.temporaryAdded', { product: license.productName }));
       onClose();
     } catch (error) {
-      showError(error, 'licenses.addFailed');
+      if (!showFieldErrors(form, error)) showError(error, 'licenses.addFailed');
     }
   });
   return (

@@ -6,6 +6,7 @@ import { email, TRIAL_EXTENSION_UNITS, type TrialExtensionUnit } from '@lm/contr
 import { changeMachine, MAX_EXTENSION_AMOUNT } from '@lm/contract/license';
 import { formValidator } from '../../../lib/forms.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
+import { showFieldErrors } from '../../../lib/server-errors.ts';
 import { useAdminUpdate, useChangeMachine, useExtend, useMove, type LicenseItem } from '../api/licenses.ts';
 import { LocalizedDateInput } from '../../../components/LocalizedDates.tsx';
 import { Dialog } from '../../../components/Dialog.tsx';
@@ -42,7 +43,7 @@ export function ExtendDialog({ license, onClose }: DialogProps) {
       showSuccess(t('licenses.extended'));
       onClose();
     } catch (error) {
-      showError(error, 'licenses.updateFailed');
+      if (!showFieldErrors(form, error)) showError(error, 'licenses.updateFailed');
     }
   });
   return (
@@ -69,7 +70,7 @@ export function ChangeMachineDialog({ license, onClose }: DialogProps) {
       showSuccess(t('licenses.machineChanged'));
       onClose();
     } catch (error) {
-      showError(error, 'licenses.updateFailed');
+      if (!showFieldErrors(form, error)) showError(error, 'licenses.updateFailed');
     }
   });
   return (
@@ -96,7 +97,7 @@ export function MoveDialog({ license, onClose }: DialogProps) {
       showSuccess(t('licenses.moved', { email: values.email.trim() }));
       onClose();
     } catch (error) {
-      showError(error, 'licenses.updateFailed');
+      if (!showFieldErrors(form, error)) showError(error, 'licenses.updateFailed');
     }
   });
   return (
@@ -123,7 +124,7 @@ export function AdminEditDialog({ license, onClose }: DialogProps) {
       showSuccess(t('licenses.saved'));
       onClose();
     } catch (error) {
-      showError(error, 'licenses.updateFailed');
+      if (!showFieldErrors(form, error)) showError(error, 'licenses.updateFailed');
     }
   });
   return (
