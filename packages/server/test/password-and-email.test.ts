@@ -132,6 +132,23 @@ describeBothDatabases(
       const entry = await t.app.ctx.db.selectFrom('change_log').selectAll().where('model', '=', 'User').where('record_id', '=', user.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
       expect(JSON.parse(entry.old_values!)).toEqual({ email: user.email });
       expect(JSON.parse(entry.new_values!)).toEqual({ email: newEmail });
+      // The old address learns of it, so that a change nobody there made does not go unnoticed.
+      await expect.poll(async () => (await mailsTo(t.app, user.email)).length).toBeGreaterThan(0);
+      const notice = (await mailsTo(t.app, user.email)).at(-1)!;
+      expect(notice.subject).toBe('The e-mail address of your account at License Manager was changed');
+      expect(notice.text).toContain(`was changed to ${newEmail}`);
+      expect(notice.text).not.toMatch(/token=/);
+    });
+
+    it("tells the old address in the account's own language", async () => {
+      const user = await loggedIn(t.app);
+      await t.app.ctx.db.updateTable('users').set({ locale: 'de' }).where('id', '=', user.id).execute();
+      const newEmail = uniqueEmail('neu');
+      await requestChange(user.cookie, newEmail, 'fr');
+      const token = await tokenMailedTo(newEmail);
+      expect((await client(t.app, user.cookie).post('/api/users/change-email', { body: { email: newEmail, token }, headers: { 'accept-language': 'fr' } })).statusCode).toBe(200);
+      await expect.poll(async () => (await mailsTo(t.app, user.email)).length).toBeGreaterThan(0);
+      expect((await mailsTo(t.app, user.email)).at(-1)!.subject).toBe('Die E-Mail-Adresse Ihres Kontos bei License Manager wurde geändert');
     });
 
     it('refuses a registered address with 409 ERR_DUPLICATE_EMAIL, at the request and at the confirmation', async () => {

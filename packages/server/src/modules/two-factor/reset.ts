@@ -1,7 +1,6 @@
-import { LOCALES, type Locale } from '@lm/contract';
 import type { Actor, AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/http/errors.ts';
-import { accountLink, queueAccountMail } from '../users/mails.ts';
+import { accountLink, mailLocaleOf, queueAccountMail } from '../users/mails.ts';
 import { findUserById } from '../users/repo.ts';
 import { removeTwoFactor } from './service.ts';
 
@@ -16,7 +15,7 @@ export async function resetTwoFactorOf(ctx: AppContext, actor: Actor, userId: nu
   const removed = await removeTwoFactor(ctx, actor, userId);
   if (!removed) return;
   await ctx.db.transaction().execute((trx) =>
-    queueAccountMail(ctx, trx, { kind: 'twoFactorReset', to: user.email, locale: (LOCALES as readonly string[]).includes(user.locale ?? '') ? (user.locale as Locale) : 'en', link: accountLink(ctx, 'twoFactorReset', {}), email: user.email }),
+    queueAccountMail(ctx, trx, { kind: 'twoFactorReset', to: user.email, locale: mailLocaleOf(user), link: accountLink(ctx, 'twoFactorReset', {}), email: user.email }),
   );
   ctx.mail.wake();
 }

@@ -122,7 +122,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const user = requireUser(request);
         const { email, token } = request.body;
-        if (token) return confirmEmailChange(ctx, user.id, email, token);
+        if (token) return confirmEmailChange(ctx, user.id, email, token, requestLocale(request));
         await ctx.limits.take(MAIL_LIMITS.emailChangesPerAccount, String(user.id));
         return requestEmailChange(ctx, user.id, email, requestLocale(request));
       },

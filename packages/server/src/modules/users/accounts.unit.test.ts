@@ -46,8 +46,9 @@ describe('account mail texts', () => {
       for (const [kind, mail] of Object.entries(texts.mails)) {
         expect(mail.subject).toContain('{product}');
         expect(mail.intro).toContain('{email}');
-        // A mail whose link expires says when; the reset notice links to the login page.
-        if (kind !== 'twoFactorReset') expect(mail.outro).toContain('{hours}');
+        // A mail whose link expires says when; the notices link to the login page.
+        if (kind !== 'twoFactorReset' && kind !== 'emailChanged') expect(mail.outro).toContain('{hours}');
+        if (kind === 'emailChanged') expect(mail.intro).toContain('{newEmail}');
         expect(mail.action.length).toBeGreaterThan(3);
       }
     }

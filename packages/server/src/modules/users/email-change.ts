@@ -3,7 +3,7 @@ import { recordChange } from '../../platform/changelog.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { isUniqueViolation } from '../../platform/db/search.ts';
 import { notFound, validationError } from '../../platform/http/errors.ts';
-import { accountLink, queueAccountMail } from './mails.ts';
+import { accountLink, mailLocaleOf, queueAccountMail } from './mails.ts';
 import { duplicateEmail } from './registration.ts';
 import { findOpenUserById, findUserByEmail, updateUser } from './repo.ts';
 import { deleteTokensOfUser, findPendingEmailChange } from './token-repo.ts';
@@ -33,8 +33,11 @@ export async function requestEmailChange(ctx: AppContext, userId: number, newEma
   return { status: 'pending', email: user.email };
 }
 
-/** Completes an e-mail change with the token from the mail to the new address; it must be the caller's own. */
-export async function confirmEmailChange(ctx: AppContext, userId: number, newEmail: string, token: string): Promise<EmailChangeResult> {
+/**
+ * Completes an e-mail change with the token from the mail to the new address; it must be the
+ * caller's own. The old address is told, so that a person whose session was taken over learns it.
+ */
+export async function confirmEmailChange(ctx: AppContext, userId: number, newEmail: string, token: string, locale: Locale): Promise<EmailChangeResult> {
   try {
     await ctx.db.transaction().execute(async (trx) => {
       await consumeToken(trx, 'change-email', token, (row) => row.user_id === userId && row.new_email === newEmail);
@@ -45,10 +48,13 @@ export async function confirmEmailChange(ctx: AppContext, userId: number, newEma
       await updateUser(trx, userId, { email: newEmail });
       await deleteTokensOfUser(trx, userId, 'change-email');
       await recordChange(trx, { userId }, { model: 'User', recordId: userId, operation: 'update', oldValues: { email: user.email }, newValues: { email: newEmail } });
+      const link = accountLink(ctx, 'emailChanged', { email: newEmail });
+      await queueAccountMail(ctx, trx, { kind: 'emailChanged', to: user.email, locale: mailLocaleOf(user, locale), link, email: user.email, newEmail });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateEmail();
     throw error;
   }
+  ctx.mail.wake();
   return { status: 'complete', email: newEmail };
 }

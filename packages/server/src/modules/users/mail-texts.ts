@@ -1,6 +1,6 @@
 import type { Locale } from '@lm/contract';
 
-export type AccountMailKind = 'confirmRegistration' | 'resetPassword' | 'changeEmail' | 'twoFactorReset';
+export type AccountMailKind = 'confirmRegistration' | 'resetPassword' | 'changeEmail' | 'emailChanged' | 'twoFactorReset';
 
 interface MailText {
   subject: string;
@@ -14,7 +14,7 @@ interface LocaleTexts {
   mails: Record<AccountMailKind, MailText>;
 }
 
-/** The account mails in the five languages; {product}, {email} and {hours} are filled in. */
+/** The account mails in the five languages; {product}, {email}, {newEmail} and {hours} are filled in. */
 export const ACCOUNT_MAIL_TEXTS: Record<Locale, LocaleTexts> = {
   en: {
     greeting: 'Hello,',
@@ -36,6 +36,12 @@ export const ACCOUNT_MAIL_TEXTS: Record<Locale, LocaleTexts> = {
         intro: 'You asked to change the e-mail address of your account at {product} to {email}. Please confirm that this address is yours:',
         action: 'Confirm new address',
         outro: 'The link works once and for {hours} hours. Your account keeps its current address until you confirm. If you did not ask for this, ignore this mail.',
+      },
+      emailChanged: {
+        subject: 'The e-mail address of your account at {product} was changed',
+        intro: 'The e-mail address of your account {email} at {product} was changed to {newEmail}. From now on you sign in with the new address, and our mails go there.',
+        action: 'Sign in',
+        outro: 'If you did not do this, tell the administrator at once: someone else may be using your account.',
       },
       twoFactorReset: {
         subject: 'Your second factor at {product} was reset',
@@ -66,6 +72,12 @@ export const ACCOUNT_MAIL_TEXTS: Record<Locale, LocaleTexts> = {
         action: 'Neue Adresse bestätigen',
         outro: 'Der Link ist einmal und {hours} Stunden lang gültig. Bis zur Bestätigung behält Ihr Konto die bisherige Adresse. Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail.',
       },
+      emailChanged: {
+        subject: 'Die E-Mail-Adresse Ihres Kontos bei {product} wurde geändert',
+        intro: 'die E-Mail-Adresse Ihres Kontos {email} bei {product} wurde in {newEmail} geändert. Ab jetzt melden Sie sich mit der neuen Adresse an, und unsere E-Mails gehen dorthin.',
+        action: 'Anmelden',
+        outro: 'Wenn Sie das nicht selbst waren, benachrichtigen Sie sofort den Administrator: Möglicherweise verwendet jemand anderes Ihr Konto.',
+      },
       twoFactorReset: {
         subject: 'Ihr zweiter Faktor bei {product} wurde zurückgesetzt',
         intro: 'ein Administrator von {product} hat die Anmeldung mit zweitem Faktor für Ihr Konto {email} ausgeschaltet. Sie melden sich jetzt nur mit Ihrem Passwort an.',
@@ -94,6 +106,12 @@ export const ACCOUNT_MAIL_TEXTS: Record<Locale, LocaleTexts> = {
         intro: 'Ha solicitado cambiar la dirección de correo de su cuenta en {product} a {email}. Confirme que esta dirección le pertenece:',
         action: 'Confirmar la nueva dirección',
         outro: 'El enlace funciona una sola vez y durante {hours} horas. Su cuenta conserva la dirección actual hasta que la confirme. Si usted no lo ha solicitado, ignore este correo.',
+      },
+      emailChanged: {
+        subject: 'Se ha cambiado la dirección de correo de su cuenta en {product}',
+        intro: 'La dirección de correo de su cuenta {email} en {product} se ha cambiado a {newEmail}. A partir de ahora inicia sesión con la nueva dirección y nuestros correos llegarán allí.',
+        action: 'Iniciar sesión',
+        outro: 'Si no ha sido usted, avise de inmediato al administrador: es posible que otra persona esté usando su cuenta.',
       },
       twoFactorReset: {
         subject: 'Se ha restablecido su segundo factor en {product}',
@@ -124,6 +142,12 @@ export const ACCOUNT_MAIL_TEXTS: Record<Locale, LocaleTexts> = {
         action: 'Confirmer la nouvelle adresse',
         outro: "Le lien fonctionne une seule fois et pendant {hours} heures. Votre compte garde son adresse actuelle jusqu'à la confirmation. Si vous n'avez rien demandé, ignorez ce message.",
       },
+      emailChanged: {
+        subject: 'L\'adresse e-mail de votre compte sur {product} a été modifiée',
+        intro: 'L\'adresse e-mail de votre compte {email} sur {product} a été remplacée par {newEmail}. Désormais, vous vous connectez avec la nouvelle adresse, et nos e-mails y seront envoyés.',
+        action: 'Se connecter',
+        outro: 'Si vous n\'êtes pas à l\'origine de ce changement, prévenez immédiatement l\'administrateur : quelqu\'un d\'autre utilise peut-être votre compte.',
+      },
       twoFactorReset: {
         subject: 'Votre second facteur sur {product} a été réinitialisé',
         intro: 'Un administrateur de {product} a désactivé la connexion en deux étapes de votre compte {email}. Vous vous connectez désormais avec votre seul mot de passe.',
@@ -152,6 +176,12 @@ export const ACCOUNT_MAIL_TEXTS: Record<Locale, LocaleTexts> = {
         intro: "Hai chiesto di cambiare l'indirizzo e-mail del tuo account su {product} in {email}. Conferma che questo indirizzo è tuo:",
         action: 'Conferma il nuovo indirizzo',
         outro: "Il link funziona una sola volta e per {hours} ore. Il tuo account mantiene l'indirizzo attuale fino alla conferma. Se non l'hai richiesto tu, ignora questa e-mail.",
+      },
+      emailChanged: {
+        subject: 'L\'indirizzo e-mail del tuo account su {product} è stato cambiato',
+        intro: 'L\'indirizzo e-mail del tuo account {email} su {product} è stato cambiato in {newEmail}. D\'ora in poi accedi con il nuovo indirizzo e le nostre e-mail arriveranno lì.',
+        action: 'Accedi',
+        outro: 'Se non sei stato tu, avvisa subito l\'amministratore: qualcun altro potrebbe usare il tuo account.',
       },
       twoFactorReset: {
         subject: 'Il tuo secondo fattore su {product} è stato reimpostato',
