@@ -66,8 +66,17 @@ export const OWN_USER_FIELDS = [
   'optInEmail',
 ] as const;
 
-/** Fields only administrators see: the API leaves them out of every answer to anyone else. */
-export const STAFF_ONLY_FIELDS = { User: ['notes'] } as const satisfies Partial<Record<SubjectName, readonly string[]>>;
+/**
+ * Fields only administrators see: the API leaves them out of every answer to anyone else (what an
+ * administrator notes about a person, a product, a feature or a policy is for internal use).
+ */
+export const STAFF_ONLY_FIELDS = {
+  User: ['notes'],
+  Product: ['notes'],
+  Feature: ['notes'],
+  LicensePolicy: ['notes'],
+} as const satisfies Partial<Record<SubjectName, readonly string[]>>;
+export type SubjectWithStaffFields = keyof typeof STAFF_ONLY_FIELDS;
 
 /**
  * The License fields an owner changes through the license actions: change machine, move, extend a
@@ -105,8 +114,6 @@ export function rulesFor(user: AbilityUser | null): AppRule[] {
   can('update', 'License', [...OWN_LICENSE_FIELDS], own);
   can('delete', 'License', { ownerId: user.id, kind: 'TEMPORARY' });
   can('view', 'User', { id: user.id });
-  // What an administrator writes about a person stays with the administrators.
-  cannot('view', 'User', [...STAFF_ONLY_FIELDS.User]);
   can('update', 'User', [...OWN_USER_FIELDS], { id: user.id });
   can('delete', 'User', { id: user.id });
   // API tokens act as their owner (DESIGN.md section 6b): anyone signed in makes them for themselves.
@@ -121,6 +128,8 @@ export function rulesFor(user: AbilityUser | null): AppRule[] {
     // Webhooks for a reseller's own systems; they receive only what its rules let it view.
     can(['view-list', 'view', 'create', 'update', 'delete'], 'WebhookEndpoint', { ownerId: user.id });
   }
+  // What administrators write for themselves stays with them.
+  for (const [type, fields] of Object.entries(STAFF_ONLY_FIELDS)) cannot(['view', 'view-list'], type as SubjectWithStaffFields, [...fields]);
   return rules;
 }
 
@@ -143,7 +152,7 @@ export function unpackAbilityRules(packed: PackedRules): AppRule[] {
 }
 
 /** The record without the fields the ability may not view (a customer's own account without notes). */
-export function withoutUnviewableFields<T extends Record<string, unknown>>(ability: AppAbility, type: keyof typeof STAFF_ONLY_FIELDS, record: T): T {
+export function withoutUnviewableFields<T extends Record<string, unknown>>(ability: AppAbility, type: SubjectWithStaffFields, record: T): T {
   const hidden = STAFF_ONLY_FIELDS[type].filter((field) => field in record && !ability.can('view', asSubject(type, { ...record }), field));
   if (!hidden.length) return record;
   const visible: Record<string, unknown> = { ...record };

@@ -54,7 +54,8 @@ export const feature = z.object({
   localizedDescription: z.partialRecord(z.enum(LOCALES), z.string()),
   hidden: z.boolean(),
   expandToFeatures: z.array(z.string()),
-  notes: z.string().nullable(),
+  /** For administrators only: left out of answers to anyone else. */
+  notes: z.string().nullable().optional(),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 });

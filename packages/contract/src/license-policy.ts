@@ -105,7 +105,8 @@ export const licensePolicy = z.object({
   maxDifferentMachinesCount: z.number().int(),
   maxDifferentMachinesIntervalHours: z.number().int(),
   freeUpdatesPeriodDays: z.number().nullable(),
-  notes: z.string().nullable(),
+  /** For administrators only: left out of answers to anyone else. */
+  notes: z.string().nullable().optional(),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 });

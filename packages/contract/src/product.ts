@@ -54,7 +54,8 @@ export const product = z.object({
   features: z.array(z.string()),
   defaultLicensePolicyId: z.number().int().nullable(),
   downloadLinks: z.array(downloadLink),
-  notes: z.string().nullable(),
+  /** For administrators only: left out of answers to anyone else. */
+  notes: z.string().nullable().optional(),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idParam } from '@lm/contract';
 import { feature, featureFields, featureList, featureListQuery, featureUpdate } from '@lm/contract/feature';
 import type { AppContext } from '../../platform/context.ts';
-import { actorOf, authorize } from '../../platform/http/auth.ts';
+import { actorOf, authorize, visibleFields, visibleItems } from '../../platform/http/auth.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
 import { createFeature, deleteFeature, getFeature, listFeatures, updateFeature } from './service.ts';
 
@@ -16,13 +16,13 @@ export function featureRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { tags, summary: 'List features (limit up to 10000 for the web app\'s cache)', querystring: featureListQuery, response: { 200: featureList, ...errorResponses } } },
       async (request) => {
         authorize(request, 'view-list', 'Feature');
-        return listFeatures(ctx, request.query);
+        return visibleItems(request, 'Feature', await listFeatures(ctx, request.query));
       },
     );
 
     app.get('/features/:id', { schema: { tags, summary: 'One feature', params: idParam, response: { 200: feature, ...errorResponses } } }, async (request) => {
       authorize(request, 'view', 'Feature');
-      return getFeature(ctx, request.params.id);
+      return visibleFields(request, 'Feature', await getFeature(ctx, request.params.id));
     });
 
     app.post(

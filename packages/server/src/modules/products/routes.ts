@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idParam } from '@lm/contract';
 import { product, productFields, productList, productListQuery, productUpdate } from '@lm/contract/product';
 import type { AppContext } from '../../platform/context.ts';
-import { actorOf, authorize } from '../../platform/http/auth.ts';
+import { actorOf, authorize, visibleFields, visibleItems } from '../../platform/http/auth.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
 import { createProduct, deleteProduct, getProduct, listProducts, productVersions, updateProduct } from './service.ts';
 
@@ -23,13 +23,13 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         authorize(request, 'view-list', 'Product');
-        return listProducts(ctx, request.query);
+        return visibleItems(request, 'Product', await listProducts(ctx, request.query));
       },
     );
 
     app.get('/products/:id', { schema: { tags, summary: 'One product', params: idParam, response: { 200: product, ...errorResponses } } }, async (request) => {
       authorize(request, 'view', 'Product');
-      return getProduct(ctx, request.params.id);
+      return visibleFields(request, 'Product', await getProduct(ctx, request.params.id));
     });
 
     app.get(
@@ -37,7 +37,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { tags, summary: 'The products of the same name, ordered by version', params: idParam, response: { 200: productList, ...errorResponses } } },
       async (request) => {
         authorize(request, 'view', 'Product');
-        return productVersions(ctx, request.params.id);
+        return visibleItems(request, 'Product', await productVersions(ctx, request.params.id));
       },
     );
 

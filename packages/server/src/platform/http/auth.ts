@@ -5,10 +5,12 @@ import {
   formatUserName,
   SESSION_COOKIE,
   SESSION_LIFETIME_DAYS,
+  withoutUnviewableFields,
   type Action,
   type AppAbility,
   type Role,
   type SubjectName,
+  type SubjectWithStaffFields,
 } from '@lm/contract';
 import type { Actor } from '../context.ts';
 import { AppError, forbidden, unauthenticated } from './errors.ts';
@@ -110,6 +112,16 @@ export function authorize(request: FastifyRequest, action: Action, subject: Chec
   if (request.ability.can(action, target, field)) return;
   if (!request.user) throw unauthenticated();
   throw forbidden();
+}
+
+/** The answer without the fields the caller may not view (administrators' notes): one record. */
+export function visibleFields<T extends Record<string, unknown>>(request: FastifyRequest, type: SubjectWithStaffFields, record: T): T {
+  return withoutUnviewableFields(request.ability, type, record);
+}
+
+/** A list answer whose items come without the fields the caller may not view. */
+export function visibleItems<T extends Record<string, unknown>, L extends { items: T[] }>(request: FastifyRequest, type: SubjectWithStaffFields, list: L): L {
+  return { ...list, items: list.items.map((item) => withoutUnviewableFields(request.ability, type, item)) };
 }
 
 /** Like authorize for one record, but a record the caller may not see is "not found": it reveals nothing. */
