@@ -202,10 +202,12 @@ describeBothDatabases('licenses: actions', (t) => {
       await insertProduct(t.app, { name, version: '4.0', releaseDate: isoDaysFromToday(5) });
       const { api } = await customer();
       const license = await tanLicense(api, 'UPGRADE-BOX', { productId: v1, freeUpdatesUntil: isoDaysFromToday(20) });
-      // Activated today, after 2.0 came out: 2.0 is what the customer did not buy, not a free update.
+      // The TAN names its free-updates date and was issued today, after 2.0 came out: 2.0 is what
+      // the customer did not buy, not a free update.
       expect(license).toMatchObject({ freeUpgrade: null, freeUpdatesState: 'expiring' });
       expectError(await api.post(`/api/licenses/${license.id}/upgrade`), 422, 'ERR_NO_FREE_UPGRADE');
-      await activatedDaysAgo(license.id, 10);
+      // Issued ten days ago, before 2.0, and activated only today: 2.0 is within what was sold.
+      await t.app.ctx.db.updateTable('tans').set({ created_at: new Date(Date.now() - 10 * 86_400_000).toISOString() }).where('id', '=', license.tanId).execute();
       expect((await api.get(`/api/licenses/${license.id}`)).json()).toMatchObject({ freeUpgrade: { productId: v2, productName: `${name} 2.0` } });
 
       const response = await api.post(`/api/licenses/${license.id}/upgrade`);
@@ -219,6 +221,17 @@ describeBothDatabases('licenses: actions', (t) => {
       expectError(await api.post(`/api/licenses/${license.id}/upgrade`), 409, 'ERR_LICENSE_UPGRADED');
       expectError(await api.put(`/api/licenses/${license.id}/machine`, { body: { machineId: machine() } }), 409, 'ERR_LICENSE_UPGRADED');
       expect((await api.get('/api/licenses', { query: { offline: 'true' } })).json().items.map((item: { id: number }) => item.id)).toEqual([upgraded.id]);
+    });
+
+    it("counts a policy's free-updates period from the activation", async () => {
+      const name = uniqueName('Policy period');
+      const v1 = (await insertProduct(t.app, { name, version: '1.0', releaseDate: '2025-01-01' })).id;
+      const v2 = (await insertProduct(t.app, { name, version: '2.0', releaseDate: isoDaysFromToday(-5) })).id;
+      const { api } = await customer();
+      const license = await tanLicense(api, machine(), { productId: v1, licensePolicyId: await insertPolicy(t.app, { freeUpdatesPeriodDays: 100 }) });
+      expect(license).toMatchObject({ freeUpdatesUntil: isoDaysFromToday(100), freeUpgrade: null });
+      await activatedDaysAgo(license.id, 10);
+      expect((await api.get(`/api/licenses/${license.id}`)).json()).toMatchObject({ freeUpgrade: { productId: v2 } });
     });
 
     it('refuses without a covered newer version, and for another account', async () => {

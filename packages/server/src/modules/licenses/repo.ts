@@ -42,6 +42,8 @@ export function licenseView(db: Executor) {
       'license_policies.max_different_machines_interval_hours',
       'tans.code as tan_code',
       'tans.distributor_id',
+      'tans.created_at as tan_created_at',
+      'tans.free_updates_until as tan_free_updates_until',
       'owner.email as owner_email',
       'owner.first_name as owner_first_name',
       'owner.last_name as owner_last_name',

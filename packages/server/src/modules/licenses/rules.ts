@@ -118,7 +118,7 @@ export interface ProductVersion {
   releaseDate: string | null;
 }
 
-/** A license's free-updates period: from its activation (null: open) until its free-updates end (null: none). */
+/** A license's free-updates period: from its start (null: not checked) until its free-updates end (null: none). */
 export interface FreeUpdatesPeriod {
   from: string | null;
   until: string | null;
@@ -127,7 +127,7 @@ export interface FreeUpdatesPeriod {
 /**
  * The free upgrade for a license: among the active versions of the same product name with a higher
  * major version released within the license's free-updates period (a version already out when the
- * license was activated is what the customer chose not to buy), the next major version (its newest
+ * period began is what the customer chose not to buy), the next major version (its newest
  * release). Null when there is none, or the license has no free updates.
  */
 export function findFreeUpgrade(current: ProductVersion, period: FreeUpdatesPeriod, candidates: readonly ProductVersion[], today: string): ProductVersion | null {

@@ -42,14 +42,21 @@ function currentVersion(row: LicenseViewRow): ProductVersion {
 }
 
 /**
- * The free upgrade a license may take now: only a live license with free updates. Its free-updates
- * period began at its activation; a license that came from an upgrade continues the period of the
- * one it replaced, which began before the version it was upgraded to was released.
+ * When a license's free-updates period began: where the TAN names its own free-updates date, when
+ * the TAN was issued (what was sold then with updates until that date, however late it is
+ * activated); else at the activation, where the policy's period starts. A license that came from
+ * an upgrade continues the period of the one it replaced, which began before the version it was
+ * upgraded to was released: null, no start to check.
  */
+function freeUpdatesFrom(row: LicenseViewRow): string | null {
+  if (row.upgraded_from_id !== null) return null;
+  return (row.tan_free_updates_until !== null && row.tan_created_at !== null ? row.tan_created_at : row.created_at).slice(0, 10);
+}
+
+/** The free upgrade a license may take now: only a live license with free updates. */
 export function freeUpgradeOf(row: LicenseViewRow, versions: readonly ProductVersion[], today: string): ProductVersion | null {
   if (row.revoked || row.upgraded_to_id !== null) return null;
-  const period = { from: row.upgraded_from_id === null ? row.created_at.slice(0, 10) : null, until: row.free_updates_until };
-  return findFreeUpgrade(currentVersion(row), period, versions, today);
+  return findFreeUpgrade(currentVersion(row), { from: freeUpdatesFrom(row), until: row.free_updates_until }, versions, today);
 }
 
 export function toLicense(row: LicenseViewRow, upgrade: ProductVersion | null, today: string): License {
