@@ -31,10 +31,12 @@ describe('CASL rules', () => {
       }
     });
 
-    it('can update only the machine, owner and validity of its own License, not revoke or make it permanent', () => {
+    it('can update only the machine and owner of its own License, not set its end date, revoke or make it permanent', () => {
       const own = asSubject('License', { ownerId: customer.id, kind: 'TAN' });
-      for (const field of ['machineId', 'ownerId', 'validUntil']) expect(ability.can('update', own, field), field).toBe(true);
-      for (const field of ['revoked', 'permanent']) expect(ability.can('update', own, field), field).toBe(false);
+      for (const field of ['machineId', 'ownerId']) expect(ability.can('update', own, field), field).toBe(true);
+      for (const field of ['validUntil', 'revoked', 'permanent']) expect(ability.can('update', own, field), field).toBe(false);
+      expect(ability.can('extend', own)).toBe(true);
+      expect(ability.can('extend', asSubject('License', { ownerId: 99 }))).toBe(false);
       expect(ability.can('update', asSubject('License', { ownerId: 99 }), 'machineId')).toBe(false);
     });
 

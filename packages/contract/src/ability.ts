@@ -22,6 +22,7 @@ export const ACTIONS = [
   'view-list',
   'create',
   'update',
+  'extend',
   'delete',
   'download',
   'confirm-registration',
@@ -79,10 +80,11 @@ export const STAFF_ONLY_FIELDS = {
 export type SubjectWithStaffFields = keyof typeof STAFF_ONLY_FIELDS;
 
 /**
- * The License fields an owner changes through the license actions: change machine, move, extend a
- * trial. Revoking and making permanent are for administrators.
+ * The License fields an owner changes through the license actions: change machine, move. A trial's
+ * end date is not among them: the owner only extends it within the product's trial days (the
+ * `extend` action); setting any date, revoking and making permanent are for administrators.
  */
-export const OWN_LICENSE_FIELDS = ['machineId', 'ownerId', 'validUntil'] as const;
+export const OWN_LICENSE_FIELDS = ['machineId', 'ownerId'] as const;
 
 /** Field paths of the statistics chart rules (spec section 6). */
 export const STATISTICS_FIELDS = {
@@ -112,6 +114,7 @@ export function rulesFor(user: AbilityUser | null): AppRule[] {
   const own = { ownerId: user.id };
   can(['view', 'create', 'download'], 'License', own);
   can('update', 'License', [...OWN_LICENSE_FIELDS], own);
+  can('extend', 'License', own);
   can('delete', 'License', { ownerId: user.id, kind: 'TEMPORARY' });
   can('view', 'User', { id: user.id });
   can('update', 'User', [...OWN_USER_FIELDS], { id: user.id });

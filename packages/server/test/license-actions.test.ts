@@ -191,6 +191,18 @@ describeBothDatabases('licenses: actions', (t) => {
       expectError(await (await customer()).api.put(`/api/licenses/${license.id}`, { body: { revoked: true, validUntil: null, permanent: false } }), 404, 'ERR_NOT_FOUND');
       expect((await api.get(`/api/licenses/${license.id}`)).json()).toMatchObject({ permanent: false, revoked: false });
     });
+
+    it("refuses an owner's end date: a trial runs longer only through extend, within its trial days, and a revoked one not at all", async () => {
+      const { api } = await customer();
+      const license = await trial(api, 5, 14);
+      for (const validUntil of [null, '2099-12-31', isoDaysFromToday(10)]) {
+        expectError(await api.put(`/api/licenses/${license.id}`, { body: { validUntil } }), 403, 'ERR_FORBIDDEN');
+      }
+      await admin.put(`/api/licenses/${license.id}`, { body: { revoked: true } });
+      expectError(await api.put(`/api/licenses/${license.id}`, { body: { validUntil: null } }), 403, 'ERR_FORBIDDEN');
+      expect((await api.get(`/api/licenses/${license.id}`)).json()).toMatchObject({ validUntil: license.validUntil, revoked: true });
+      expect((await changeLog(license.id)).filter((row) => row.operation === 'update')).toHaveLength(1);
+    });
   });
 
   describe('POST /api/licenses/{id}/upgrade', () => {

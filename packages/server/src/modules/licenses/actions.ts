@@ -22,7 +22,7 @@ function assertLive(row: LicenseViewRow): void {
 /** `POST /licenses/{id}/extend`: a temporary license runs longer, up to today + the product's trial days (within the configured max). */
 export async function extendLicense(ctx: AppContext, request: FastifyRequest, id: number, input: ExtendLicense): Promise<License> {
   await ctx.db.transaction().execute(async (trx) => {
-    const row = await loadLicenseForChange(trx, request, id, 'update', 'validUntil');
+    const row = await loadLicenseForChange(trx, request, id, 'extend');
     assertLive(row);
     if (row.kind !== 'TEMPORARY') throw new AppError(422, 'ERR_NOT_TEMPORARY', 'Only a temporary license can be extended');
     const now = new Date();

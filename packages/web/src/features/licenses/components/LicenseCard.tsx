@@ -53,7 +53,7 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
   const live = !license.revoked && license.upgradedToId === null;
   const ended = hasEnded(license, today);
   const isTemporary = license.kind === 'TEMPORARY';
-  const can = (action: 'update' | 'delete' | 'download' | 'create', field?: string) => ability.can(action, subject, field);
+  const can = (action: 'update' | 'extend' | 'delete' | 'download' | 'create', field?: string) => ability.can(action, subject, field);
 
   const validity = license.permanent
     ? t('licenses.permanent')
@@ -179,7 +179,7 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
               {t('licenses.move')}
             </Button>
           )}
-          {live && isTemporary && can('update', 'validUntil') && (
+          {live && isTemporary && can('extend') && (
             <Button size="xs" variant="light" leftSection={<IconCalendarPlus size={14} />} onClick={() => setDialog('extend')}>
               {t('licenses.extend')}
             </Button>
