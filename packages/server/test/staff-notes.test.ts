@@ -35,4 +35,22 @@ describeBothDatabases('administrators’ notes on the catalogue', (t) => {
       for (const record of records) expect(record, what).not.toHaveProperty('notes');
     }
   });
+
+  it('are searched by administrators only: a distributor\'s filter does not find a record by its notes', async () => {
+    const secret = `margin-${Date.now()}`;
+    const feature = await createFeature(t.app, cookies.ADMIN, { notes: secret });
+    const policy = await createPolicy(t.app, cookies.ADMIN, { notes: secret });
+    const product = await createProduct(t.app, cookies.ADMIN, { notes: secret, features: [feature.name], defaultLicensePolicyId: policy.id });
+    const searches = { features: feature.id, 'license-policies': policy.id, products: product.id };
+    for (const [list, id] of Object.entries(searches)) {
+      for (const filter of [secret, secret.slice(0, 9)]) {
+        const url = `/api/${list}?filter=${encodeURIComponent(filter)}`;
+        const byAdmin = await admin.get(url);
+        expect(byAdmin.json().items.map((item: { id: number }) => item.id), url).toContain(id);
+        const byDistributor = await distributor.get(url);
+        expect(byDistributor.statusCode, url).toBe(200);
+        expect(byDistributor.json(), url).toMatchObject({ items: [], totalCount: 0 });
+      }
+    }
+  });
 });

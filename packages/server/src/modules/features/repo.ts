@@ -2,16 +2,16 @@ import { sql, type Selectable } from 'kysely';
 import type { ListQuery } from '@lm/contract';
 import type { Executor } from '../../platform/db/database.ts';
 import type { FeaturesTable } from '../../platform/db/schema.ts';
-import { anyColumnContains, orderings } from '../../platform/db/search.ts';
+import { anyColumnContains, orderings, type StaffSearch } from '../../platform/db/search.ts';
 
 export type FeatureRow = Selectable<FeaturesTable>;
 
 const SORT_COLUMNS: Record<string, string> = { id: 'features.id', name: 'features.name', hidden: 'features.hidden', createdAt: 'features.created_at' };
-const SEARCH_COLUMNS = ['features.name', 'features.localized_description', 'features.notes'];
+const SEARCH_COLUMNS = ['features.name', 'features.localized_description'];
 
-export async function listFeatureRows(db: Executor, query: ListQuery): Promise<{ rows: FeatureRow[]; totalCount: number }> {
+export async function listFeatureRows(db: Executor, query: ListQuery & StaffSearch): Promise<{ rows: FeatureRow[]; totalCount: number }> {
   let base = db.selectFrom('features');
-  if (query.filter) base = base.where((eb) => anyColumnContains(db, eb, SEARCH_COLUMNS, query.filter!));
+  if (query.filter) base = base.where((eb) => anyColumnContains(db, eb, query.searchNotes ? [...SEARCH_COLUMNS, 'features.notes'] : SEARCH_COLUMNS, query.filter!));
   const count = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   let page = base.selectAll('features');
   for (const [column, direction] of orderings(query.sort, SORT_COLUMNS, [{ field: 'name', descending: false }], 'features.id')) {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idParam } from '@lm/contract';
 import { feature, featureFields, featureList, featureListQuery, featureUpdate } from '@lm/contract/feature';
 import type { AppContext } from '../../platform/context.ts';
-import { actorOf, authorize, visibleFields, visibleItems } from '../../platform/http/auth.ts';
+import { actorOf, authorize, maySee, visibleFields, visibleItems } from '../../platform/http/auth.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
 import { createFeature, deleteFeature, getFeature, listFeatures, updateFeature } from './service.ts';
 
@@ -16,7 +16,7 @@ export function featureRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { tags, summary: 'List features (limit up to 10000 for the web app\'s cache)', querystring: featureListQuery, response: { 200: featureList, ...errorResponses } } },
       async (request) => {
         authorize(request, 'view-list', 'Feature');
-        return visibleItems(request, 'Feature', await listFeatures(ctx, request.query));
+        return visibleItems(request, 'Feature', await listFeatures(ctx, { ...request.query, searchNotes: maySee(request, 'Feature', 'notes') }));
       },
     );
 

@@ -3,7 +3,7 @@ import type { ListQuery, ListResult } from '@lm/contract';
 import { recordChange } from '../../platform/changelog.ts';
 import type { Actor, AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
-import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/search.ts';
+import { isForeignKeyViolation, isUniqueViolation, type StaffSearch } from '../../platform/db/search.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { mergeUpdate } from '../../platform/http/validation.ts';
 import {
@@ -44,7 +44,7 @@ async function withExpansions(db: Executor, rows: FeatureRow[]): Promise<Feature
   return rows.map((row) => toFeature(row, expansions.get(row.id) ?? []));
 }
 
-export async function listFeatures(ctx: AppContext, query: ListQuery): Promise<ListResult<Feature>> {
+export async function listFeatures(ctx: AppContext, query: ListQuery & StaffSearch): Promise<ListResult<Feature>> {
   const { rows, totalCount } = await listFeatureRows(ctx.db, query);
   return { items: await withExpansions(ctx.db, rows), totalCount };
 }

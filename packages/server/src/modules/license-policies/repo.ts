@@ -3,7 +3,7 @@ import type { LicensePolicyFields, PolicyType } from '@lm/contract/license-polic
 import type { ListQuery } from '@lm/contract';
 import type { Executor } from '../../platform/db/database.ts';
 import type { LicensePoliciesTable } from '../../platform/db/schema.ts';
-import { anyColumnContains, orderings } from '../../platform/db/search.ts';
+import { anyColumnContains, orderings, type StaffSearch } from '../../platform/db/search.ts';
 
 export type LicensePolicyRow = Selectable<LicensePoliciesTable>;
 
@@ -14,11 +14,11 @@ const SORT_COLUMNS: Record<string, string> = {
   licenseMaxValidDays: 'license_max_valid_days',
   createdAt: 'created_at',
 };
-const SEARCH_COLUMNS = ['name', 'public_name', 'notes'];
+const SEARCH_COLUMNS = ['name', 'public_name'];
 
-export async function listPolicyRows(db: Executor, query: ListQuery & { type?: PolicyType }): Promise<{ rows: LicensePolicyRow[]; totalCount: number }> {
+export async function listPolicyRows(db: Executor, query: ListQuery & StaffSearch & { type?: PolicyType }): Promise<{ rows: LicensePolicyRow[]; totalCount: number }> {
   let base = db.selectFrom('license_policies');
-  if (query.filter) base = base.where((eb) => anyColumnContains(db, eb, SEARCH_COLUMNS, query.filter!));
+  if (query.filter) base = base.where((eb) => anyColumnContains(db, eb, query.searchNotes ? [...SEARCH_COLUMNS, 'notes'] : SEARCH_COLUMNS, query.filter!));
   if (query.type) base = base.where('type', '=', query.type);
   const count = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   let page = base.selectAll();

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParam } from '@lm/contract';
 import { licensePolicy, licensePolicyFields, licensePolicyList, licensePolicyListQuery, licensePolicyUpdate } from '@lm/contract/license-policy';
 import type { AppContext } from '../../platform/context.ts';
-import { actorOf, authorize, visibleFields, visibleItems } from '../../platform/http/auth.ts';
+import { actorOf, authorize, maySee, visibleFields, visibleItems } from '../../platform/http/auth.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
 import { createLicensePolicy, getLicensePolicy, listLicensePolicies, updateLicensePolicy } from './service.ts';
 
@@ -15,7 +15,7 @@ export function licensePolicyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { schema: { tags, summary: 'List license policies', querystring: licensePolicyListQuery, response: { 200: licensePolicyList, ...errorResponses } } },
       async (request) => {
         authorize(request, 'view-list', 'LicensePolicy');
-        return visibleItems(request, 'LicensePolicy', await listLicensePolicies(ctx, request.query));
+        return visibleItems(request, 'LicensePolicy', await listLicensePolicies(ctx, { ...request.query, searchNotes: maySee(request, 'LicensePolicy', 'notes') }));
       },
     );
 

@@ -11,7 +11,7 @@ import type { ListQuery, ListResult } from '@lm/contract';
 import { recordChange } from '../../platform/changelog.ts';
 import type { Actor, AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
-import { isUniqueViolation } from '../../platform/db/search.ts';
+import { isUniqueViolation, type StaffSearch } from '../../platform/db/search.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { mergeUpdate } from '../../platform/http/validation.ts';
 import { findPolicyIdByName, findPolicyRow, insertPolicyRow, listPolicyRows, updatePolicyRow, type LicensePolicyRow } from './repo.ts';
@@ -36,7 +36,7 @@ export function toLicensePolicy(row: LicensePolicyRow): LicensePolicy {
   };
 }
 
-export async function listLicensePolicies(ctx: AppContext, query: ListQuery & { type?: PolicyType }): Promise<ListResult<LicensePolicy>> {
+export async function listLicensePolicies(ctx: AppContext, query: ListQuery & StaffSearch & { type?: PolicyType }): Promise<ListResult<LicensePolicy>> {
   const { rows, totalCount } = await listPolicyRows(ctx.db, query);
   return { items: rows.map(toLicensePolicy), totalCount };
 }

@@ -3,7 +3,7 @@ import type { DownloadLink, ProductFields } from '@lm/contract/product';
 import type { ListQuery } from '@lm/contract';
 import type { Executor } from '../../platform/db/database.ts';
 import type { ProductsTable } from '../../platform/db/schema.ts';
-import { anyColumnContains, orderings } from '../../platform/db/search.ts';
+import { anyColumnContains, orderings, type StaffSearch } from '../../platform/db/search.ts';
 
 export type ProductRow = Selectable<ProductsTable>;
 
@@ -15,9 +15,9 @@ const SORT_COLUMNS: Record<string, string> = {
   releaseDate: 'products.release_date',
   createdAt: 'products.created_at',
 };
-const SEARCH_COLUMNS = ['products.name', 'products.version', 'products.notes'];
+const SEARCH_COLUMNS = ['products.name', 'products.version'];
 
-export interface ProductRowFilter extends ListQuery {
+export interface ProductRowFilter extends ListQuery, StaffSearch {
   active?: boolean;
   ids?: number[];
   /** Each entry: the feature ids of which a product must have at least one. */
@@ -26,7 +26,7 @@ export interface ProductRowFilter extends ListQuery {
 
 export async function listProductRows(db: Executor, query: ProductRowFilter): Promise<{ rows: ProductRow[]; totalCount: number }> {
   let base = db.selectFrom('products');
-  if (query.filter) base = base.where((eb) => anyColumnContains(db, eb, SEARCH_COLUMNS, query.filter!));
+  if (query.filter) base = base.where((eb) => anyColumnContains(db, eb, query.searchNotes ? [...SEARCH_COLUMNS, 'products.notes'] : SEARCH_COLUMNS, query.filter!));
   if (query.active !== undefined) base = base.where('products.active', '=', query.active);
   if (query.ids) base = base.where('products.id', 'in', query.ids.length ? query.ids : [0]);
   for (const ids of query.featureIdSets ?? []) {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idParam } from '@lm/contract';
 import { product, productFields, productList, productListQuery, productUpdate } from '@lm/contract/product';
 import type { AppContext } from '../../platform/context.ts';
-import { actorOf, authorize, visibleFields, visibleItems } from '../../platform/http/auth.ts';
+import { actorOf, authorize, maySee, visibleFields, visibleItems } from '../../platform/http/auth.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
 import { createProduct, deleteProduct, getProduct, listProducts, productVersions, updateProduct } from './service.ts';
 
@@ -23,7 +23,7 @@ export function productRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         authorize(request, 'view-list', 'Product');
-        return visibleItems(request, 'Product', await listProducts(ctx, request.query));
+        return visibleItems(request, 'Product', await listProducts(ctx, { ...request.query, searchNotes: maySee(request, 'Product', 'notes') }));
       },
     );
 

@@ -4,7 +4,7 @@ import type { ListResult } from '@lm/contract';
 import { recordChange } from '../../platform/changelog.ts';
 import type { Actor, AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
-import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/search.ts';
+import { isForeignKeyViolation, isUniqueViolation, type StaffSearch } from '../../platform/db/search.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { mergeUpdate } from '../../platform/http/validation.ts';
 import { featureExpansionGraph, featureIdsFor, requireFeatureIds } from '../features/service.ts';
@@ -64,7 +64,7 @@ async function featureIdSets(db: Executor, names: readonly string[], resolve: bo
   return sources.map((list) => list.flatMap((name) => (ids.has(name) ? [ids.get(name)!] : [])));
 }
 
-export async function listProducts(ctx: AppContext, query: ProductListQuery): Promise<ListResult<Product>> {
+export async function listProducts(ctx: AppContext, query: ProductListQuery & StaffSearch): Promise<ListResult<Product>> {
   const resolve = query.resolveFeatures ?? false;
   const sets = query.featureNames?.length ? await featureIdSets(ctx.db, query.featureNames, resolve) : undefined;
   const { rows, totalCount } = await listProductRows(ctx.db, { ...query, featureIdSets: sets });

@@ -24,6 +24,11 @@ export function lowercased(dialect: Dialect, column: string, text: string): RawB
   return sql<string>`${sql.raw(unicode ? SQLITE_LOWER_UNICODE : 'lower')}(${sql.ref(column)})`;
 }
 
+/** A list's text filter looks in the notes too: only for callers who may read them (staff-only fields). */
+export interface StaffSearch {
+  searchNotes?: boolean;
+}
+
 /** Case-insensitive "contains" over text columns, the same on SQLite and PostgreSQL, in every alphabet. */
 export function anyColumnContains<DB, TB extends keyof DB>(db: Executor, eb: ExpressionBuilder<DB, TB>, columns: readonly string[], text: string): Expression<SqlBool> {
   const pattern = containsPattern(text);

@@ -119,6 +119,11 @@ export function visibleFields<T extends Record<string, unknown>>(request: Fastif
   return withoutUnviewableFields(request.ability, type, record);
 }
 
+/** Whether the caller may read this field of the subject (a text filter then searches it). */
+export function maySee(request: FastifyRequest, type: SubjectWithStaffFields, field: string): boolean {
+  return request.ability.can('view', type, field);
+}
+
 /** A list answer whose items come without the fields the caller may not view. */
 export function visibleItems<T extends Record<string, unknown>, L extends { items: T[] }>(request: FastifyRequest, type: SubjectWithStaffFields, list: L): L {
   return { ...list, items: list.items.map((item) => withoutUnviewableFields(request.ability, type, item)) };
