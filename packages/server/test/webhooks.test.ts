@@ -324,8 +324,14 @@ describeBothDatabases(
       expect(seen(theirReceiver)).toEqual([`tan.created:${theirTan.id}`, `license.created:${theirTan.id}`, `tan.updated:${theirTan.id}`]);
       expect(adminReceiver.received.filter((delivery) => delivery.payload.type !== 'user.created')).toHaveLength(9);
       // The distributors' lists hold their own endpoints only.
-      const listed = (await client(t.app, mine.cookie).get('/api/webhook-endpoints')).json().items as { ownerId: number }[];
+      const listed = (await client(t.app, mine.cookie).get('/api/webhook-endpoints')).json().items as { ownerId: number; id: number }[];
       expect(listed.map((endpoint) => endpoint.ownerId)).toEqual([mine.id]);
+      // Their delivery logs give the status, not what answered: this server may reach what they cannot.
+      const attempts = (await deliveries(t.app, mine.cookie, listed[0].id)).flatMap((delivery) => delivery.attempts);
+      expect(attempts.length).toBe(3);
+      for (const attempt of attempts) expect(attempt).toMatchObject({ statusCode: 200, response: null });
+      const adminEndpoint = (await client(t.app, as.cookies.ADMIN).get('/api/webhook-endpoints', { query: { limit: '1000' } })).json().items.find((endpoint: { url: string }) => endpoint.url === adminReceiver.url);
+      expect((await deliveries(t.app, as.cookies.ADMIN, adminEndpoint.id))[0].attempts[0]).toMatchObject({ statusCode: 200, response: 'thanks' });
     });
 
     it("receive their own account's changes without the administrators' notes, which the administrators' endpoint carries", async () => {

@@ -13,15 +13,22 @@ export interface SendResult {
   error: string | null;
 }
 
+export interface SendOptions {
+  timeoutMs: number;
+  publicOnly: boolean;
+  keepResponse: boolean;
+}
+
 const RESPONSE_EXCERPT_CHARS = 1000;
 const RESPONSE_READ_BYTES = 8192;
 
 /**
  * Posts one delivery and waits at most `timeoutMs` for the whole answer. A 2xx status is a success;
  * anything else (redirects are not followed, as Standard Webhooks asks) is a failure with its
- * excerpt. With `publicOnly`, the connection goes to public addresses only.
+ * excerpt. With `publicOnly`, the connection goes to public addresses only; without `keepResponse`,
+ * the answer's body is not kept.
  */
-export async function postWebhook(target: string, headers: Record<string, string>, body: string, options: { timeoutMs: number; publicOnly: boolean }): Promise<SendResult> {
+export async function postWebhook(target: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendResult> {
   const started = performance.now();
   const finish = (result: Omit<SendResult, 'durationMs'>): SendResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
   let url: URL;
@@ -70,7 +77,7 @@ export async function postWebhook(target: string, headers: Record<string, string
           const statusCode = response.statusCode ?? null;
           const text = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT_CHARS);
           const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
-          settle({ ok, statusCode, response: text || null, error: ok ? null : `The receiver answered ${statusCode}` });
+          settle({ ok, statusCode, response: options.keepResponse ? text || null : null, error: ok ? null : `The receiver answered ${statusCode}` });
         };
         response.on('end', done);
         response.on('error', (error) => settle({ ok: false, statusCode: response.statusCode ?? null, response: null, error: error.message }));

@@ -43,7 +43,7 @@ import { findEndpointForDelivery } from './queue.ts';
 import { endpointSecrets, sealSecret } from './secrets.ts';
 import { postWebhook } from './sender.ts';
 import { newWebhookSecret, webhookHeaders } from './signature.ts';
-import { publicOnlyFor } from './worker.ts';
+import { publicOnlyFor, sendOptionsFor } from './worker.ts';
 
 function toEndpoint(row: EndpointViewRow): WebhookEndpoint {
   return {
@@ -226,10 +226,7 @@ export async function sendTestEvent(ctx: AppContext, request: FastifyRequest, id
     return insertDelivery(trx, id, eventId, now.toISOString(), { outOfLine: true });
   });
   const delivery = (await findDelivery(ctx.db, deliveryId))!;
-  const sent = await postWebhook(row.url, webhookHeaders(endpointSecrets(ctx, endpoint, now), delivery.message_id, delivery.body!, now), delivery.body!, {
-    timeoutMs: { ...DEFAULT_WEBHOOK_WORKER_OPTIONS, ...ctx.config.webhookWorker }.timeoutMs,
-    publicOnly: publicOnlyFor(ctx, endpoint),
-  });
+  const sent = await postWebhook(row.url, webhookHeaders(endpointSecrets(ctx, endpoint, now), delivery.message_id, delivery.body!, now), delivery.body!, sendOptionsFor(ctx, endpoint, { ...DEFAULT_WEBHOOK_WORKER_OPTIONS, ...ctx.config.webhookWorker }.timeoutMs));
   await insertAttempt(ctx.db, { delivery_id: deliveryId, attempted_at: now.toISOString(), status_code: sent.statusCode, duration_ms: sent.durationMs, response: sent.response, error: sent.error });
   await finishTestDelivery(ctx.db, deliveryId, sent.ok, new Date().toISOString());
   return (await toDeliveries(ctx, [(await findDelivery(ctx.db, deliveryId))!]))[0];

@@ -25,9 +25,38 @@ describe('public addresses (for distributors’ endpoints)', () => {
     for (const inner of ['127.0.0.1', '10.0.0.5', '172.16.3.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', 'not an ip']) {
       expect(isPublicAddress(inner), inner).toBe(false);
     }
-    for (const outer of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
+    for (const outer of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '::ffff:808:808', '2a00:1450:4001:82a::200e']) {
       expect(isPublicAddress(outer), outer).toBe(true);
     }
+  });
+
+  it('refuses an inner IPv4 address however IPv6 writes it, and the documentation and relay networks', () => {
+    const inner = [
+      '::127.0.0.1', // IPv4-compatible
+      '::ffff:7f00:1', // mapped, in hex
+      '::ffff:0:127.0.0.1', // translated (SIIT)
+      '2002:7f00:1::', // 6to4 of 127.0.0.1
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+      '64:ff9b::a00:1', // NAT64 of 10.0.0.1
+      '64:ff9b:1::a00:1', // local-use NAT64
+      '2001:db8::1',
+      '3fff::1',
+      '100::1', // discard-only
+      '192.0.2.2',
+      '192.88.99.1',
+      '198.51.100.7',
+      '203.0.113.9',
+      '255.255.255.255',
+    ];
+    for (const address of inner) expect(isPublicAddress(address), address).toBe(false);
+  });
+
+  it("refuses this machine's own addresses, where services listening on all interfaces answer", () => {
+    const own = ['93.184.216.34', '2606:4700:4700:0:0:0:0:1111', '127.0.0.1'];
+    for (const address of ['93.184.216.34', '2606:4700:4700::1111', '::ffff:93.184.216.34']) expect(isPublicAddress(address, own), address).toBe(false);
+    expect(isPublicAddress('8.8.8.8', own)).toBe(true);
+    const interfaces = Object.values(os.networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address));
+    for (const address of interfaces) expect(isPublicAddress(address.replace(/%.*$/, '')), address).toBe(false);
   });
 });
 

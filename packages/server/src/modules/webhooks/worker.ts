@@ -22,7 +22,7 @@ import {
 } from './queue.ts';
 import { insertAttempt, type DeliveryRow } from './repo.ts';
 import { endpointSecrets } from './secrets.ts';
-import { postWebhook } from './sender.ts';
+import { postWebhook, type SendOptions } from './sender.ts';
 import { webhookHeaders } from './signature.ts';
 
 /** Events queued in a transaction are looked for this long after, once that transaction has committed. */
@@ -122,7 +122,7 @@ export class WebhookWorker extends OutboxLoop<WebhookPassResult> {
       return 'given-up';
     }
     const headers = webhookHeaders(endpointSecrets(this.ctx, endpoint, startedAt), delivery.message_id, delivery.body, startedAt);
-    const sent = await postWebhook(endpoint.url, headers, delivery.body, { timeoutMs: this.options.timeoutMs, publicOnly: publicOnlyFor(this.ctx, endpoint) });
+    const sent = await postWebhook(endpoint.url, headers, delivery.body, sendOptionsFor(this.ctx, endpoint, this.options.timeoutMs));
     const now = new Date();
     const nowText = now.toISOString();
     await insertAttempt(db, {
@@ -181,4 +181,13 @@ export class WebhookWorker extends OutboxLoop<WebhookPassResult> {
  */
 export function publicOnlyFor(ctx: AppContext, endpoint: { owner_role: string }): boolean {
   return endpoint.owner_role !== 'ADMIN' && ctx.config.webhookPrivateAddresses !== 'all';
+}
+
+/**
+ * How a delivery to this endpoint is sent. Only administrators' delivery logs keep what the receiver
+ * answered: a distributor's receiver is its own to debug, and this server may reach services that
+ * answer it and not the distributor (a partner's API that trusts this server's address).
+ */
+export function sendOptionsFor(ctx: AppContext, endpoint: { owner_role: string }, timeoutMs: number): SendOptions {
+  return { timeoutMs, publicOnly: publicOnlyFor(ctx, endpoint), keepResponse: endpoint.owner_role === 'ADMIN' };
 }
