@@ -76,14 +76,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerErrorHandling(app);
   registerHttpMetrics(app, metrics);
+  // Served over plain HTTP (a LAN install, a first try), HSTS means nothing and upgrading the
+  // page's requests to https would break every script and call.
+  const overHttps = config.publicUrl.startsWith('https:');
   registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         'img-src': ["'self'", 'data:', 'https:'],
         'style-src': ["'self'", "'unsafe-inline'"],
         'script-src': ["'self'"],
+        'upgrade-insecure-requests': overHttps ? [] : null,
       },
     },
+    strictTransportSecurity: overHttps,
+  });
+  // API answers hold accounts, licenses and secrets: no cache keeps them unless a route says so.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    done();
   });
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1 } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createUser, describeBothDatabases, expectAnonymousSession, expectError, login } from './harness.ts';
+import { client, createUser, describeBothDatabases, expectAnonymousSession, expectError, loggedIn, login } from './harness.ts';
 
 describeBothDatabases('HTTP conventions', (t) => {
   describe('unknown paths', () => {
@@ -89,8 +89,28 @@ describeBothDatabases('HTTP conventions', (t) => {
       ]) {
         expect(response.statusCode).toBe(404);
         expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
-        expect(response.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+        expect(response.headers['content-security-policy']).toContain("default-src 'self'");
       }
+    });
+
+    it('asks for HTTPS only when the server is reached over HTTPS: on plain HTTP, upgrading requests would break the page', async () => {
+      const overHttp = await t.app.inject({ url: '/api/health' });
+      expect(overHttp.headers['strict-transport-security']).toBeUndefined();
+      expect(overHttp.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+      const overHttps = await (await t.newApp({ env: { PUBLIC_URL: 'https://licenses.example.com' } })).inject({ url: '/api/no-such-route' });
+      expect(overHttps.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+      expect(overHttps.headers['content-security-policy']).toContain('upgrade-insecure-requests');
+    });
+
+    it('keeps API answers out of every cache: they hold accounts, licenses and secrets', async () => {
+      const { cookie } = await loggedIn(t.app, 'ADMIN');
+      for (const url of ['/api/session', '/api/users', '/api/account/sessions', '/api/api-tokens', '/api/no-such-route']) {
+        const response = await t.app.inject({ url, headers: { cookie } });
+        expect(response.headers['cache-control'], url).toBe('no-store');
+      }
+      const created = await client(t.app, cookie).post('/api/api-tokens', { body: { name: 'cache check' } });
+      expect(created.statusCode, created.body).toBe(201);
+      expect(created.headers['cache-control']).toBe('no-store');
     });
   });
 
