@@ -83,6 +83,15 @@ describeBothDatabases(
         await login(t.app, other.email, other.password);
       });
 
+      it('refuses a link mailed before the password was changed in the account', async () => {
+        const user = await loggedIn(t.app);
+        const token = await resetLink(user.email);
+        const changed = await client(t.app, user.cookie).put('/api/account/password', { body: { currentPassword: user.password, newPassword: 'changed in the account' } });
+        expect(changed.statusCode, changed.body).toBe(204);
+        expectError(await client(t.app).post('/api/users/reset-password', { body: { email: user.email, password: 'set from the mail', token } }), 422, 'ERR_INVALID_TOKEN');
+        await login(t.app, user.email, 'changed in the account');
+      });
+
       it('refuses bad input with 400', async () => {
         const user = await createUser(t.app);
         const token = await resetLink(user.email);

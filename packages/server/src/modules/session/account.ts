@@ -5,6 +5,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { checkPassword } from '../two-factor/service.ts';
 import { updateUser } from '../users/repo.ts';
+import { deleteTokensOfUser } from '../users/token-repo.ts';
 import { deleteOtherSessions, deleteSessionById, sessionsOfUser } from './repo.ts';
 
 /** `GET /account/sessions`: the account's live sessions, the one in use marked, latest use first. */
@@ -32,7 +33,8 @@ export async function endOtherSessions(ctx: AppContext, userId: number, currentT
 
 /**
  * `PUT /account/password`: the current password proves the person; the new one takes its place and
- * every other session of the account ends (whoever knew the old password is out).
+ * every other session of the account ends (whoever knew the old password is out). Reset links
+ * already mailed stop working: whoever reads that mailbox would otherwise set a password of their own.
  */
 export async function changePassword(ctx: AppContext, userId: number, currentTokenHash: string | null, input: { currentPassword: string; newPassword: string }): Promise<void> {
   await checkPassword(ctx, userId, input.currentPassword);
@@ -40,6 +42,7 @@ export async function changePassword(ctx: AppContext, userId: number, currentTok
   await ctx.db.transaction().execute(async (trx) => {
     await updateUser(trx, userId, { passwordHash });
     await deleteOtherSessions(trx, userId, currentTokenHash);
+    await deleteTokensOfUser(trx, userId, 'reset-password');
     await recordChange(trx, { userId }, { model: 'User', recordId: userId, operation: 'update', oldValues: {}, newValues: { passwordChanged: true } });
   });
 }
