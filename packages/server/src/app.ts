@@ -99,7 +99,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1 } });
   // With rateLimits off (tests not about them) every request is on the allow list.
   await app.register(rateLimit, { global: false, enableDraftSpec: false, allowList: () => !config.rateLimits });
-  registerCsrfProtection(app);
+  registerCsrfProtection(app, { overHttps });
   registerSessionAuth(app, ctx);
   registerTokenAuth(app, ctx);
 

@@ -37,6 +37,22 @@ describeBothDatabases('CSRF protection', (t) => {
       expect(response.statusCode, response.body).toBe(200);
     });
 
+    it('refuses a plain-http page of the same host name when the site is https, and accepts the https one', async () => {
+      const user = await createUser(t.app);
+      const credentials = { username: user.email, password: user.password };
+      // The site's address is https: its own pages are https.
+      const overHttps = await t.newApp({ env: { PUBLIC_URL: `https://${HOST}` } });
+      const post = (app: typeof overHttps, headers: Record<string, string>) => request(app, 'POST', '/api/session', { headers: { host: HOST, ...headers }, body: { username: 'nobody@example.com', password: 'x' } });
+      expectError(await post(overHttps, { origin: `http://${HOST}` }), 403, 'ERR_CSRF');
+      expectError(await post(overHttps, { origin: `https://${HOST}` }), 401, 'ERR_LOGIN_FAILED');
+      // Or the request came over https, through a proxy the server trusts.
+      const behindProxy = await t.newApp({ env: { TRUST_PROXY: 'true' } });
+      expectError(await post(behindProxy, { origin: `http://${HOST}`, 'x-forwarded-proto': 'https' }), 403, 'ERR_CSRF');
+      expectError(await post(behindProxy, { origin: `https://${HOST}`, 'x-forwarded-proto': 'https' }), 401, 'ERR_LOGIN_FAILED');
+      // Plain http throughout (a LAN install) keeps working.
+      expect((await postLogin({ origin: `http://${HOST}` }, credentials)).statusCode).toBe(200);
+    });
+
     it('accepts a call without Origin (same-origin GETs, non-browser clients)', async () => {
       const user = await createUser(t.app);
       const response = await postLogin({}, { username: user.email, password: user.password });

@@ -10,14 +10,19 @@ const crossSite = () => new AppError(403, 'ERR_CSRF', 'Cross-site request refuse
  * come from this site; bodies must be JSON or multipart, which a cross-site form cannot send without
  * a CORS preflight that this server never grants. Fastify already answers 415 for other body types.
  */
-export function registerCsrfProtection(app: FastifyInstance): void {
+export function registerCsrfProtection(app: FastifyInstance, options: { overHttps: boolean }): void {
   // A cross-site form may post text/plain without a preflight; nothing here reads it.
   app.removeContentTypeParser('text/plain');
   // A synchronous hook: an async one costs every request a promise and a turn of the microtask queue.
-  app.addHook('onRequest', (request, _reply, done) => done(crossSiteRefusal(request)));
+  app.addHook('onRequest', (request, _reply, done) => done(crossSiteRefusal(request, options.overHttps)));
 }
 
-function crossSiteRefusal(request: FastifyRequest): AppError | undefined {
+/**
+ * The Origin must be this site, scheme included: a page on plain http:// at the same host name (which
+ * anyone on the network path can write) is not the https:// site. The scheme is known from the
+ * request (TLS here or a trusted proxy's X-Forwarded-Proto) or from an https:// PUBLIC_URL.
+ */
+function crossSiteRefusal(request: FastifyRequest, overHttps: boolean): AppError | undefined {
   if (!STATE_CHANGING.has(request.method)) return undefined;
   // The desktop protocol carries no session: a forged request can do nothing a direct one cannot.
   if (request.url.startsWith('/api/client/')) return undefined;
@@ -26,5 +31,7 @@ function crossSiteRefusal(request: FastifyRequest): AppError | undefined {
   const origin = request.headers.origin;
   if (!origin) return undefined;
   // An Origin that does not parse is refused like a foreign one.
-  return URL.parse(origin)?.host === request.host ? undefined : crossSite();
+  const from = URL.parse(origin);
+  if (from?.host !== request.host) return crossSite();
+  return from.protocol !== 'https:' && (overHttps || request.protocol === 'https') ? crossSite() : undefined;
 }
