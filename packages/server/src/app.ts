@@ -18,7 +18,7 @@ import { registerHttpMetrics } from './platform/metrics/http.ts';
 import { PRODUCT_VERSION } from './platform/version.ts';
 import { registerSessionAuth } from './modules/session/request-user.ts';
 import { registerCsrfProtection } from './platform/http/csrf.ts';
-import { registerErrorHandling } from './platform/http/errors.ts';
+import { answerClientError, registerErrorHandling, sendError } from './platform/http/errors.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { serveWebApp } from './platform/http/web-app.ts';
 import { apiModules } from './modules/index.ts';
@@ -45,6 +45,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: proxyTrust(config.trustProxy),
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 500 },
+    frameworkErrors: sendError,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,4 +1,7 @@
+import { STATUS_CODES } from 'node:http';
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
+import type { App } from '../src/app.ts';
 import { client, createUser, describeBothDatabases, expectAnonymousSession, expectError, loggedIn, login } from './harness.ts';
 
 describeBothDatabases('HTTP conventions', (t) => {
@@ -10,6 +13,29 @@ describeBothDatabases('HTTP conventions', (t) => {
         expect(response.headers['content-type']).toMatch(/^application\/json/);
         expect(body.message).toContain('/api/no-such-thing/42');
         expect(body.message).not.toContain('x=1');
+      }
+    });
+
+    it('answers addresses the router refuses in the same form, without repeating what was sent', async () => {
+      const long = '1'.repeat(1000);
+      const tooLong = expectError(await t.app.inject({ url: `/api/licenses/${long}` }), 414, 'ERR_BAD_REQUEST');
+      expect(tooLong.message).not.toContain(long.slice(0, 300));
+      const bad = expectError(await t.app.inject({ url: '/api/products/%zz' }), 400, 'ERR_BAD_REQUEST');
+      expect(bad.message).not.toContain('%zz');
+      const unknown = expectError(await t.app.inject({ url: `/api/${'x'.repeat(5000)}` }), 404, 'ERR_NOT_FOUND');
+      expect(unknown.message.length).toBeLessThan(300);
+    });
+
+    it('answers requests that Node refuses before routing (headers too large, broken HTTP) in the same form', async () => {
+      const port = await listeningPort(t.app);
+      for (const [raw, status] of [
+        [`GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+        [`GET /api/health?${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431],
+        ['NOT HTTP AT ALL\r\n\r\n', 400],
+      ] as const) {
+        const answer = await rawRequest(port, raw);
+        expect(answer.split('\r\n')[0]).toBe(`HTTP/1.1 ${status} ${STATUS_CODES[status]}`);
+        expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: 'ERR_BAD_REQUEST', message: expect.any(String) });
       }
     });
 
@@ -124,3 +150,20 @@ describeBothDatabases('HTTP conventions', (t) => {
     });
   });
 });
+
+/** The port of the app listening on loopback (once per app). */
+async function listeningPort(app: App): Promise<number> {
+  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+  return (app.server.address() as net.AddressInfo).port;
+}
+
+/** Sends bytes as they are (no HTTP client would send them) and reads the answer until the server closes. */
+function rawRequest(port: number, raw: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(raw));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', (error) => (answer ? resolve(answer) : reject(error)));
+  });
+}

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { issueMessage, renderMessage, type ErrorBody, type ErrorCode, type ErrorDetail, type IssueLike, type Locale } from '@lm/contract';
@@ -63,14 +65,23 @@ function valueAt(source: unknown, path: string[]): unknown {
   return value;
 }
 
-const FASTIFY_CODES: Record<string, [number, ErrorCode]> = {
+/** Fastify's own errors: status, code and, where Fastify's message repeats the request's path, one of ours. */
+const FASTIFY_CODES: Record<string, [number, ErrorCode, string?]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'ERR_UNSUPPORTED_MEDIA_TYPE'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'ERR_BAD_REQUEST'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'ERR_PAYLOAD_TOO_LARGE'],
   FST_REQ_FILE_TOO_LARGE: [413, 'ERR_PAYLOAD_TOO_LARGE'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'ERR_BAD_REQUEST'],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'ERR_BAD_REQUEST'],
+  FST_ERR_BAD_URL: [400, 'ERR_BAD_REQUEST', 'The address is not valid'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'ERR_BAD_REQUEST', 'The address is too long'],
 };
+
+/** A path as an error message repeats it: long enough to recognize, never a page of what a caller sent. */
+export function shownPath(url: string): string {
+  const path = url.split('?')[0];
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+}
 
 /**
  * PostgreSQL refuses some input that passes validation and that SQLite stores (a NUL character in a
@@ -85,14 +96,36 @@ export function errorCodeOf(reply: FastifyReply): ErrorCode | undefined {
   return answeredCodes.get(reply);
 }
 
+/** Answers an error as `{ error, message }`: the error handler, and Fastify's routing errors (`frameworkErrors`). */
+export function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const [status, body] = errorAnswer(error, request);
+  answeredCodes.set(reply, body.error);
+  if (status === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+  if (status === 429 && body.params?.retryAfter !== undefined) reply.header('retry-after', String(body.params.retryAfter));
+  return reply.status(status).send(body);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const [status, body] = errorAnswer(error, request);
-    answeredCodes.set(reply, body.error);
-    if (status === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
-    if (status === 429 && body.params?.retryAfter !== undefined) reply.header('retry-after', String(body.params.retryAfter));
-    return reply.status(status).send(body);
-  });
+  app.setErrorHandler(sendError);
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'The request headers are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request did not arrive in time'],
+};
+
+/**
+ * A request Node's parser refused before Fastify saw it (headers or address too large, a broken
+ * request line): answered in the API's form, then the connection closes, as Node does.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'The request is not valid HTTP'];
+  const body = JSON.stringify({ error: 'ERR_BAD_REQUEST', message } satisfies ErrorBody);
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }
 
 /** The status and body that answer an error; validation answers in the request's language. */
@@ -122,7 +155,7 @@ function errorAnswer(error: FastifyError, request: FastifyRequest): [number, Err
     return [400, { error: 'ERR_BAD_REQUEST', message: 'The request contains a value the database cannot store' }];
   }
   const known = error.code ? FASTIFY_CODES[error.code] : undefined;
-  if (known) return [known[0], { error: known[1], message: error.message }];
+  if (known) return [known[0], { error: known[1], message: known[2] ?? error.message }];
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500 && !isResponseSerializationError(error)) {
     return [error.statusCode, { error: 'ERR_BAD_REQUEST', message: error.message }];
   }

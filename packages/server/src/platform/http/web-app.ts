@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { shownPath } from './errors.ts';
 
 /** Vite names every built asset by a hash of its content: the name changes whenever a byte does. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -52,6 +53,6 @@ export async function serveWebApp(app: FastifyInstance, webDist: string): Promis
   app.setNotFoundHandler((request, reply) => {
     const wantsPage = request.method === 'GET' && !request.url.startsWith('/api') && !path.extname(request.url.split('?')[0]);
     if (hasWebApp && wantsPage) return reply.sendFile('index.html');
-    return reply.status(404).send({ error: 'ERR_NOT_FOUND', message: `${request.method} ${request.url.split('?')[0]} not found` });
+    return reply.status(404).send({ error: 'ERR_NOT_FOUND', message: `${request.method} ${shownPath(request.url)} not found` });
   });
 }
