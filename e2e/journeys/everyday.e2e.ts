@@ -272,6 +272,12 @@ describeJourney('everyday things: dialogs, notices, the phone, the session check
     expect(await maxCount.inputValue()).toBe('0');
     await page.locator('.mantine-Paper-root', { has: maxCount }).getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => page.getByText('Enter 1 or more').first().isVisible()).toBe(true);
+    // An order's temporary license is a temporary license: within the configured maximum (30 days).
+    const orderDays = page.locator('input[data-setting="order.temporaryLicenseDays"]');
+    await orderDays.fill('45');
+    await page.locator('.mantine-Paper-root', { has: orderDays }).getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => page.getByText('Enter 30 or less').first().isVisible()).toBe(true);
+    expect(await page.getByText('At most 30, the longest a temporary license may run (see Limits)').isVisible()).toBe(true);
 
     await page.goto('/products/create');
     const features = page.getByRole('combobox', { name: 'Features' });

@@ -121,6 +121,22 @@ describeBothDatabases(
       });
     });
 
+    describe('days valid', () => {
+      it('cannot exceed the maximum for temporary licenses, in the setting and when the maximum is lowered later', async () => {
+        const refused = expectError(await admin.put('/api/settings/order.temporaryLicenseDays', { body: { value: 45 } }), 400, 'ERR_VALIDATION');
+        expect(refused.details).toMatchObject([{ path: 'value', code: 'tooBig', params: { maximum: 30 } }]);
+        await setting('order.temporaryLicenseDays', 30);
+        await setting('license.temporaryMaxDays', 10);
+        try {
+          const result = await accepted(order());
+          const license = await t.app.ctx.db.selectFrom('licenses').select('valid_until').where('id', '=', result.licenseId!).executeTakeFirstOrThrow();
+          expect(license.valid_until).toBe(new Date(Date.now() + 10 * 86400000).toISOString().slice(0, 10));
+        } finally {
+          await setting('license.temporaryMaxDays', null);
+        }
+      });
+    });
+
     describe('automations', () => {
       it('creates a confirmed customer account and a temporary license bound to the order machine', async () => {
         const body = order();

@@ -71,7 +71,8 @@ async function orderTemporaryLicense(trx: Executor, order: OrderWebhook, owner: 
   if (!product || !product.active) return { outcome: 'no-product' };
   const today = now.toISOString().slice(0, 10);
   if (order.machineId && (await machineTaken(trx, { machineId: order.machineId, productId: product.id, kind: 'TEMPORARY' }, today))) return { outcome: 'machine-has-license' };
-  const days = await settingValue<number>(trx, 'order.temporaryLicenseDays');
+  // Within the maximum for temporary licenses, also when that was lowered after the order days were set.
+  const days = Math.min(await settingValue<number>(trx, 'order.temporaryLicenseDays'), await settingValue<number>(trx, 'license.temporaryMaxDays'));
   const policy = await resolvePolicy(trx, product.default_license_policy_id);
   const nowText = now.toISOString();
   const row = await insertLicense(

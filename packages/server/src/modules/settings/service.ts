@@ -65,6 +65,11 @@ export async function updateSetting(ctx: AppContext, rawKey: string, value: unkn
   if (key === 'order.temporaryLicenseProductId' && !(await productExists(ctx.db, parsed.data as number))) {
     throw new AppError(400, 'ERR_VALIDATION', `${key} is not an allowed value`, { details: [{ path: 'value', message: 'unknownProduct', code: 'unknownProduct' }] });
   }
+  // A temporary license cannot exceed the configured maximum (spec section 8), one from an order neither.
+  const maximum = key === 'order.temporaryLicenseDays' ? await settingValue<number>(ctx.db, 'license.temporaryMaxDays') : null;
+  if (maximum !== null && (parsed.data as number) > maximum) {
+    throw new AppError(400, 'ERR_VALIDATION', `${key} is not an allowed value`, { details: [{ path: 'value', message: 'tooBig', code: 'tooBig', params: { maximum } }] });
+  }
   await changingCatalogue(ctx, () => writeSetting(ctx.db, key, parsed.data));
 }
 

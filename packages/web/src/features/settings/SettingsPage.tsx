@@ -1,6 +1,6 @@
 import { Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { LOCALES, SECRET_MASK, type SettingKey, type SettingsMap, LOCALE_NAMES } from '@lm/contract';
+import { LOCALES, SECRET_MASK, SETTING_DEFAULTS, type SettingKey, type SettingsMap, LOCALE_NAMES } from '@lm/contract';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useAppSettings } from '../../lib/settings.ts';
 import { SettingsSection, type SettingField } from './SettingsSection.tsx';
@@ -23,6 +23,8 @@ export default function SettingsPage() {
     );
   }
 
+  const configuredMax = settings['license.temporaryMaxDays'];
+  const temporaryMaxDays = typeof configuredMax === 'number' ? configuredMax : (SETTING_DEFAULTS['license.temporaryMaxDays'] as number);
   const linkFields = (base: 'theme.link.dataPrivacy' | 'theme.link.imprint', label: string): SettingField[] => [
     { key: base, label: t('settings.links.fallback', { link: label }), kind: 'url', placeholder: 'https://', description: t('settings.links.fallbackHint') },
     ...LOCALES.map((locale): SettingField => ({ key: `${base}.${locale}` as SettingKey, label: `${label} (${LOCALE_NAMES[locale]})`, kind: 'url', placeholder: 'https://' })),
@@ -110,7 +112,14 @@ export default function SettingsPage() {
             { key: 'order.autoCreateAccount', label: t('settings.orders.autoCreateAccount'), kind: 'boolean' },
             { key: 'order.autoTemporaryLicense', label: t('settings.orders.autoTemporaryLicense'), kind: 'boolean' },
             { key: 'order.temporaryLicenseProductId', label: t('settings.orders.product'), kind: 'product' },
-            { key: 'order.temporaryLicenseDays', label: t('settings.orders.daysValid'), kind: 'number', placeholder: '30' },
+            {
+              key: 'order.temporaryLicenseDays',
+              label: t('settings.orders.daysValid'),
+              kind: 'number',
+              placeholder: String(Math.min(30, temporaryMaxDays)),
+              max: temporaryMaxDays,
+              description: t('settings.orders.daysValidHint', { max: temporaryMaxDays }),
+            },
           ]}
         />
       </Stack>

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Button, Group, NumberInput, Paper, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { settingValueSchema, type SettingKey, type SettingsMap } from '@lm/contract';
 import { ProductSelect } from '../../components/ProductSelect.tsx';
 import { showError, showSuccess } from '../../lib/notify.ts';
@@ -16,6 +17,8 @@ export interface SettingField {
   description?: string;
   placeholder?: string;
   disabled?: boolean;
+  /** A number's maximum where another setting bounds it (the server checks it too). */
+  max?: number;
 }
 
 type Draft = Record<string, string | number | boolean>;
@@ -57,7 +60,8 @@ export function SettingsSection({ title, description, fields, settings, columns 
     const found: Record<string, string> = {};
     for (const field of changed) {
       const value = valueOf(field, draft[field.key]);
-      const result = value === null ? null : settingValueSchema(field.key).safeParse(value, { reportInput: true });
+      const schema = field.max === undefined ? settingValueSchema(field.key) : settingValueSchema(field.key).pipe(z.number().max(field.max));
+      const result = value === null ? null : schema.safeParse(value, { reportInput: true });
       if (result && !result.success) found[field.key] = issueText(result.error.issues[0]);
     }
     setErrors(found);
@@ -77,7 +81,7 @@ export function SettingsSection({ title, description, fields, settings, columns 
       case 'boolean':
         return <Switch key={field.key} {...common} checked={draft[field.key] === true} onChange={(event) => set(event.currentTarget.checked)} />;
       case 'number':
-        return <NumberInput key={field.key} {...common} min={1} allowDecimal={false} placeholder={field.placeholder} value={draft[field.key] as number | string} onChange={set} />;
+        return <NumberInput key={field.key} {...common} min={1} max={field.max} allowDecimal={false} placeholder={field.placeholder} value={draft[field.key] as number | string} onChange={set} />;
       case 'product':
         return <ProductSelect key={field.key} {...common} value={typeof draft[field.key] === 'number' ? (draft[field.key] as number) : null} onChange={(id) => set(id ?? '')} />;
       default:
