@@ -99,6 +99,16 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
     await admin.getByRole('textbox', { name: 'Tags' }).or(admin.getByRole('combobox', { name: 'Tags' })).fill('e2e:j');
     await expect.poll(() => admin.getByRole('option', { name: 'e2e:journey' }).isVisible()).toBe(true);
     await screenshot(admin, 'licensing-tag-suggestions');
+
+    // A product not yet (or no longer) on sale is offered, marked, with what that means for its TANs.
+    const unreleased = await admin.request.post('/api/products', {
+      data: { name: 'E2E Studio Next', version: '2.0', active: false, trialDays: 0, releaseDate: '2026-12-31', defaultLicensePolicyId: policy.id },
+    });
+    expect(unreleased.status(), await unreleased.text()).toBe(201);
+    await admin.getByRole('combobox', { name: 'Product' }).click();
+    await admin.getByRole('combobox', { name: 'Product' }).fill('Next');
+    await admin.getByRole('option', { name: 'E2E Studio Next 2.0 (inactive)' }).click();
+    await expect.poll(() => admin.getByText('This product is inactive: its TANs cannot be activated until it is active again.').isVisible()).toBe(true);
   });
 
   it('a customer activates a TAN, changes its machine and moves the license to another account, which then sees it', async () => {

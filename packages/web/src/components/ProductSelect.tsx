@@ -15,15 +15,19 @@ export interface ProductSelectProps extends Omit<SelectProps<number>, 'data' | '
   active?: boolean;
   /** Products not to offer (already chosen elsewhere). */
   exclude?: number[];
+  /** Shown under the field while the chosen product is inactive (what that means in this form). */
+  inactiveHint?: string;
 }
 
 /**
  * Picks a product from GET /api/products: searched on the server as the user types (debounced
  * 300 ms), 50 at a time, the next 50 loaded at the end of the list (spec section 9).
  */
-export function ProductSelect({ value, onChange, active, exclude = [], ...props }: ProductSelectProps) {
+export function ProductSelect({ value, onChange, active, exclude = [], inactiveHint, ...props }: ProductSelectProps) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
+  // An inactive product says so wherever it is offered: nothing can be activated for it.
+  const labelOf = (product: Product) => (product.active ? product.formattedName : t('catalogue.productSelect.inactive', { name: product.formattedName }));
 
   const selected = useQuery({
     queryKey: [...PRODUCTS_KEY, 'one', value],
@@ -32,7 +36,7 @@ export function ProductSelect({ value, onChange, active, exclude = [], ...props 
     staleTime: 60_000,
   });
   // The input shows the chosen product's name; only what the user types is a search.
-  const typed = search === selected.data?.formattedName ? '' : search.trim();
+  const typed = selected.data && search === labelOf(selected.data) ? '' : search.trim();
   const [query] = useDebouncedValue(typed, SELECT_SEARCH_DEBOUNCE_MS);
 
   const pages = useInfiniteQuery({
@@ -51,7 +55,8 @@ export function ProductSelect({ value, onChange, active, exclude = [], ...props 
   const products = new Map<number, Product>();
   if (selected.data) products.set(selected.data.id, selected.data);
   for (const page of pages.data?.pages ?? []) for (const product of page.items) if (!exclude.includes(product.id)) products.set(product.id, product);
-  const data = [...products.values()].map((product) => ({ value: product.id, label: product.formattedName }));
+  const data = [...products.values()].map((product) => ({ value: product.id, label: labelOf(product) }));
+  const chosenInactive = value !== null && selected.data?.id === value && !selected.data.active;
 
   return (
     <Select<number>
@@ -60,6 +65,7 @@ export function ProductSelect({ value, onChange, active, exclude = [], ...props 
       placeholder={t('catalogue.productSelect.placeholder')}
       nothingFoundMessage={pages.isFetching ? t('common.loading') : t('catalogue.productSelect.nothingFound')}
       {...props}
+      description={chosenInactive && inactiveHint ? inactiveHint : props.description}
       data={data}
       value={value}
       onChange={(id) => onChange(id, id === null ? null : (products.get(id) ?? null))}

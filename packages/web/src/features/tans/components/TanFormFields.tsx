@@ -33,6 +33,7 @@ export function TanFormFields({ form, maxLicenseCount, canChooseDistributor, lab
         <ProductSelect
           label={t('tans.product')}
           required
+          inactiveHint={t('tans.productInactive')}
           {...product}
           value={form.values.productId}
           onChange={(productId, chosen) => {
