@@ -102,7 +102,7 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
 
     // A product not yet (or no longer) on sale is offered, marked, with what that means for its TANs.
     const unreleased = await admin.request.post('/api/products', {
-      data: { name: 'E2E Studio Next', version: '2.0', active: false, trialDays: 0, releaseDate: '2026-12-31', defaultLicensePolicyId: policy.id },
+      data: { name: 'E2E Studio Next', version: '2.0', active: false, releaseDate: '2026-12-31', defaultLicensePolicyId: policy.id },
     });
     expect(unreleased.status(), await unreleased.text()).toBe(201);
     await admin.getByRole('combobox', { name: 'Product' }).click();
