@@ -237,6 +237,25 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
     await toastSays(page, 'Invalid license (activation failed)');
     await context.close();
   });
+
+  it("a TAN's license count cannot go below its activations, and the field says why", async () => {
+    const created = await admin.request.post('/api/tans?count=1', { data: { productId, licenseCount: 3 } });
+    expect(created.status(), await created.text()).toBe(201);
+    const code = ((await created.json()) as { items: { code: string }[] }).items[0].code;
+    for (const machineId of ['COUNT-1', 'COUNT-2']) {
+      const activated = await admin.request.post('/api/licenses/activate', { data: { tan: code, machineId } });
+      expect(activated.status(), await activated.text()).toBe(201);
+    }
+    await admin.goto('/tans');
+    await admin.getByLabel('Search by code').fill(code);
+    await expect.poll(() => admin.getByTestId('tan-row').count()).toBe(1);
+    await admin.getByTestId('tan-row').getByRole('button', { name: 'Edit' }).click();
+    const dialog = admin.getByRole('dialog');
+    await dialog.getByLabel(/^License count/).fill('1');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.getByText('Already activated 2 times: enter 2 or more').isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
 });
 
 async function tanId(page: Page, code: string): Promise<number> {

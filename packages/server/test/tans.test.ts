@@ -229,8 +229,8 @@ describeBothDatabases('TANs', (t) => {
       const owner = client(t.app, (await loggedIn(t.app, 'USER')).cookie);
       await activate(owner, tan.code);
       await activate(owner, tan.code);
-      const body = expectError(await admin.put(`/api/tans/${tan.id}`, { body: { productId, licenseCount: 1, revoked: false } }), 400, 'ERR_VALIDATION');
-      expect(body.details?.[0].path).toBe('licenseCount');
+      const body = expectError(await admin.put(`/api/tans/${tan.id}`, { body: { productId, licenseCount: 1, revoked: false }, headers: { 'accept-language': 'de' } }), 400, 'ERR_VALIDATION');
+      expect(body.details).toMatchObject([{ path: 'licenseCount', code: 'belowActivations', message: 'Bereits 2-mal aktiviert: Geben Sie 2 oder mehr ein', params: { minimum: 2 } }]);
     });
 
     it('lets a distributor edit its own TAN but not hand it over or touch another one', async () => {

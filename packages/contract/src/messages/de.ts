@@ -19,6 +19,7 @@ export default {
     tooManyItems_other: 'Höchstens {{count}} Einträge',
     tooManyItems_many: 'Höchstens {{count}} Einträge',
     tooSmall: 'Geben Sie {{minimum}} oder mehr ein',
+    belowActivations: 'Bereits {{minimum}}-mal aktiviert: Geben Sie {{minimum}} oder mehr ein',
     greaterThan: 'Geben Sie eine Zahl größer als {{minimum}} ein',
     tooBig: 'Geben Sie {{maximum}} oder weniger ein',
     lessThan: 'Geben Sie eine Zahl kleiner als {{maximum}} ein',

@@ -19,6 +19,7 @@ export default {
     tooManyItems_other: 'At most {{count}} entries',
     tooManyItems_many: 'At most {{count}} entries',
     tooSmall: 'Enter {{minimum}} or more',
+    belowActivations: 'Already activated {{minimum}} times: enter {{minimum}} or more',
     greaterThan: 'Enter a number greater than {{minimum}}',
     tooBig: 'Enter {{maximum}} or less',
     lessThan: 'Enter a number less than {{maximum}}',

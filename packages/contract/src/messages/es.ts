@@ -19,6 +19,7 @@ export default {
     tooManyItems_other: 'Como máximo {{count}} entradas',
     tooManyItems_many: 'Como máximo {{count}} entradas',
     tooSmall: 'Introduzca {{minimum}} o más',
+    belowActivations: 'Ya se activó {{minimum}} veces: introduzca {{minimum}} o más',
     greaterThan: 'Introduzca un número mayor que {{minimum}}',
     tooBig: 'Introduzca {{maximum}} o menos',
     lessThan: 'Introduzca un número menor que {{maximum}}',

@@ -19,6 +19,7 @@ export default {
     tooManyItems_other: 'Au plus {{count}} entrées',
     tooManyItems_many: 'Au plus {{count}} entrées',
     tooSmall: 'Saisissez {{minimum}} ou plus',
+    belowActivations: 'Déjà activé {{minimum}} fois : saisissez {{minimum}} ou plus',
     greaterThan: 'Saisissez un nombre supérieur à {{minimum}}',
     tooBig: 'Saisissez {{maximum}} ou moins',
     lessThan: 'Saisissez un nombre inférieur à {{maximum}}',

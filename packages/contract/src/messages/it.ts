@@ -19,6 +19,7 @@ export default {
     tooManyItems_other: 'Al massimo {{count}} voci',
     tooManyItems_many: 'Al massimo {{count}} voci',
     tooSmall: 'Inserisci {{minimum}} o più',
+    belowActivations: 'Già attivato {{minimum}} volte: inserisci {{minimum}} o più',
     greaterThan: 'Inserisci un numero maggiore di {{minimum}}',
     tooBig: 'Inserisci {{maximum}} o meno',
     lessThan: 'Inserisci un numero minore di {{maximum}}',

@@ -206,7 +206,7 @@ export async function updateTanFor(ctx: AppContext, request: FastifyRequest, id:
     authorize(request, 'update', 'Tan', { distributorId: fields.distributorId });
     await checkReferences(trx, fields, old.license_count);
     if (fields.licenseCount < old.activated_count) {
-      throw invalid('licenseCount', 'tooSmall', { minimum: old.activated_count, min: old.activated_count });
+      throw invalid('licenseCount', 'belowActivations', { minimum: old.activated_count, min: old.activated_count });
     }
     const oldTags = stored.tags;
     const now = nowIso();

@@ -8,6 +8,7 @@ import { PageTitle } from '../../components/PageTitle.tsx';
 import { useAuth } from '../../lib/auth.ts';
 import { formValidator } from '../../lib/forms.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
+import { showFieldErrors } from '../../lib/server-errors.ts';
 import { useCreateTans, useTanLimits, type TanItem } from './api/tans.ts';
 import { RecentTans } from './components/RecentTans.tsx';
 import { TanFormFields } from './components/TanFormFields.tsx';
@@ -37,7 +38,7 @@ export default function TanCreatePage() {
         setRecent(result.items);
         showSuccess(t('tans.created', { count: result.totalCount }));
       } catch (error) {
-        showError(error, 'tans.createFailed');
+        if (!showFieldErrors(form, error)) showError(error, 'tans.createFailed');
       }
     };
     if (howMany === 1) return void run();

@@ -8,6 +8,7 @@ import { formatTanCode } from '@lm/contract/tan';
 import { ChangeLogLink } from '../../../components/ChangeLogLink.tsx';
 import { formValidator } from '../../../lib/forms.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
+import { showFieldErrors } from '../../../lib/server-errors.ts';
 import { useUpdateTan, type TanItem } from '../api/tans.ts';
 import { useAllLicensePolicies } from '../../../lib/license-policies.ts';
 import { tanFormSchema, toTanBody, toTanForm, type TanFormValues } from '../form.ts';
@@ -52,7 +53,7 @@ export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClo
       showSuccess(t('tans.updated'));
       onClose();
     } catch (error) {
-      showError(error, 'tans.updateFailed');
+      if (!showFieldErrors(form, error)) showError(error, 'tans.updateFailed');
     }
   });
 
