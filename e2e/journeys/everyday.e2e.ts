@@ -259,6 +259,12 @@ describeJourney('everyday things: dialogs, notices, the phone, the session check
     expect(await machines.inputValue()).toBe('0');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await expect.poll(() => page.getByText('Enter 1 or more').first().isVisible()).toBe(true);
+    // A floating file valid for one day cannot wait a week before it is refreshed.
+    await page.getByRole('textbox', { name: 'Type', exact: true }).or(page.getByRole('combobox', { name: 'Type', exact: true })).click();
+    await page.getByRole('option', { name: 'Floating' }).click();
+    await page.getByLabel(/^License file valid for/).fill('1');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect.poll(() => page.getByText('Choose less than the file’s validity of 1 day').first().isVisible()).toBe(true);
 
     await page.goto('/tans/create');
     await page.getByLabel(/^License count/).fill('0');

@@ -87,6 +87,24 @@ describeJourney('sign-in security: two-factor sign-in, sessions, password', () =
     await expect.poll(() => new URL(otherPage.url()).pathname).toBe('/login');
     await other.close();
     await context.close();
+
+    // An administrator is offered a reset only for an account that has a second factor.
+    const without = createAccount(setup.server, 'no-factor@e2e.test', 'USER');
+    const adminContext = await newContext(setup.browser, setup.server);
+    const admin = await adminContext.newPage();
+    await login(admin, ADMIN.email, ADMIN.password);
+    await admin.goto('/users');
+    for (const [email, offered] of [[account.email, true], [without.email, false]] as const) {
+      await admin.getByTestId('user-search').fill(email);
+      await expect.poll(() => admin.getByTestId('edit-user').count()).toBe(1);
+      await admin.getByTestId('edit-user').click();
+      await admin.getByTestId('user-edit-form').waitFor();
+      // The status is asked once the dialog opens: wait for the answer before judging the button.
+      await admin.waitForLoadState('networkidle');
+      expect(await admin.getByTestId('reset-two-factor').isVisible(), email).toBe(offered);
+      await admin.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    }
+    await adminContext.close();
   });
 
   it('shows the set-up on a phone in French, QR code and key readable, without accessibility violations', async () => {

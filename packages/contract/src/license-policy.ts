@@ -85,6 +85,15 @@ export const licensePolicyFields = z
   .refine((policy) => policy.type !== 'INDEFINITE' || Object.keys(policy.publicName).length === 0, {
     path: ['publicName'],
     message: 'validation.indefiniteNoPublicName',
+  })
+  .superRefine((policy, ctx) => {
+    // A file that expires before its next refresh (or is always "about to expire") leaves the
+    // program without a license between refreshes; a perpetual file does not expire.
+    if (policy.type === 'PERPETUAL') return;
+    const validSeconds = policy.licenseMaxValidDays * 86400;
+    for (const field of ['refetchIntervalSeconds', 'refetchBeforeExpirySeconds'] as const) {
+      if (policy[field] >= validSeconds) ctx.addIssue({ code: 'custom', path: [field], message: 'validation.refetchBeyondValidity', params: { count: policy.licenseMaxValidDays } });
+    }
   });
 export type LicensePolicyFields = z.output<typeof licensePolicyFields>;
 export type LicensePolicyInput = z.input<typeof licensePolicyFields>;

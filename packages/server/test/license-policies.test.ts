@@ -55,6 +55,21 @@ describeBothDatabases('license policies', (t) => {
       expect(error.details?.map((detail) => detail.path)).toContain(path);
     });
 
+    it("refuses refreshes as far apart as the file's validity, which would leave the program without a license in between", async () => {
+      const floating = { type: 'FLOATING' as const, licenseMaxValidDays: 1 };
+      const tooLate = expectError(await admin.post('/api/license-policies', { body: policyInput({ ...floating, refetchIntervalSeconds: 2 * 86400, refetchBeforeExpirySeconds: 86400 }), headers: { 'accept-language': 'de' } }), 400, 'ERR_VALIDATION');
+      expect(tooLate.details).toEqual([
+        { path: 'refetchIntervalSeconds', code: 'refetchBeyondValidity', message: 'Wählen Sie weniger als die Gültigkeit der Datei von 1 Tag', params: { count: 1 } },
+        expect.objectContaining({ path: 'refetchBeforeExpirySeconds', code: 'refetchBeyondValidity' }),
+      ]);
+      const policy = await createPolicy(t.app, cookies.ADMIN, { ...floating, refetchIntervalSeconds: 15 * 60, refetchBeforeExpirySeconds: 3600 });
+      // Shortening the validity under the refresh interval is refused too, on the interval.
+      const shortened = expectError(await admin.put(`/api/license-policies/${policy.id}`, { body: { licenseMaxValidDays: 1, refetchIntervalSeconds: 86400 } }), 400, 'ERR_VALIDATION');
+      expect(shortened.details?.map((detail) => detail.path)).toEqual(['refetchIntervalSeconds']);
+      // A perpetual file does not expire: its refresh times are free.
+      expect((await admin.post('/api/license-policies', { body: policyInput({ type: 'PERPETUAL', licenseMaxValidDays: 1, refetchIntervalSeconds: 30 * 86400 }) })).statusCode).toBe(201);
+    });
+
     it('refuses choosing INDEFINITE: only PERPETUAL and FLOATING are selectable', async () => {
       const error = expectError(await admin.post('/api/license-policies', { body: policyInput({ type: 'INDEFINITE', publicName: {} }) }), 400, 'ERR_VALIDATION');
       expect(error.details?.[0].path).toBe('type');
@@ -83,9 +98,9 @@ describeBothDatabases('license policies', (t) => {
 
     it('filters by text and type, sorts, pages, and answers items and totalCount', async () => {
       const prefix = uniqueName('pol');
-      await createPolicy(t.app, cookies.ADMIN, { name: `${prefix}-a`, type: 'FLOATING', licenseMaxValidDays: 5 });
+      await createPolicy(t.app, cookies.ADMIN, { name: `${prefix}-a`, type: 'FLOATING', licenseMaxValidDays: 5, refetchBeforeExpirySeconds: 86400 });
       await createPolicy(t.app, cookies.ADMIN, { name: `${prefix}-b`, type: 'PERPETUAL', licenseMaxValidDays: 9 });
-      await createPolicy(t.app, cookies.ADMIN, { name: `${prefix}-c`, type: 'FLOATING', licenseMaxValidDays: 7 });
+      await createPolicy(t.app, cookies.ADMIN, { name: `${prefix}-c`, type: 'FLOATING', licenseMaxValidDays: 7, refetchBeforeExpirySeconds: 86400 });
       const all = (await admin.get('/api/license-policies', { query: { filter: prefix, sort: '-licenseMaxValidDays' } })).json();
       expect(all.totalCount).toBe(3);
       expect(all.items.map((policy: { name: string }) => policy.name)).toEqual([`${prefix}-b`, `${prefix}-c`, `${prefix}-a`]);

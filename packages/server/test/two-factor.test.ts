@@ -139,12 +139,18 @@ describeBothDatabases(
     describe("an administrator's reset", () => {
       it("turns another account's factor off, logs it and mails the account; nobody else may", async () => {
         const user = await enrolled(t.app);
+        // Whether there is a factor to reset: for administrators only.
+        expect((await admin.get(`/api/users/${user.id}/two-factor`)).json()).toMatchObject({ enabled: true, recoveryCodesLeft: 10 });
+        for (const caller of [customer, distributor, user.api]) expectError(await caller.get(`/api/users/${user.id}/two-factor`), 403, 'ERR_FORBIDDEN');
+        expectError(await anonymous.get(`/api/users/${user.id}/two-factor`), 401, 'ERR_UNAUTHENTICATED');
+        expectError(await admin.get('/api/users/999999/two-factor'), 404, 'ERR_NOT_FOUND');
         expectError(await customer.delete(`/api/users/${user.id}/two-factor`), 403, 'ERR_FORBIDDEN');
         expectError(await distributor.delete(`/api/users/${user.id}/two-factor`), 403, 'ERR_FORBIDDEN');
         expectError(await anonymous.delete(`/api/users/${user.id}/two-factor`), 401, 'ERR_UNAUTHENTICATED');
         expectError(await user.api.delete(`/api/users/${user.id}/two-factor`), 403, 'ERR_FORBIDDEN');
         expect((await admin.delete(`/api/users/${user.id}/two-factor`)).statusCode).toBe(204);
         expect((await loginWith(t.app, user)).statusCode).toBe(200);
+        expect((await admin.get(`/api/users/${user.id}/two-factor`)).json()).toMatchObject({ enabled: false });
         const mails = await mailsTo(t.app, user.email);
         expect(mails.at(-1)!.subject).toMatch(/second factor .* was reset/);
         const log = await t.app.ctx.db.selectFrom('change_log').select(['new_values', 'user_id']).where('model', '=', 'User').where('record_id', '=', user.id).orderBy('id', 'desc').executeTakeFirstOrThrow();

@@ -1,8 +1,16 @@
+import type { TwoFactorStatus } from '@lm/contract/two-factor';
 import type { Actor, AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { accountLink, mailLocaleOf, queueAccountMail } from '../users/mails.ts';
 import { findUserById } from '../users/repo.ts';
-import { removeTwoFactor } from './service.ts';
+import { removeTwoFactor, twoFactorStatus } from './service.ts';
+
+/** `GET /users/{id}/two-factor`: whether an account signs in with a second factor, for the administrator who might reset it. */
+export async function twoFactorStatusOf(ctx: AppContext, userId: number): Promise<TwoFactorStatus> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user || user.closed_at) throw notFound('User');
+  return twoFactorStatus(ctx, { id: user.id, accessRole: user.access_role });
+}
 
 /**
  * `DELETE /users/{id}/two-factor`: an administrator turns off another account's second factor (a

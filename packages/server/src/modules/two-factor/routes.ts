@@ -8,7 +8,7 @@ import { errorResponses } from '../../platform/http/openapi.ts';
 import type { RequestUser } from '../../platform/http/auth.ts';
 import type { FastifyRequest } from 'fastify';
 import { confirmEnrolment, disableTwoFactor, regenerateRecoveryCodes, startEnrolment, twoFactorStatus as statusOf } from './service.ts';
-import { resetTwoFactorOf } from './reset.ts';
+import { resetTwoFactorOf, twoFactorStatusOf } from './reset.ts';
 
 const tags = ['two-factor sign-in'];
 const noContent = { 204: z.null(), ...errorResponses };
@@ -60,6 +60,16 @@ export function twoFactorRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/account/two-factor/recovery-codes',
       { schema: { tags, summary: 'Ten new recovery codes, shown once; the old ones stop working', body: passwordProof, response: { 200: recoveryCodes, ...errorResponses } } },
       async (request) => ({ recoveryCodes: await regenerateRecoveryCodes(ctx, account(request), request.body.password) }),
+    );
+
+    app.get(
+      '/users/:id/two-factor',
+      { schema: { tags, summary: "Whether an account signs in with a second factor (for an administrator's reset)", params: idParam, response: { 200: twoFactorStatus, ...errorResponses } } },
+      async (request) => {
+        requireUser(request);
+        authorize(request, 'update', 'User', { id: request.params.id }, 'twoFactor');
+        return twoFactorStatusOf(ctx, request.params.id);
+      },
     );
 
     app.delete(

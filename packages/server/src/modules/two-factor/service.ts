@@ -52,7 +52,7 @@ function stepOfCode(secretBase32: string, code: string, now: Date): number | nul
 
 const sealed = (ctx: AppContext, secret: string) => (ctx.config.secretKey ? encryptSecret(secret, ctx.config.secretKey) : secret);
 
-export async function twoFactorStatus(ctx: AppContext, account: Account): Promise<TwoFactorStatus> {
+export async function twoFactorStatus(ctx: AppContext, account: Pick<Account, 'id' | 'accessRole'>): Promise<TwoFactorStatus> {
   const row = await findTwoFactor(ctx.db, account.id);
   const enabled = Boolean(row?.confirmed_at);
   return {

@@ -1,6 +1,6 @@
 import { Button, Group, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { userFields, type User } from '@lm/contract/user';
 import { ChangeLogLink } from '../../components/ChangeLogLink.tsx';
@@ -18,6 +18,13 @@ export function UserEditModal({ user, onClose }: { user: User; onClose: () => vo
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const access = useFieldAccess('update', 'User', { id: user.id });
+  const mayResetTwoFactor = access('twoFactor').allowed;
+  // Offered only where there is a second factor to reset (and so a reset mail to send).
+  const twoFactor = useQuery({
+    queryKey: [...USERS_KEY, user.id, 'two-factor'],
+    queryFn: ({ signal }) => usersApi.twoFactorStatus(user.id, signal),
+    enabled: mayResetTwoFactor,
+  });
   const form = useForm<UserFormValues>({ mode: 'uncontrolled', initialValues: userFormValues(user), validate: formValidator(userFields) });
 
   const submit = form.onSubmit(async (values) => {
@@ -40,7 +47,7 @@ export function UserEditModal({ user, onClose }: { user: User; onClose: () => vo
           <ChangeLogLink model="User" recordId={user.id} />
           <UserFormFields form={form} access={access} />
           <Group justify="space-between">
-            {access('twoFactor').allowed ? (
+            {mayResetTwoFactor && twoFactor.data?.enabled ? (
               <Button
                 variant="subtle"
                 color="red"
@@ -50,7 +57,10 @@ export function UserEditModal({ user, onClose }: { user: User; onClose: () => vo
                     title: t('users.resetTwoFactor'),
                     text: t('users.resetTwoFactorText', { name: user.formattedName }),
                     confirmLabel: t('users.resetTwoFactorConfirm'),
-                    run: () => usersApi.resetTwoFactor(user.id),
+                    run: async () => {
+                      await usersApi.resetTwoFactor(user.id);
+                      await queryClient.invalidateQueries({ queryKey: [...USERS_KEY, user.id, 'two-factor'] });
+                    },
                     done: t('users.twoFactorReset'),
                     failedKey: 'users.updateFailed',
                   })

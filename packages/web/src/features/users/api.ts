@@ -1,4 +1,5 @@
 import type { ListResult, Role, User, UserFields } from '@lm/contract';
+import type { TwoFactorStatus } from '@lm/contract/two-factor';
 import { api } from '../../lib/api.ts';
 
 export interface UserListParams {
@@ -18,6 +19,7 @@ export const usersApi = {
   update: (id: number, body: Partial<UserFields>) => api<User>(`/users/${id}`, { method: 'PUT', body }),
   remove: (id: number) => api<void>(`/users/${id}`, { method: 'DELETE' }),
   confirmRegistration: (id: number) => api<void>('/users/confirm', { method: 'POST', body: { id } }),
+  twoFactorStatus: (id: number, signal?: AbortSignal) => api<TwoFactorStatus>(`/users/${id}/two-factor`, { signal }),
   resetTwoFactor: (id: number) => api<void>(`/users/${id}/two-factor`, { method: 'DELETE' }),
 };
 
