@@ -96,7 +96,7 @@ describeJourney('sign-in security: two-factor sign-in, sessions, password', () =
     await admin.goto('/users');
     for (const [email, offered] of [[account.email, true], [without.email, false]] as const) {
       await admin.getByTestId('user-search').fill(email);
-      await expect.poll(() => admin.getByTestId('edit-user').count()).toBe(1);
+      await expect.poll(async () => (await admin.getByTestId('edit-user').count()) === 1 && (await admin.getByTestId('user-table').textContent())?.includes(email)).toBe(true);
       // The status is asked once the dialog opens: the button is judged after the answer.
       const status = admin.waitForResponse((response) => response.url().endsWith('/two-factor'));
       await admin.getByTestId('edit-user').click();
