@@ -96,6 +96,9 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
 
     // The tags input of the next TAN suggests the tags already in use.
     await admin.goto('/tans/create');
+    // The codes made before are still at hand on the next visit, newest first.
+    await expect.poll(() => admin.getByRole('heading', { name: 'Latest TANs' }).isVisible()).toBe(true);
+    expect(await admin.getByTestId('recent-tan-code').allTextContents()).toEqual(expect.arrayContaining(codes));
     await admin.getByRole('textbox', { name: 'Tags' }).or(admin.getByRole('combobox', { name: 'Tags' })).fill('e2e:j');
     await expect.poll(() => admin.getByRole('option', { name: 'e2e:journey' }).isVisible()).toBe(true);
     await screenshot(admin, 'licensing-tag-suggestions');

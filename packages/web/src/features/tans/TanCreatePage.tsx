@@ -9,10 +9,13 @@ import { useAuth } from '../../lib/auth.ts';
 import { formValidator } from '../../lib/forms.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { showFieldErrors } from '../../lib/server-errors.ts';
-import { useCreateTans, useTanLimits, type TanItem } from './api/tans.ts';
+import { useCreateTans, useTanLimits, useTans, type TanItem } from './api/tans.ts';
 import { RecentTans } from './components/RecentTans.tsx';
 import { TanFormFields } from './components/TanFormFields.tsx';
 import { emptyTanForm, tanFormSchema, toTanBody, type TanFormValues } from './form.ts';
+
+/** The latest TANs shown until a batch is created here. */
+const LATEST_SHOWN = 10;
 
 /** `/tans/create`: one TAN or many (count from a dropdown, with a confirmation), and the recent-TANs table. */
 export default function TanCreatePage() {
@@ -24,6 +27,7 @@ export default function TanCreatePage() {
   const [mode, setMode] = useState<'single' | 'many'>('single');
   const [count, setCount] = useState<string>(String(TAN_BULK_COUNTS[2]));
   const [recent, setRecent] = useState<TanItem[]>([]);
+  const latest = useTans({ offset: 0, limit: LATEST_SHOWN, sort: '-createdAt' });
   const schema = useMemo(() => tanFormSchema(limits.data?.maxLicenseCount ?? Number.MAX_SAFE_INTEGER), [limits.data]);
   const form = useForm<TanFormValues>({
     initialValues: { ...emptyTanForm, distributorId: isDistributor && user ? user.id : null },
@@ -90,7 +94,7 @@ export default function TanCreatePage() {
           </Stack>
         </form>
       </Paper>
-      <RecentTans tans={recent} />
+      <RecentTans tans={recent.length ? recent : (latest.data?.items ?? [])} justCreated={recent.length > 0} />
     </Stack>
   );
 }

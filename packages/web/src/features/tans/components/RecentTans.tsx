@@ -10,8 +10,12 @@ import { formatDate } from '../../../lib/format.ts';
 /** Rows shown; the copy and the CSV always carry every new code. */
 const SHOWN = 100;
 
-/** The recent-TANs table of /tans/create: what was just created, with a copy and a CSV download of the codes. */
-export function RecentTans({ tans }: { tans: TanItem[] }) {
+/**
+ * The recent-TANs table of /tans/create, with a copy and a CSV download of the codes: what was just
+ * created, or else the latest TANs the caller may see (so that the codes of a batch made before a
+ * reload or on another day are still at hand).
+ */
+export function RecentTans({ tans, justCreated }: { tans: TanItem[]; justCreated: boolean }) {
   const { t } = useTranslation();
   if (!tans.length) return null;
   const codes = tans.map((tan) => formatTanCode(tan.code)).join('\n');
@@ -19,7 +23,7 @@ export function RecentTans({ tans }: { tans: TanItem[] }) {
     <Paper withBorder p="md" radius="md" aria-labelledby="recent-tans-title">
       <Group justify="space-between" mb="sm" wrap="wrap">
         <Title order={3} id="recent-tans-title">
-          {t('tans.recentTitle', { count: tans.length })}
+          {justCreated ? t('tans.recentTitle', { count: tans.length }) : t('tans.latestTitle')}
         </Title>
         <Group gap="xs">
           <CopyButton value={codes} timeout={COPIED_LABEL_MS}>
