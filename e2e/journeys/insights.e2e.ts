@@ -87,7 +87,7 @@ describeJourney('statistics and change log', () => {
     const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, ADMIN.email, ADMIN.password);
-    const policies = (await (await page.request.get('/api/license-policies')).json()) as { items: { id: number }[] };
+    const policies = (await (await page.request.get('/api/license-policies')).json()) as { items: { id: number; name: string }[] };
     const created = await page.request.post('/api/products', { data: { name: 'Darkroom', version: '3.0', defaultLicensePolicyId: policies.items[0].id } });
     expect(created.status()).toBe(201);
     const product = (await created.json()) as { id: number };
@@ -116,6 +116,14 @@ describeJourney('statistics and change log', () => {
     await expect.poll(() => nameRow.textContent()).toContain('Darkroom Pro');
     expect(await nameRow.textContent()).toContain('Darkroom');
     expect(await entries.nth(1).getAttribute('data-operation')).toBe('insert');
+    // The policy the product points to is named, not given as a number.
+    const builtIn: Record<string, string> = {
+      SINGLE_HOST_INDEFINITE: 'Single computer, renewed while in use',
+      SINGLE_HOST_PERPETUAL: 'Single computer, perpetual',
+      FLOATING_DEFAULT: 'Floating (network) license',
+    };
+    const policyRow = entries.nth(1).locator('tr').filter({ hasText: /^Default license policy/ });
+    expect(await policyRow.textContent()).toContain(builtIn[policies.items[0].name] ?? policies.items[0].name);
     await screenshot(page, 'change-log-product-edit');
 
     // Only the changed fields, on request.

@@ -34,7 +34,23 @@ export const changeLogEntry = z.object({
 });
 export type ChangeLogEntry = z.output<typeof changeLogEntry>;
 
-export const changeLogList = listResponse(changeLogEntry);
+/** The fields of logged values that hold another record's id, and that record's model. */
+export const CHANGE_REFERENCE_FIELDS = {
+  productId: 'Product',
+  licensePolicyId: 'LicensePolicy',
+  defaultLicensePolicyId: 'LicensePolicy',
+  distributorId: 'User',
+  ownerId: 'User',
+  tanId: 'Tan',
+} as const;
+export type ChangeReferenceModel = (typeof CHANGE_REFERENCE_FIELDS)[keyof typeof CHANGE_REFERENCE_FIELDS];
+
+/** What the page's referenced records are called now, by model and id (a record deleted since is missing). */
+export const changeReferences = z.partialRecord(z.enum(['Product', 'LicensePolicy', 'User', 'Tan']), z.record(z.string(), z.string()));
+export type ChangeReferences = z.output<typeof changeReferences>;
+
+export const changeLogList = listResponse(changeLogEntry).extend({ references: changeReferences });
+export type ChangeLogList = z.output<typeof changeLogList>;
 
 /**
  * Field names that never reach the change log nor its readers (DESIGN.md section 4): password

@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_LOG_MODELS, type ChangeLogModel } from '@lm/contract';
 import type { ChangeLogEntry } from '@lm/contract/change-log';
+import { formatTanCode } from '@lm/contract/tan';
 import { recordChange } from '../src/platform/changelog.ts';
 import { SYSTEM, type Actor } from '../src/platform/context.ts';
 import { client, createUser, describeBothDatabases, expectError, loggedIn } from './harness.ts';
+import { createTans, insertProduct } from './licensing-test-data.ts';
 
 type Client = ReturnType<typeof client>;
 
@@ -51,6 +53,26 @@ describeBothDatabases('change log', (t) => {
         expect(Date.parse(inserted.timestamp)).toBeLessThanOrEqual(Date.parse(deleted.timestamp));
       });
     }
+
+    it('names the records the values point to as they are called now: products, policies, accounts and TANs', async () => {
+      const first = await insertProduct(t.app, { version: '1.0' });
+      const second = await insertProduct(t.app, { version: '2.0' });
+      const distributor = await loggedIn(t.app, 'DISTRIBUTOR');
+      const [tan] = await createTans(admin, { productId: first.id, distributorId: distributor.id });
+      expect((await admin.put(`/api/tans/${tan.id}`, { body: { productId: second.id } })).statusCode).toBe(200);
+      const response = await admin.get('/api/changes/Tan', { query: { recordId: String(tan.id) } });
+      const { items, references } = response.json();
+      expect(items[0]).toMatchObject({ oldValues: { productId: first.id }, newValues: { productId: second.id } });
+      expect(references.Product).toEqual({ [first.id]: `${first.name} 1.0`, [second.id]: `${second.name} 2.0` });
+      expect(references.User[distributor.id]).toBe(`${distributor.email.split('@')[0]} Distributor`);
+      const owner = await loggedIn(t.app, 'USER');
+      const activated = await client(t.app, owner.cookie).post('/api/licenses/activate', { body: { tan: tan.code, machineId: 'CHANGES-1' } });
+      expect(activated.statusCode, activated.body).toBe(201);
+      const licenseLog = (await admin.get('/api/changes/License', { query: { recordId: String(activated.json().id) } })).json();
+      expect(licenseLog.references.Tan).toEqual({ [tan.id]: formatTanCode(tan.code) });
+      expect(licenseLog.references.User[owner.id]).toBeDefined();
+      expect(Object.keys(licenseLog.references.LicensePolicy)).toHaveLength(1);
+    });
 
     it('shows the system insert of an account created from the command line', async () => {
       const user = await createUser(t.app);

@@ -1,5 +1,5 @@
 import type { ChangeLogModel, SortField } from '@lm/contract';
-import type { ChangeOperation } from '@lm/contract/change-log';
+import type { ChangeOperation, ChangeReferenceModel } from '@lm/contract/change-log';
 import type { Executor } from '../../platform/db/database.ts';
 import { anyColumnContains } from '../../platform/db/search.ts';
 
@@ -67,4 +67,16 @@ export async function listChangeLogRows(db: Executor, query: ChangeLogRowQuery):
     filtered(db, query).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows as ChangeLogRow[], totalCount: Number(count.count) };
+}
+
+/** The current names of referenced records, by model: at most a page's worth of ids each. */
+export async function referencedRecords(db: Executor, ids: Record<ChangeReferenceModel, number[]>) {
+  const none = Promise.resolve([]);
+  const [products, policies, users, tans] = await Promise.all([
+    ids.Product.length ? db.selectFrom('products').select(['id', 'name', 'version']).where('id', 'in', ids.Product).execute() : none,
+    ids.LicensePolicy.length ? db.selectFrom('license_policies').select(['id', 'name']).where('id', 'in', ids.LicensePolicy).execute() : none,
+    ids.User.length ? db.selectFrom('users').select(['id', 'first_name', 'last_name', 'company', 'email']).where('id', 'in', ids.User).execute() : none,
+    ids.Tan.length ? db.selectFrom('tans').select(['id', 'code']).where('id', 'in', ids.Tan).execute() : none,
+  ]);
+  return { products, policies, users, tans };
 }

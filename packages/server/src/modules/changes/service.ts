@@ -1,8 +1,10 @@
-import { formatUserName, type ListResult } from '@lm/contract';
-import { withoutSecretFields, type ChangeLogEntry, type ChangeLogQuery } from '@lm/contract/change-log';
+import { formatUserName } from '@lm/contract';
+import { CHANGE_REFERENCE_FIELDS, withoutSecretFields, type ChangeLogEntry, type ChangeLogList, type ChangeLogQuery, type ChangeReferenceModel, type ChangeReferences } from '@lm/contract/change-log';
+import { formatProductName } from '@lm/contract/product';
+import { formatTanCode } from '@lm/contract/tan';
 import type { ChangeLogModel } from '@lm/contract';
 import type { AppContext } from '../../platform/context.ts';
-import { listChangeLogRows, type ChangeLogRow } from './repo.ts';
+import { listChangeLogRows, referencedRecords, type ChangeLogRow } from './repo.ts';
 
 function parseValues(text: string | null): Record<string, unknown> | null {
   if (!text) return null;
@@ -34,8 +36,33 @@ function toEntry(row: ChangeLogRow): ChangeLogEntry {
   };
 }
 
-/** The change log of one model, newest first unless sorted otherwise. */
-export async function listChanges(ctx: AppContext, model: ChangeLogModel, query: ChangeLogQuery): Promise<ListResult<ChangeLogEntry>> {
+/**
+ * What the records that the entries' values point to (product, policy, distributor, owner, TAN) are
+ * called now, so that a reader sees "Studio 2.0" where the log keeps productId 2.
+ */
+async function referencesOf(ctx: AppContext, entries: ChangeLogEntry[]): Promise<ChangeReferences> {
+  const ids: Record<ChangeReferenceModel, Set<number>> = { Product: new Set(), LicensePolicy: new Set(), User: new Set(), Tan: new Set() };
+  for (const entry of entries) {
+    for (const values of [entry.oldValues, entry.newValues]) {
+      for (const [field, model] of Object.entries(CHANGE_REFERENCE_FIELDS)) {
+        const id = values?.[field];
+        if (typeof id === 'number' && Number.isSafeInteger(id)) ids[model].add(id);
+      }
+    }
+  }
+  const found = await referencedRecords(ctx.db, { Product: [...ids.Product], LicensePolicy: [...ids.LicensePolicy], User: [...ids.User], Tan: [...ids.Tan] });
+  const named = <T extends { id: number }>(rows: T[], name: (row: T) => string) => Object.fromEntries(rows.map((row) => [String(row.id), name(row)]));
+  return {
+    Product: named(found.products, formatProductName),
+    LicensePolicy: named(found.policies, (policy) => policy.name),
+    User: named(found.users, (user) => formatUserName({ firstName: user.first_name, lastName: user.last_name, company: user.company, email: user.email })),
+    Tan: named(found.tans, (tan) => formatTanCode(tan.code)),
+  };
+}
+
+/** The change log of one model, newest first unless sorted otherwise, with the names of the records it refers to. */
+export async function listChanges(ctx: AppContext, model: ChangeLogModel, query: ChangeLogQuery): Promise<ChangeLogList> {
   const { rows, totalCount } = await listChangeLogRows(ctx.db, { ...query, model });
-  return { items: rows.map(toEntry), totalCount };
+  const items = rows.map(toEntry);
+  return { items, totalCount, references: await referencesOf(ctx, items) };
 }

@@ -1,6 +1,6 @@
 import { Anchor, Badge, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { changedFields, type ChangeLogEntry, type ChangeOperation } from '@lm/contract/change-log';
+import { changedFields, type ChangeLogEntry, type ChangeOperation, type ChangeReferences } from '@lm/contract/change-log';
 import { currentLocale } from '../../lib/i18n.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { displayValue, fieldLabel } from './change-values.ts';
@@ -10,12 +10,14 @@ const OPERATION_COLORS: Record<ChangeOperation, string> = { insert: 'green', upd
 
 interface Props {
   entry: ChangeLogEntry;
+  /** What the records the values point to are called now. */
+  references: ChangeReferences;
   onlyChanged: boolean;
   onSelectRecord: (recordId: number) => void;
 }
 
 /** One change: who did what when, and the old and new values side by side, changed fields highlighted. */
-export function ChangeEntryCard({ entry, onlyChanged, onSelectRecord }: Props) {
+export function ChangeEntryCard({ entry, references, onlyChanged, onSelectRecord }: Props) {
   const { t } = useTranslation();
   const oldValues = entry.oldValues;
   const newValues = entry.newValues;
@@ -67,8 +69,8 @@ export function ChangeEntryCard({ entry, onlyChanged, onSelectRecord }: Props) {
                       <Table.Td className={classes.field} fw={isChanged ? 600 : undefined}>
                         {fieldLabel(field, t)}
                       </Table.Td>
-                      {oldValues && <Table.Td className={classes.value}>{displayValue(field, oldValues[field], t, currentLocale())}</Table.Td>}
-                      {newValues && <Table.Td className={classes.value}>{displayValue(field, newValues[field], t, currentLocale())}</Table.Td>}
+                      {oldValues && <Table.Td className={classes.value}>{displayValue(field, oldValues[field], t, currentLocale(), references)}</Table.Td>}
+                      {newValues && <Table.Td className={classes.value}>{displayValue(field, newValues[field], t, currentLocale(), references)}</Table.Td>}
                     </Table.Tr>
                   );
                 })}

@@ -131,7 +131,7 @@ export default function ChangeLogPage() {
             {t('changes.count', { count: changes.data.totalCount })}
           </Text>
           {changes.data.items.map((entry) => (
-            <ChangeEntryCard key={entry.id} entry={entry} onlyChanged={onlyChanged} onSelectRecord={(recordId) => update({ recordId })} />
+            <ChangeEntryCard key={entry.id} entry={entry} references={changes.data.references} onlyChanged={onlyChanged} onSelectRecord={(recordId) => update({ recordId })} />
           ))}
           {pageCount > 1 && <Paging total={pageCount} value={page} onChange={(next) => update({ page: next })} />}
         </>

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { ChangeLogModel, ListResult } from '@lm/contract';
-import type { ChangeLogEntry, ChangeOperation } from '@lm/contract/change-log';
+import type { ChangeLogModel } from '@lm/contract';
+import type { ChangeLogList, ChangeOperation } from '@lm/contract/change-log';
 import { api } from '../../lib/api.ts';
 
 export interface ChangeLogParams {
@@ -12,8 +12,8 @@ export interface ChangeLogParams {
   limit: number;
 }
 
-export function fetchChangeLog(model: ChangeLogModel, params: ChangeLogParams, signal?: AbortSignal): Promise<ListResult<ChangeLogEntry>> {
-  return api<ListResult<ChangeLogEntry>>(`/changes/${model}`, { query: { ...params }, signal });
+export function fetchChangeLog(model: ChangeLogModel, params: ChangeLogParams, signal?: AbortSignal): Promise<ChangeLogList> {
+  return api<ChangeLogList>(`/changes/${model}`, { query: { ...params }, signal });
 }
 
 export function useChangeLog(model: ChangeLogModel, params: ChangeLogParams) {

@@ -22,6 +22,21 @@ describe('the change log in the reader’s words', () => {
     expect(fieldLabel('optInEmail', translator(en))).toBe('E-mail consent');
   });
 
+  it('names the records the values point to as they are called now, and writes TAN codes in groups', () => {
+    const t = translator(en);
+    const references = { Product: { '2': 'Studio 2.0' }, User: { '7': 'Ada Lovelace (Engines Ltd)' }, LicensePolicy: { '1': 'SINGLE_HOST_INDEFINITE', '4': 'Site license' }, Tan: { '5': 'abcd-efgh-jkmn' } };
+    expect(displayValue('productId', 2, t, 'en', references)).toBe('Studio 2.0');
+    expect(displayValue('distributorId', 7, t, 'en', references)).toBe('Ada Lovelace (Engines Ltd)');
+    expect(displayValue('ownerId', 7, t, 'en', references)).toBe('Ada Lovelace (Engines Ltd)');
+    expect(displayValue('licensePolicyId', 1, t, 'en', references)).toBe(en.catalogue.builtInPolicies.SINGLE_HOST_INDEFINITE);
+    expect(displayValue('defaultLicensePolicyId', 4, t, 'en', references)).toBe('Site license');
+    expect(displayValue('tanId', 5, t, 'en', references)).toBe('abcd-efgh-jkmn');
+    // Deleted since: said so, with the id the log kept.
+    expect(displayValue('productId', 9, t, 'en', references)).toBe(en.changes.deletedRecord);
+    expect(displayValue('code', 'abcdefghjkmn', t, 'en')).toBe('abcd-efgh-jkmn');
+    expect(displayValue('id', 9, t, 'en')).toBe('9');
+  });
+
   it('shows values as a person reads them, not true/false or codes', () => {
     const t = translator(de);
     expect(displayValue('optInEmail', true, t, 'de')).toBe('Ja');

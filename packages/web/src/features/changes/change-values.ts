@@ -1,6 +1,9 @@
 import type { TFunction } from 'i18next';
 import { LOCALE_NAMES, LOCALES, resolveLocale, type Locale } from '@lm/contract';
+import { CHANGE_REFERENCE_FIELDS, type ChangeReferences } from '@lm/contract/change-log';
+import { formatTanCode, isTanCode } from '@lm/contract/tan';
 import { countryName } from '../../lib/countries.ts';
+import { policyLabel } from '../../lib/license-policies.ts';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format.ts';
 
 /** Every field the server writes into the change log, across the six models (labels: `changes.fields.*`). */
@@ -15,6 +18,14 @@ export const LOGGED_FIELDS = [
   'maxDifferentMachinesIntervalHours', 'freeUpdatesPeriodDays',
 ] as const;
 
+/** A referenced record by what it is called now; one deleted since by its id. */
+function referenceName(field: keyof typeof CHANGE_REFERENCE_FIELDS, id: number, t: TFunction, references: ChangeReferences): string {
+  const model = CHANGE_REFERENCE_FIELDS[field];
+  const name = references[model]?.[String(id)];
+  if (name === undefined) return t('changes.deletedRecord', { id });
+  return model === 'LicensePolicy' ? policyLabel({ name }, t) : name;
+}
+
 const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
@@ -23,8 +34,9 @@ export function fieldLabel(field: string, t: TFunction): string {
   return (LOGGED_FIELDS as readonly string[]).includes(field) ? t(`changes.fields.${field}`) : field;
 }
 
-/** Values that are codes get their label: roles, policy types, license kinds. */
+/** Values that are codes get their label: roles, policy types, license kinds; TAN codes are written in groups. */
 const CODED: Record<string, (value: string, t: TFunction) => string> = {
+  code: (value) => (isTanCode(value) ? formatTanCode(value) : value),
   accessRole: (value, t) => t(`users.roles.${value}`, { defaultValue: value }),
   type: (value, t) => t(`catalogue.policy.types.${value}`, { defaultValue: value }),
   kind: (value, t) => t(`changes.kinds.${value}`, { defaultValue: value }),
@@ -36,9 +48,10 @@ const CODED: Record<string, (value: string, t: TFunction) => string> = {
  * names, dates and numbers as the language writes them, texts per language named by the language,
  * lists joined; nothing as a dash.
  */
-export function displayValue(field: string, value: unknown, t: TFunction, interfaceLanguage: string): string {
+export function displayValue(field: string, value: unknown, t: TFunction, interfaceLanguage: string, references: ChangeReferences = {}): string {
   const language = resolveLocale(interfaceLanguage);
   if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'number' && field in CHANGE_REFERENCE_FIELDS) return referenceName(field as keyof typeof CHANGE_REFERENCE_FIELDS, value, t, references);
   if (typeof value === 'boolean') return value ? t('common.yes') : t('common.no');
   if (typeof value === 'number') return field.endsWith('Id') || field === 'id' ? String(value) : formatNumber(value, language);
   if (value instanceof Date) return formatDateTime(value, language);
