@@ -101,7 +101,7 @@ describeJourney('sign-in security: two-factor sign-in, sessions, password', () =
       const status = admin.waitForResponse((response) => response.url().endsWith('/two-factor'));
       await admin.getByTestId('edit-user').click();
       await status;
-      await expect.poll(() => admin.getByTestId('reset-two-factor').isVisible(), email).toBe(offered);
+      await expect.poll(() => admin.getByTestId('reset-two-factor').isVisible(), { message: email }).toBe(offered);
       await admin.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     }
     await adminContext.close();
