@@ -78,6 +78,9 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
     await heading(page, 'Duplicate Studio 1.0');
     await expect.poll(() => page.getByRole('textbox', { name: /^Name/ }).inputValue()).toBe('Studio');
     await expect.poll(() => page.getByText('export:pdf').isVisible()).toBe(true);
+    // Saved unchanged, it would be the same product twice: the version field says so.
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect.poll(() => page.getByText('This product already has this version').isVisible()).toBe(true);
     await page.getByRole('textbox', { name: /^Version/ }).fill('2.0');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await heading(page, 'Products');

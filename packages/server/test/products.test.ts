@@ -77,7 +77,8 @@ describeBothDatabases('products', (t) => {
 
     it('refuses a second product of the same name and version with 409 ERR_CONFLICT', async () => {
       const existing = await createProduct(t.app, cookies.ADMIN);
-      expectError(await admin.post('/api/products', { body: await productInput(t.app, { name: existing.name, version: existing.version }) }), 409, 'ERR_CONFLICT');
+      const taken = expectError(await admin.post('/api/products', { body: await productInput(t.app, { name: existing.name, version: existing.version }) }), 409, 'ERR_CONFLICT');
+      expect(taken.details).toMatchObject([{ path: 'version', code: 'duplicateVersion' }]);
       expect((await admin.post('/api/products', { body: await productInput(t.app, { name: existing.name, version: '1.1' }) })).statusCode).toBe(201);
     });
 

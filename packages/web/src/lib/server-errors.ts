@@ -2,12 +2,12 @@ import type { UseFormReturnType } from '@mantine/form';
 import { ApiError } from './api.ts';
 import i18n from './i18n.ts';
 
-/** The form text for one refused field, by the answer's error code. */
-function fieldMessage(error: ApiError, message: string): string {
+/** The form text for one refused field, by the answer's error code (a conflict by its detail: a taken name, a taken version). */
+function fieldMessage(error: ApiError, detail: { message: string; code?: string }): string {
   const code = error.code;
-  if (code === 'ERR_CONFLICT') return i18n.t('catalogue.errors.duplicate');
+  if (code === 'ERR_CONFLICT') return i18n.t(detail.code && i18n.exists(`catalogue.errors.${detail.code}`) ? `catalogue.errors.${detail.code}` : 'catalogue.errors.duplicate');
   if (code && code !== 'ERR_VALIDATION' && i18n.exists(`errors.${code}`)) return i18n.t(`errors.${code}`, error.body?.params ?? {});
-  return message;
+  return detail.message;
 }
 
 /**
@@ -24,7 +24,7 @@ export function showFieldErrors<T>(form: UseFormReturnType<T>, error: unknown, c
     const field = collapse.find((name) => detail.path === name || detail.path.startsWith(`${name}.`)) ?? detail.path;
     // A refusal about something the form does not show goes to the toast.
     if (!Object.hasOwn(values, field.split('.')[0])) continue;
-    errors[field] ??= fieldMessage(error, detail.message);
+    errors[field] ??= fieldMessage(error, detail);
   }
   if (Object.keys(errors).length === 0) return false;
   form.setErrors(errors);

@@ -90,7 +90,7 @@ export async function productVersions(ctx: AppContext, id: number): Promise<List
 
 const duplicate = (fields: Pick<ProductFields, 'name' | 'version'>) =>
   new AppError(409, 'ERR_CONFLICT', `${formatProductName(fields)} already exists`, {
-    details: [{ path: 'version', message: 'a product of this name and version already exists', code: 'duplicate' }],
+    details: [{ path: 'version', message: 'a product of this name and version already exists', code: 'duplicateVersion' }],
   });
 
 async function checkReferences(db: Executor, fields: ProductFields, selfId?: number): Promise<number[]> {
