@@ -39,7 +39,9 @@ export const theme = createTheme({
     // wide as its word, and the word is not cut off for the fraction of a pixel that rounding takes.
     Badge: { styles: { root: { minWidth: 'fit-content' }, label: { overflow: 'visible' } } },
     // A segmented control stays within its box, and a choice too long for a phone wraps ("Tous les comptes").
-    SegmentedControl: { styles: { root: { maxWidth: '100%' }, label: { whiteSpace: 'normal', overflow: 'visible' } } },
+    // Each choice is as wide as its label where there is room (Mantine's equal shares wrapped
+    // "Mehrere TANs" beside a short "Eine TAN" even on a laptop), and shrinks only where there is not.
+    SegmentedControl: { styles: { root: { maxWidth: '100%' }, control: { flex: '1 1 auto', minWidth: 0 }, label: { whiteSpace: 'normal', overflow: 'visible' } } },
     // A label too long for a phone's width wraps onto a second line instead of being cut off
     // ("Configurer la connexion en deux ét"): the button grows from its usual height, which the
     // padding keeps for a label of one line.

@@ -14,7 +14,7 @@ export function setFormatLocale(next: Locale): void {
 const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 
-function formatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(kind: 'number' | 'date' | 'dateTime' | 'short', language: Locale, make: () => T): T {
+function formatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(kind: 'number' | 'date' | 'dateTime' | 'preciseDateTime' | 'short', language: Locale, make: () => T): T {
   const key = `${kind}:${language}`;
   let found = cache.get(key) as T | undefined;
   if (!found) cache.set(key, (found = make()));
@@ -24,6 +24,7 @@ function formatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(kind: 'num
 const numbers = (language: Locale) => formatter('number', language, () => new Intl.NumberFormat(language));
 const dates = (language: Locale) => formatter('date', language, () => new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }));
 const dateTimes = (language: Locale) => formatter('dateTime', language, () => new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }));
+const preciseDateTimes = (language: Locale) => formatter('preciseDateTime', language, () => new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }));
 const shortDates = (language: Locale) => formatter('short', language, () => new Intl.DateTimeFormat(language, { dateStyle: 'short', timeZone: 'UTC' }));
 
 /** A number grouped as the language writes it: 5,056 · 5.056 · 5 056. */
@@ -56,6 +57,12 @@ export function formatDateTime(value: Date | string | null | undefined, language
   if (!value) return '';
   const date = asDay(value);
   return Number.isNaN(date.getTime()) ? String(value) : dateTimes(language).format(date);
+}
+
+/** A date and time to the second, written like formatDateTime: for logs, where seconds tell attempts apart. */
+export function formatDateTimeToSecond(value: Date | string, language: Locale = locale): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? String(value) : preciseDateTimes(language).format(date);
 }
 
 /** What a message placeholder shows for a value: numbers grouped, dates as date-times. */

@@ -130,7 +130,7 @@ export default function TanListPage() {
           data={[
             { value: 'all', label: t('tans.all') },
             { value: 'active', label: t('tans.notRevoked') },
-            { value: 'revoked', label: t('tans.revoked') },
+            { value: 'revoked', label: t('tans.revokedOnes') },
           ]}
           aria-label={t('tans.revokedFilter')}
         />

@@ -4,13 +4,12 @@ import { IconRepeat } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { WebhookDelivery, WebhookDeliveryStatus } from '@lm/contract/webhook';
 import { ListTable, type ListColumn } from '../../components/ListTable.tsx';
-import { currentLocale } from '../../lib/i18n.ts';
+import { formatDateTimeToSecond } from '../../lib/format.ts';
 import { useListState } from '../../lib/list-state.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { useDeliveries, useRedeliver } from './api/webhooks.ts';
 
 const STATUS_COLORS: Record<WebhookDeliveryStatus, string> = { pending: 'yellow', delivered: 'green', failed: 'red' };
-const when = (value: Date | string) => new Date(value).toLocaleString(currentLocale(), { dateStyle: 'short', timeStyle: 'medium' });
 
 /** The attempts of one delivery, newest first: time, status code, duration, the receiver's answer or the error. */
 function Attempts({ delivery }: { delivery: WebhookDelivery }) {
@@ -18,7 +17,7 @@ function Attempts({ delivery }: { delivery: WebhookDelivery }) {
   if (!delivery.attempts.length) {
     return (
       <Text size="xs" c="dimmed">
-        {delivery.nextAttemptAt ? t('webhooks.log.waiting', { time: when(delivery.nextAttemptAt) }) : t('webhooks.log.noAttempt')}
+        {delivery.nextAttemptAt ? t('webhooks.log.waiting', { time: formatDateTimeToSecond(delivery.nextAttemptAt) }) : t('webhooks.log.noAttempt')}
       </Text>
     );
   }
@@ -27,7 +26,7 @@ function Attempts({ delivery }: { delivery: WebhookDelivery }) {
       {delivery.attempts.map((attempt, index) => (
         <Group key={index} gap={6} wrap="wrap" align="baseline" data-testid="delivery-attempt">
           <Text size="xs" c="dimmed" component="time" dateTime={new Date(attempt.attemptedAt).toISOString()}>
-            {when(attempt.attemptedAt)}
+            {formatDateTimeToSecond(attempt.attemptedAt)}
           </Text>
           <Badge size="sm" variant="outline" color={attempt.statusCode !== null && attempt.statusCode < 300 ? 'green' : 'red'}>
             {attempt.statusCode ?? t('webhooks.log.noAnswer')}
@@ -47,7 +46,7 @@ function Attempts({ delivery }: { delivery: WebhookDelivery }) {
       ))}
       {delivery.nextAttemptAt && (
         <Text size="xs" c="dimmed">
-          {t('webhooks.log.nextAttempt', { time: when(delivery.nextAttemptAt) })}
+          {t('webhooks.log.nextAttempt', { time: formatDateTimeToSecond(delivery.nextAttemptAt) })}
         </Text>
       )}
     </Stack>
@@ -95,7 +94,7 @@ export function DeliveryLog({ endpointId }: { endpointId: number }) {
         </Text>
       ),
     },
-    { key: 'createdAt', label: t('webhooks.log.createdAt'), sortField: 'createdAt', render: (delivery) => <Text size="sm">{when(delivery.createdAt)}</Text> },
+    { key: 'createdAt', label: t('webhooks.log.createdAt'), sortField: 'createdAt', render: (delivery) => <Text size="sm">{formatDateTimeToSecond(delivery.createdAt)}</Text> },
     { key: 'attempts', label: t('webhooks.log.attempts'), render: (delivery) => <Attempts delivery={delivery} /> },
     {
       key: 'actions',

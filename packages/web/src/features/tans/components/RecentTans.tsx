@@ -61,7 +61,7 @@ export function RecentTans({ tans, justCreated }: { tans: TanItem[]; justCreated
                 <Table.Td>
                   <Group gap={4}>
                     {tan.tags.map((tag) => (
-                      <Badge key={tag} variant="light" size="sm">
+                      <Badge key={tag} variant="light" size="sm" tt="none">
                         {tag}
                       </Badge>
                     ))}
