@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Role } from './ability.ts';
 import { isoDateTime, listQuery, listResponse, updateOf } from './list.ts';
 
 /** The events an endpoint can subscribe to (DESIGN.md section 6b). */
@@ -14,6 +15,15 @@ export const WEBHOOK_EVENT_TYPES = [
   'order.processed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/**
+ * The events an account's endpoints can receive: what its rules let it view. A distributor sees its
+ * TANs, their licenses and its own account, never other accounts or the shop's orders.
+ */
+export function webhookEventsFor(role: Role): readonly WebhookEventType[] {
+  return role === 'ADMIN' ? WEBHOOK_EVENT_TYPES : DISTRIBUTOR_WEBHOOK_EVENTS;
+}
+const DISTRIBUTOR_WEBHOOK_EVENTS: readonly WebhookEventType[] = ['license.created', 'license.updated', 'license.deleted', 'tan.created', 'tan.updated', 'user.updated'];
 /** What "Send test event" delivers; no endpoint subscribes to it. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 

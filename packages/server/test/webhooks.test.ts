@@ -304,8 +304,10 @@ describeBothDatabases(
       const theirReceiver = await newReceiver();
       const adminReceiver = await newReceiver();
       const events = ['tan.created', 'tan.updated', 'license.created', 'user.created'];
-      await addEndpoint(t.app, mine.cookie, myReceiver, events);
-      await addEndpoint(t.app, theirs.cookie, theirReceiver, events);
+      // A distributor cannot subscribe to other accounts' creation: it would never be told of one.
+      const distributorEvents = events.filter((event) => event !== 'user.created');
+      await addEndpoint(t.app, mine.cookie, myReceiver, distributorEvents);
+      await addEndpoint(t.app, theirs.cookie, theirReceiver, distributorEvents);
       await addEndpoint(t.app, as.cookies.ADMIN, adminReceiver, events);
       const product = await insertProduct(t.app);
       const create = async (cookie: string) => (await client(t.app, cookie).post('/api/tans', { query: { count: '1' }, body: { productId: product.id, licenseCount: 1 } })).json().items[0] as { id: number; code: string };
@@ -332,6 +334,19 @@ describeBothDatabases(
       for (const attempt of attempts) expect(attempt).toMatchObject({ statusCode: 200, response: null });
       const adminEndpoint = (await client(t.app, as.cookies.ADMIN).get('/api/webhook-endpoints', { query: { limit: '1000' } })).json().items.find((endpoint: { url: string }) => endpoint.url === adminReceiver.url);
       expect((await deliveries(t.app, as.cookies.ADMIN, adminEndpoint.id))[0].attempts[0]).toMatchObject({ statusCode: 200, response: 'thanks' });
+    });
+
+    it('cannot subscribe to events they would never receive: other accounts and the shop\'s orders', async () => {
+      const distributor = await loggedIn(t.app, 'DISTRIBUTOR');
+      const receiver = await newReceiver();
+      for (const event of ['user.created', 'user.deleted', 'order.processed']) {
+        const refused = expectError(await client(t.app, distributor.cookie).post('/api/webhook-endpoints', { body: { url: receiver.url, events: ['tan.created', event] } }), 400, 'ERR_VALIDATION');
+        expect(refused.details).toMatchObject([{ path: 'events', code: 'notAnOption' }]);
+      }
+      const endpoint = await addEndpoint(t.app, distributor.cookie, receiver, ['tan.created', 'license.created', 'user.updated']);
+      expectError(await client(t.app, distributor.cookie).put(`/api/webhook-endpoints/${endpoint.id}`, { body: { events: ['order.processed'] } }), 400, 'ERR_VALIDATION');
+      // Administrators subscribe to everything.
+      expect((await client(t.app, as.cookies.ADMIN).post('/api/webhook-endpoints', { body: { url: receiver.url, events: ['user.created', 'order.processed'] } })).statusCode).toBe(201);
     });
 
     it("receive their own account's changes without the administrators' notes, which the administrators' endpoint carries", async () => {

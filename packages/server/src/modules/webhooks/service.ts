@@ -5,11 +5,13 @@ import {
   WEBHOOK_OLD_SECRET_HOURS,
   WEBHOOK_TEST_EVENT,
   webhookEndpointFields,
+  webhookEventsFor,
   type WebhookDelivery,
   type WebhookEndpoint,
   type WebhookEndpointFields,
   type WebhookEndpointUpdate,
   type WebhookEndpointWithSecret,
+  type WebhookEventType,
 } from '@lm/contract/webhook';
 import type { z } from 'zod';
 import type { AppContext } from '../../platform/context.ts';
@@ -97,6 +99,15 @@ async function checkTarget(ctx: AppContext, request: FastifyRequest, url: string
   }
 }
 
+/** Events the caller's endpoint could never receive are refused, not silently never sent. */
+function checkEvents(request: FastifyRequest, events: readonly WebhookEventType[]): void {
+  const offered = webhookEventsFor(requireUser(request).accessRole);
+  const index = events.findIndex((event) => !offered.includes(event));
+  if (index >= 0) {
+    throw new AppError(400, 'ERR_VALIDATION', `events: ${events[index]} is not delivered to this account`, { details: [{ path: 'events', message: 'notAnOption', code: 'notAnOption' }] });
+  }
+}
+
 export async function listVisibleEndpoints(ctx: AppContext, request: FastifyRequest, query: { offset: number; limit: number; filter?: string; sort: never[] | { field: string; descending: boolean }[] }): Promise<ListResult<WebhookEndpoint>> {
   const user = requireUser(request);
   authorize(request, 'view-list', 'WebhookEndpoint');
@@ -114,6 +125,7 @@ export async function getEndpoint(ctx: AppContext, request: FastifyRequest, id: 
 export async function createEndpoint(ctx: AppContext, request: FastifyRequest, input: WebhookEndpointFields): Promise<WebhookEndpointWithSecret> {
   const user = requireUser(request);
   authorize(request, 'create', 'WebhookEndpoint', { ownerId: user.id });
+  checkEvents(request, input.events);
   await checkTarget(ctx, request, input.url);
   if ((await countEndpoints(ctx.db)) >= WEBHOOK_ENDPOINTS_MAX) {
     throw new AppError(422, 'ERR_LIMIT_EXCEEDED', `At most ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints can exist`, { params: { max: WEBHOOK_ENDPOINTS_MAX } });
@@ -137,6 +149,7 @@ export async function updateEndpointFor(ctx: AppContext, request: FastifyRequest
   const row = await loadEndpoint(ctx, request, id, 'update');
   const stored = { url: row.url, events: parseEvents(row.events), enabled: Boolean(row.enabled), description: row.description };
   const fields = mergeUpdate(webhookEndpointFields as z.ZodType<WebhookEndpointFields>, stored, input);
+  if (input.events) checkEvents(request, fields.events);
   if (fields.url !== row.url) await checkTarget(ctx, request, fields.url);
   const switchedOn = fields.enabled && !row.enabled;
   await updateEndpoint(ctx.db, id, {

@@ -1,7 +1,8 @@
 import { Checkbox, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useAuth } from '../../lib/auth.ts';
 import { useTranslation } from 'react-i18next';
-import { WEBHOOK_EVENT_TYPES, webhookEndpointFields, type WebhookEndpoint, type WebhookEndpointFields, type WebhookEndpointWithSecret } from '@lm/contract/webhook';
+import { webhookEndpointFields, webhookEventsFor, type WebhookEndpoint, type WebhookEndpointFields, type WebhookEndpointWithSecret } from '@lm/contract/webhook';
 import { FormActions } from '../../components/FormActions.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formValidator } from '../../lib/forms.ts';
@@ -27,6 +28,7 @@ function urlMessage(error: unknown): string | null {
 /** Create or edit an endpoint: its address, the events it receives, on or off, and a description. */
 export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint: WebhookEndpoint | null; onSaved(saved: WebhookEndpoint | WebhookEndpointWithSecret): void; onCancel(): void }) {
   const { t } = useTranslation();
+  const { user } = useAuth();
   const save = useSaveEndpoint(endpoint?.id ?? null);
   const form = useForm<Values>({
     initialValues: { url: endpoint?.url ?? '', events: endpoint?.events ?? [], enabled: endpoint?.enabled ?? true, description: endpoint?.description ?? '' },
@@ -56,7 +58,7 @@ export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint: Webhoo
         <TextInput label={t('webhooks.url')} description={t('webhooks.urlHint')} placeholder="https://crm.example.com/hooks/licenses" required {...form.getInputProps('url')} />
         <Checkbox.Group label={t('webhooks.events')} description={t('webhooks.eventsHint')} required {...form.getInputProps('events')}>
           <SimpleGrid cols={{ base: 1, xs: 2, sm: 3 }} mt="xs" spacing="xs">
-            {WEBHOOK_EVENT_TYPES.map((type) => (
+            {webhookEventsFor(user?.accessRole ?? 'DISTRIBUTOR').map((type) => (
               <Checkbox key={type} value={type} label={type} />
             ))}
           </SimpleGrid>
