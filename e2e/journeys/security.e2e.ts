@@ -161,11 +161,14 @@ describeJourney('sign-in security: two-factor sign-in, sessions, password', () =
     await page.getByTestId('two-factor-required').waitFor();
     await page.goto('/tans');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/account/security');
+    // No menu leads elsewhere meanwhile: every page would come back here.
+    expect(await page.getByRole('banner').getByText('Statistik', { exact: true }).count()).toBe(0);
     await screenshot(page, 'security-required-de');
     await enrol(page);
     await page.getByTestId('recovery-codes-done').click();
     await page.goto('/tans');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/tans');
+    await expect.poll(() => page.getByRole('banner').getByText('Statistik', { exact: true }).isVisible()).toBe(true);
     await context.close();
 
     // The administrator, also required now, must set it up too; switch it off again for the other journeys.

@@ -93,7 +93,8 @@ export function Shell() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { user, ability, initialized } = useAuth();
   useAuthLifecycle();
-  const entries = visibleMenu(ability, Boolean(user));
+  // Until a required second factor is set up, every page leads to the security page: no menu to follow.
+  const entries = user?.twoFactorEnrollmentRequired ? [] : visibleMenu(ability, Boolean(user));
   // An administrator's six menus, the language and the account need 1,200 px in one row of the
   // header (German, French, Spanish, Italian, English alike); below, they wrapped out of it. A shorter
   // menu fits from 992 px. The user's name beside the account icon waits for room likewise.

@@ -26,6 +26,15 @@ describe('the navbar by role', () => {
     expect(menu).toContain('/tools/webhooks');
   });
 
+  it('says "Manage features" only to those who may change them', () => {
+    const featuresLink = (role: Role) =>
+      visibleMenu(abilityFor({ id: 7, accessRole: role }), true)
+        .flatMap((entry) => ('links' in entry ? entry.links : [entry]))
+        .find((link) => link.to === '/features')?.labelKey;
+    expect(featuresLink('ADMIN')).toBe('nav.features');
+    expect(featuresLink('DISTRIBUTOR')).toBe('nav.featuresViewOnly');
+  });
+
   it('shows administrators every item, with the change logs of all six models', () => {
     const menu = menuOf('ADMIN');
     expect(menu).toEqual(expect.arrayContaining(['/users', '/products/create', '/products/matrix', '/products/compare', '/settings', '/export', '/tools/create-anylic']));

@@ -6,6 +6,8 @@ export interface MenuLink {
   ability?: [Action, SubjectName];
   /** Needs only a login. */
   login?: boolean;
+  /** The label for those who may look but not create ("Features" rather than "Manage features"). */
+  viewOnlyLabelKey?: string;
 }
 
 export interface MenuGroup {
@@ -53,7 +55,7 @@ export const MENU: MenuEntry[] = [
     links: [
       { labelKey: 'nav.createAnyLic', to: '/tools/create-anylic', ability: ['create-anylic-download', 'License'] },
       ...CHANGE_LOG_MODELS.map((model): MenuLink => ({ labelKey: changeLogPaths[model], to: `/changes/${model}?sort=-timestamp`, ability: ['view-change-log', model] })),
-      { labelKey: 'nav.features', to: '/features', ability: ['view-list', 'Feature'] },
+      { labelKey: 'nav.features', viewOnlyLabelKey: 'nav.featuresViewOnly', to: '/features', ability: ['view-list', 'Feature'] },
       { labelKey: 'nav.licensePolicies', to: '/license-policies', ability: ['view-list', 'LicensePolicy'] },
       { labelKey: 'nav.export', to: '/export', ability: ['view-export', 'Export'] },
       { labelKey: 'nav.settings', to: '/settings', ability: ['update', 'Setting'] },
@@ -67,11 +69,16 @@ function allowed(link: MenuLink, ability: AppAbility, signedIn: boolean): boolea
   return link.ability ? ability.can(link.ability[0], link.ability[1]) : true;
 }
 
+/** A link as this user reads it: "Manage" only for those who may. */
+function labelled(link: MenuLink, ability: AppAbility): MenuLink {
+  return link.viewOnlyLabelKey && link.ability && !ability.can('create', link.ability[1]) ? { ...link, labelKey: link.viewOnlyLabelKey } : link;
+}
+
 /** The menu as this user may see it: forbidden links dropped, empty groups too. */
 export function visibleMenu(ability: AppAbility, signedIn: boolean): MenuEntry[] {
   return MENU.flatMap((entry): MenuEntry[] => {
     if ('links' in entry) {
-      const links = entry.links.filter((link) => allowed(link, ability, signedIn));
+      const links = entry.links.filter((link) => allowed(link, ability, signedIn)).map((link) => labelled(link, ability));
       return links.length ? [{ ...entry, links }] : [];
     }
     return allowed(entry, ability, signedIn) ? [entry] : [];
