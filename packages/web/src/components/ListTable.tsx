@@ -5,8 +5,10 @@ import { useTranslation } from 'react-i18next';
 import type { ListState } from '../lib/list-state.ts';
 import { Paging } from './Paging.tsx';
 import { LoadError } from './LoadError.tsx';
+import rowActions from './RowActions.module.css';
 
 export interface ListColumn<T> {
+  /** `actions`: the row's buttons, kept in view where the table scrolls sideways. */
   key: string;
   label: string;
   /** The API sort field; the header then sorts on click. */
@@ -56,7 +58,7 @@ export function ListTable<T>({ columns, items, totalCount, loading, error, state
               {columns.map((column) => {
                 const sorted = column.sortField && (state.sort === column.sortField ? 'ascending' : state.sort === `-${column.sortField}` ? 'descending' : undefined);
                 return (
-                  <Table.Th key={column.key} aria-sort={sorted || undefined}>
+                  <Table.Th key={column.key} aria-sort={sorted || undefined} className={column.key === 'actions' ? rowActions.cell : undefined}>
                     {column.sortField ? <SortHeader label={column.label} field={column.sortField} state={state} /> : column.label}
                   </Table.Th>
                 );
@@ -67,7 +69,9 @@ export function ListTable<T>({ columns, items, totalCount, loading, error, state
             {items?.map((item) => (
               <Table.Tr key={rowKey(item)}>
                 {columns.map((column) => (
-                  <Table.Td key={column.key}>{column.render(item)}</Table.Td>
+                  <Table.Td key={column.key} className={column.key === 'actions' ? rowActions.cell : undefined}>
+                    {column.render(item)}
+                  </Table.Td>
                 ))}
               </Table.Tr>
             ))}

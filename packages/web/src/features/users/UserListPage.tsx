@@ -17,6 +17,7 @@ import { SortHeader } from './SortHeader.tsx';
 import { UserEditModal } from './UserEditModal.tsx';
 import { UserRow } from './UserRow.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
+import rowActions from '../../components/RowActions.module.css';
 
 /** `/users`: the accounts with search, role filter, sorting and pages; the state lives in the URL. */
 export default function UserListPage() {
@@ -115,7 +116,7 @@ export default function UserListPage() {
                   {header('accessRole', t('users.fields.accessRole'))}
                   <Table.Th>{t('users.columns.registration')}</Table.Th>
                   {header('createdAt', t('users.columns.created'))}
-                  <Table.Th>
+                  <Table.Th className={rowActions.cell}>
                     <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
                   </Table.Th>
                 </Table.Tr>

@@ -11,6 +11,7 @@ import { USERS_KEY, usersApi } from './api.ts';
 import { confirmDanger } from '../../components/confirm-danger.tsx';
 import { RowAction } from '../../components/RowAction.tsx';
 import { formatDate } from '../../lib/format.ts';
+import rowActions from '../../components/RowActions.module.css';
 
 /** One account in the users table, with its actions as far as the rules allow them. */
 export function UserRow({ user, onEdit }: { user: User; onEdit: (user: User) => void }) {
@@ -73,7 +74,7 @@ export function UserRow({ user, onEdit }: { user: User; onEdit: (user: User) => 
         )}
       </Table.Td>
       <Table.Td>{formatDate(user.createdAt)}</Table.Td>
-      <Table.Td>
+      <Table.Td className={rowActions.cell}>
         <Group gap={4} wrap="nowrap" justify="flex-end">
           {ability.can('view-list', 'License') && (
             <RowAction label={t('users.licenses')} icon={<IconCertificate size={18} />} to={`/users/${user.id}/licenses`} testId="user-licenses" />

@@ -38,7 +38,8 @@ export function RecentTans({ tans, justCreated }: { tans: TanItem[]; justCreated
           </Button>
         </Group>
       </Group>
-      <Table.ScrollContainer minWidth={560}>
+      {/* Rows hold no button: the region itself takes the focus, so that a keyboard scrolls it on a phone. */}
+      <Table.ScrollContainer minWidth={560} scrollAreaProps={{ viewportProps: { tabIndex: 0, 'aria-labelledby': 'recent-tans-title' } }}>
         <Table striped highlightOnHover>
           <Table.Thead>
             <Table.Tr>
