@@ -55,8 +55,12 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
     await page.getByRole('textbox', { name: /^Name/ }).fill('Studio');
     await page.getByRole('textbox', { name: /^Version/ }).fill('1.0');
     const features = page.getByRole('combobox', { name: /^Features/ });
-    await features.fill('export:pdf');
+    // Enter takes the suggestion, not the half-typed name.
+    await features.fill('export:p');
+    await expect.poll(() => page.getByRole('option', { name: /^export:pdf/ }).isVisible()).toBe(true);
     await features.press('Enter');
+    await expect.poll(() => page.getByText('export:pdf', { exact: true }).first().isVisible()).toBe(true);
+    expect(await page.getByText('Unknown features: export:p').count()).toBe(0);
     await features.fill('no-such-feature');
     await features.press('Enter');
     await features.press('Escape');

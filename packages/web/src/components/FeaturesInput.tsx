@@ -1,11 +1,21 @@
 import { useMemo, useRef, useState } from 'react';
-import { Pill, TagsInput, Tooltip, type TagsInputProps } from '@mantine/core';
+import { Pill, TagsInput, Tooltip, type ComboboxItem, type OptionsFilter, type TagsInputProps } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { featureLabel, isValidFeatureName } from '@lm/contract/feature';
 import { useFeatureCache } from '../lib/feature-cache.ts';
 import { currentLocale } from '../lib/i18n.ts';
 
 const SEPARATORS = [',', ' ', ';'];
+
+/** The suggestions containing the typed text: the name itself first, then names starting with it. */
+const bestMatchesFirst: OptionsFilter = ({ options, search }) => {
+  const typed = search.trim().toLowerCase();
+  const rank = (option: ComboboxItem) => {
+    const name = option.value.toLowerCase();
+    return name === typed ? 0 : name.startsWith(typed) ? 1 : 2;
+  };
+  return (options as ComboboxItem[]).filter((option) => option.value.toLowerCase().includes(typed)).sort((a, b) => rank(a) - rank(b));
+};
 
 interface FeaturesInputProps extends Omit<TagsInputProps, 'data' | 'value' | 'onChange'> {
   value?: string[];
@@ -58,6 +68,10 @@ export function FeaturesInput({ value = [], onChange = () => {}, exclude = [], e
         refused.current = null;
       }}
       splitChars={SEPARATORS}
+      // Enter takes the best suggestion (the name typed in full, else the first that starts with it):
+      // a name that is no feature would only be marked unknown. With no suggestion, Enter takes the text.
+      filter={bestMatchesFirst}
+      selectFirstOptionOnChange
       // Feature names are case-sensitive: PDF and pdf are two features.
       isDuplicate={(name, current) => current.includes(name)}
       error={error || ownError}
