@@ -89,6 +89,7 @@ export default {
     ERR_EXTEND_TOO_FAR: 'Sie können die Lizenz nicht so weit in die Zukunft verlängern',
     ERR_TRIAL_NOT_ALLOWED: 'Hinzufügen der Lizenz fehlgeschlagen: Für diesen Rechner bietet das Produkt keine temporäre Lizenz an',
     ERR_TRIAL_USED: 'Dieser Rechner hatte bereits eine temporäre Lizenz für dieses Produkt.',
+    ERR_TRIAL_USED_later: 'Dieser Rechner hatte bereits eine temporäre Lizenz für dieses Produkt. Ab dem {{nextTrialFrom}} kann er wieder eine bekommen.',
     ERR_LICENSE_REVOKED: 'Diese Lizenz wurde widerrufen.',
     ERR_LICENSE_UPGRADED: 'Diese Lizenz wurde auf eine neuere Version aktualisiert und kann nicht mehr heruntergeladen werden.',
     ERR_NOT_TEMPORARY: 'Nur eine temporäre Lizenz kann verlängert werden.',

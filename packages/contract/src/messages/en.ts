@@ -89,6 +89,7 @@ export default {
     ERR_EXTEND_TOO_FAR: 'You cannot extend the license this far into the future',
     ERR_TRIAL_NOT_ALLOWED: 'Adding license failed: this product offers no temporary license for this machine',
     ERR_TRIAL_USED: 'This computer has already had a temporary license for this product.',
+    ERR_TRIAL_USED_later: 'This computer has already had a temporary license for this product. It can have another from {{nextTrialFrom}}.',
     ERR_LICENSE_REVOKED: 'This license has been revoked.',
     ERR_LICENSE_UPGRADED: 'This license was upgraded to a newer version and can no longer be downloaded.',
     ERR_NOT_TEMPORARY: 'Only a temporary license can be extended.',

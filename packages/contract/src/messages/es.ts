@@ -89,6 +89,7 @@ export default {
     ERR_EXTEND_TOO_FAR: 'No puede ampliar la licencia tan lejos en el futuro',
     ERR_TRIAL_NOT_ALLOWED: 'No se pudo añadir la licencia: este producto no ofrece una licencia temporal para este equipo',
     ERR_TRIAL_USED: 'Este equipo ya tuvo una licencia temporal para este producto.',
+    ERR_TRIAL_USED_later: 'Este equipo ya tuvo una licencia temporal para este producto. Podrá tener otra a partir del {{nextTrialFrom}}.',
     ERR_LICENSE_REVOKED: 'Esta licencia ha sido revocada.',
     ERR_LICENSE_UPGRADED: 'Esta licencia se actualizó a una versión más reciente y ya no se puede descargar.',
     ERR_NOT_TEMPORARY: 'Solo se puede ampliar una licencia temporal.',

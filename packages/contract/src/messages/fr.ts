@@ -89,6 +89,7 @@ export default {
     ERR_EXTEND_TOO_FAR: 'Vous ne pouvez pas prolonger la licence aussi loin dans le futur',
     ERR_TRIAL_NOT_ALLOWED: 'L’ajout de la licence a échoué : ce produit ne propose pas de licence temporaire pour cette machine',
     ERR_TRIAL_USED: 'Cette machine a déjà eu une licence temporaire pour ce produit.',
+    ERR_TRIAL_USED_later: 'Cette machine a déjà eu une licence temporaire pour ce produit. Elle pourra en avoir une autre à partir du {{nextTrialFrom}}.',
     ERR_LICENSE_REVOKED: 'Cette licence a été révoquée.',
     ERR_LICENSE_UPGRADED: 'Cette licence a été mise à niveau vers une version plus récente et ne peut plus être téléchargée.',
     ERR_NOT_TEMPORARY: 'Seule une licence temporaire peut être prolongée.',

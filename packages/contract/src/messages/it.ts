@@ -89,6 +89,7 @@ export default {
     ERR_EXTEND_TOO_FAR: 'Non puoi estendere la licenza così avanti nel futuro',
     ERR_TRIAL_NOT_ALLOWED: 'Aggiunta della licenza non riuscita: questo prodotto non offre una licenza temporanea per questo computer',
     ERR_TRIAL_USED: 'Questo computer ha già avuto una licenza temporanea per questo prodotto.',
+    ERR_TRIAL_USED_later: 'Questo computer ha già avuto una licenza temporanea per questo prodotto. Potrà averne un\'altra dal {{nextTrialFrom}}.',
     ERR_LICENSE_REVOKED: 'Questa licenza è stata revocata.',
     ERR_LICENSE_UPGRADED: 'Questa licenza è stata aggiornata a una versione più recente e non può più essere scaricata.',
     ERR_NOT_TEMPORARY: 'Solo una licenza temporanea può essere estesa.',

@@ -1,10 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ErrorCode } from '@lm/contract';
 import { ApiError } from './api.ts';
+import { formatDate } from './format.ts';
 import { errorText } from './notify.ts';
 
 // Every key "exists" and translates to itself: the test is about which key errorText picks.
-vi.mock('./i18n.ts', () => ({ default: { exists: () => true, t: (key: string) => key } }));
+// A variant (i18next's context) shows as `key_context: values`.
+vi.mock('./i18n.ts', () => ({
+  default: { exists: () => true, t: (key: string, options?: { context?: string; nextTrialFrom?: string }) => (options?.context ? `${key}_${options.context}: ${options.nextTrialFrom}` : key) },
+}));
 
 const failure = (status: number, error: ErrorCode) => new ApiError(status, { error, message: 'server text' }, 'server text');
 
@@ -17,6 +21,12 @@ describe('errorText', () => {
   it('names the reason when the code has one', () => {
     expect(errorText(failure(409, 'ERR_IN_USE'), 'catalogue.deleteFailed')).toBe('errors.ERR_IN_USE');
     expect(errorText(failure(422, 'ERR_TOO_MANY_MACHINES'), 'licenses.activateFailed')).toBe('errors.ERR_TOO_MANY_MACHINES');
+  });
+
+  it('says from when a computer may try again, as the language writes dates, where the server knows it', () => {
+    const later = new ApiError(422, { error: 'ERR_TRIAL_USED', message: 'server text', params: { nextTrialFrom: '2026-07-01' } }, 'server text');
+    expect(errorText(later, 'licenses.addFailed')).toBe(`errors.ERR_TRIAL_USED_later: ${formatDate('2026-07-01')}`);
+    expect(errorText(failure(422, 'ERR_TRIAL_USED'), 'licenses.addFailed')).toBe('errors.ERR_TRIAL_USED');
   });
 
   it('falls back to the translated code when the caller names no action', () => {

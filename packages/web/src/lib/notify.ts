@@ -2,6 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { TOAST_MS } from '@lm/contract';
 import i18n from './i18n.ts';
 import { ApiError } from './api.ts';
+import { formatDate } from './format.ts';
 
 /**
  * Codes that say only that a call failed, not why: the action's own message (spec section 8:
@@ -14,13 +15,19 @@ const UNSPECIFIC_CODES = new Set(['ERR_VALIDATION', 'ERR_BAD_REQUEST', 'ERR_INTE
  * action's message (`fallbackKey`), else the server's message. Refused input without an action's
  * message (a list's query) says what was refused: the server words each detail in the request's language.
  */
+/** A variant of a code's message where the answer says more (`key_later`: i18next's context), with its date as the language writes it. */
+function errorContext(code: string, params: Record<string, string | number>): Record<string, string> {
+  if (code === 'ERR_TRIAL_USED' && typeof params.nextTrialFrom === 'string') return { context: 'later', nextTrialFrom: formatDate(params.nextTrialFrom) };
+  return {};
+}
+
 export function errorText(error: unknown, fallbackKey?: string): string {
   if (error instanceof ApiError) {
     const code = error.code;
     if (code && UNSPECIFIC_CODES.has(code) && fallbackKey) return i18n.t(fallbackKey);
     const details = error.body?.details ?? [];
     if (code === 'ERR_VALIDATION' && details.length) return [i18n.t('errors.ERR_VALIDATION'), ...details.map((detail) => detail.message)].join(' ');
-    if (code && i18n.exists(`errors.${code}`)) return i18n.t(`errors.${code}`, error.body?.params ?? {});
+    if (code && i18n.exists(`errors.${code}`)) return i18n.t(`errors.${code}`, { ...error.body?.params, ...errorContext(code, error.body?.params ?? {}) });
     if (fallbackKey) return i18n.t(fallbackKey);
     return error.status === undefined ? i18n.t('errors.network') : error.message;
   }
