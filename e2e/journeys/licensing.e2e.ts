@@ -176,7 +176,7 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
     await card.getByRole('button', { name: 'Extend' }).click();
     await page.getByRole('dialog').getByLabel('Extend by').fill('3');
     await page.getByRole('dialog').getByRole('button', { name: 'Extend' }).click();
-    await toastSays(page, 'You cannot extend the license this far into the future');
+    await toastSays(page, `You cannot extend the license this far into the future. It can run until ${shownDate(isoDaysFromToday(14))} at most.`);
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
     // A second machine for the same product is refused: that machine's trial is used.
@@ -201,7 +201,7 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
     await page.getByRole('dialog').getByLabel('Extend by').fill('2');
     await page.getByRole('dialog').getByText('Weeks', { exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Extend' }).click();
-    await toastSays(page, 'You cannot extend the license this far into the future');
+    await toastSays(page, `You cannot extend the license this far into the future. It can run until ${shownDate(isoDaysFromToday(14))} at most.`);
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await screenshot(page, 'licensing-temporary');
 

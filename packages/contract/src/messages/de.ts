@@ -87,6 +87,7 @@ export default {
     ERR_MACHINE_ID_USED: 'Rechner-ID wird bereits für eine Lizenz verwendet',
     ERR_TOO_MANY_MACHINES: 'Sie haben diese Lizenz bereits auf {{count}} verschiedenen Rechnern in den letzten {{days}} Tagen bzw. {{hours}} Stunden verwendet',
     ERR_EXTEND_TOO_FAR: 'Sie können die Lizenz nicht so weit in die Zukunft verlängern',
+    ERR_EXTEND_TOO_FAR_latest: 'Sie können die Lizenz nicht so weit in die Zukunft verlängern. Sie kann höchstens bis zum {{latest}} laufen.',
     ERR_TRIAL_NOT_ALLOWED: 'Hinzufügen der Lizenz fehlgeschlagen: Für diesen Rechner bietet das Produkt keine temporäre Lizenz an',
     ERR_TRIAL_USED: 'Dieser Rechner hatte bereits eine temporäre Lizenz für dieses Produkt.',
     ERR_TRIAL_USED_later: 'Dieser Rechner hatte bereits eine temporäre Lizenz für dieses Produkt. Ab dem {{nextTrialFrom}} kann er wieder eine bekommen.',

@@ -87,6 +87,7 @@ export default {
     ERR_MACHINE_ID_USED: 'Machine-ID already used for a license',
     ERR_TOO_MANY_MACHINES: 'You have already used this license on {{count}} different machines within the last {{days}} days or {{hours}} hours',
     ERR_EXTEND_TOO_FAR: 'You cannot extend the license this far into the future',
+    ERR_EXTEND_TOO_FAR_latest: 'You cannot extend the license this far into the future. It can run until {{latest}} at most.',
     ERR_TRIAL_NOT_ALLOWED: 'Adding license failed: this product offers no temporary license for this machine',
     ERR_TRIAL_USED: 'This computer has already had a temporary license for this product.',
     ERR_TRIAL_USED_later: 'This computer has already had a temporary license for this product. It can have another from {{nextTrialFrom}}.',

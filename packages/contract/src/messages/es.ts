@@ -87,6 +87,7 @@ export default {
     ERR_MACHINE_ID_USED: 'El ID del equipo ya se usa para una licencia',
     ERR_TOO_MANY_MACHINES: 'Ya ha usado esta licencia en {{count}} equipos distintos en los últimos {{days}} días o {{hours}} horas',
     ERR_EXTEND_TOO_FAR: 'No puede ampliar la licencia tan lejos en el futuro',
+    ERR_EXTEND_TOO_FAR_latest: 'No puede ampliar la licencia tan lejos en el futuro. Puede durar como máximo hasta el {{latest}}.',
     ERR_TRIAL_NOT_ALLOWED: 'No se pudo añadir la licencia: este producto no ofrece una licencia temporal para este equipo',
     ERR_TRIAL_USED: 'Este equipo ya tuvo una licencia temporal para este producto.',
     ERR_TRIAL_USED_later: 'Este equipo ya tuvo una licencia temporal para este producto. Podrá tener otra a partir del {{nextTrialFrom}}.',

@@ -87,6 +87,7 @@ export default {
     ERR_MACHINE_ID_USED: 'ID de machine déjà utilisé pour une licence',
     ERR_TOO_MANY_MACHINES: 'Vous avez déjà utilisé cette licence sur {{count}} machines différentes au cours des {{days}} derniers jours ou {{hours}} dernières heures',
     ERR_EXTEND_TOO_FAR: 'Vous ne pouvez pas prolonger la licence aussi loin dans le futur',
+    ERR_EXTEND_TOO_FAR_latest: 'Vous ne pouvez pas prolonger la licence aussi loin dans le futur. Elle peut rester valide jusqu’au {{latest}} au plus tard.',
     ERR_TRIAL_NOT_ALLOWED: 'L’ajout de la licence a échoué : ce produit ne propose pas de licence temporaire pour cette machine',
     ERR_TRIAL_USED: 'Cette machine a déjà eu une licence temporaire pour ce produit.',
     ERR_TRIAL_USED_later: 'Cette machine a déjà eu une licence temporaire pour ce produit. Elle pourra en avoir une autre à partir du {{nextTrialFrom}}.',

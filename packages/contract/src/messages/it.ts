@@ -87,6 +87,7 @@ export default {
     ERR_MACHINE_ID_USED: 'ID del computer già usato per una licenza',
     ERR_TOO_MANY_MACHINES: 'Hai già usato questa licenza su {{count}} computer diversi negli ultimi {{days}} giorni o {{hours}} ore',
     ERR_EXTEND_TOO_FAR: 'Non puoi estendere la licenza così avanti nel futuro',
+    ERR_EXTEND_TOO_FAR_latest: 'Non puoi estendere la licenza così avanti nel futuro. Può durare al massimo fino al {{latest}}.',
     ERR_TRIAL_NOT_ALLOWED: 'Aggiunta della licenza non riuscita: questo prodotto non offre una licenza temporanea per questo computer',
     ERR_TRIAL_USED: 'Questo computer ha già avuto una licenza temporanea per questo prodotto.',
     ERR_TRIAL_USED_later: 'Questo computer ha già avuto una licenza temporanea per questo prodotto. Potrà averne un\'altra dal {{nextTrialFrom}}.',

@@ -7,7 +7,7 @@ import { errorText } from './notify.ts';
 // Every key "exists" and translates to itself: the test is about which key errorText picks.
 // A variant (i18next's context) shows as `key_context: values`.
 vi.mock('./i18n.ts', () => ({
-  default: { exists: () => true, t: (key: string, options?: { context?: string; nextTrialFrom?: string }) => (options?.context ? `${key}_${options.context}: ${options.nextTrialFrom}` : key) },
+  default: { exists: () => true, t: (key: string, options?: { context?: string; nextTrialFrom?: string; latest?: string }) => (options?.context ? `${key}_${options.context}: ${options.nextTrialFrom ?? options.latest}` : key) },
 }));
 
 const failure = (status: number, error: ErrorCode) => new ApiError(status, { error, message: 'server text' }, 'server text');
@@ -27,6 +27,11 @@ describe('errorText', () => {
     const later = new ApiError(422, { error: 'ERR_TRIAL_USED', message: 'server text', params: { nextTrialFrom: '2026-07-01' } }, 'server text');
     expect(errorText(later, 'licenses.addFailed')).toBe(`errors.ERR_TRIAL_USED_later: ${formatDate('2026-07-01')}`);
     expect(errorText(failure(422, 'ERR_TRIAL_USED'), 'licenses.addFailed')).toBe('errors.ERR_TRIAL_USED');
+  });
+
+  it('says how far a trial can be extended', () => {
+    const tooFar = new ApiError(422, { error: 'ERR_EXTEND_TOO_FAR', message: 'server text', params: { latest: '2026-12-08', max: 14 } }, 'server text');
+    expect(errorText(tooFar, 'licenses.updateFailed')).toBe(`errors.ERR_EXTEND_TOO_FAR_latest: ${formatDate('2026-12-08')}`);
   });
 
   it('falls back to the translated code when the caller names no action', () => {

@@ -18,6 +18,7 @@ const UNSPECIFIC_CODES = new Set(['ERR_VALIDATION', 'ERR_BAD_REQUEST', 'ERR_INTE
 /** A variant of a code's message where the answer says more (`key_later`: i18next's context), with its date as the language writes it. */
 function errorContext(code: string, params: Record<string, string | number>): Record<string, string> {
   if (code === 'ERR_TRIAL_USED' && typeof params.nextTrialFrom === 'string') return { context: 'later', nextTrialFrom: formatDate(params.nextTrialFrom) };
+  if (code === 'ERR_EXTEND_TOO_FAR' && typeof params.latest === 'string') return { context: 'latest', latest: formatDate(params.latest) };
   return {};
 }
 
