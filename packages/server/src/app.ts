@@ -78,20 +78,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerErrorHandling(app);
   registerHttpMetrics(app, metrics);
-  // Served over plain HTTP (a LAN install, a first try), HSTS means nothing and upgrading the
-  // page's requests to https would break every script and call.
-  const overHttps = config.publicUrl.startsWith('https:');
-  registerSecurityHeaders(app, {
-    contentSecurityPolicy: {
-      directives: {
-        'img-src': ["'self'", 'data:', 'https:'],
-        'style-src': ["'self'", "'unsafe-inline'"],
-        'script-src': ["'self'"],
-        'upgrade-insecure-requests': overHttps ? [] : null,
-      },
-    },
-    strictTransportSecurity: overHttps,
-  });
+  // The site's https name, if it has one: HSTS, the upgrade of a page's requests and the scheme of
+  // a same-site Origin follow it (security-headers.ts, csrf.ts).
+  const httpsHost = config.publicUrl.startsWith('https:') ? new URL(config.publicUrl).host : null;
+  registerSecurityHeaders(app, { 'img-src': ["'self'", 'data:', 'https:'], 'style-src': ["'self'", "'unsafe-inline'"], 'script-src': ["'self'"] }, httpsHost);
   // API answers hold accounts, licenses and secrets: no cache keeps them unless a route says so.
   app.addHook('onRequest', (request, reply, done) => {
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
@@ -101,7 +91,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1 } });
   // With rateLimits off (tests not about them) every request is on the allow list.
   await app.register(rateLimit, { global: false, enableDraftSpec: false, allowList: () => !config.rateLimits });
-  registerCsrfProtection(app, { overHttps });
+  registerCsrfProtection(app, { httpsHost });
   registerSessionAuth(app, ctx);
   registerTokenAuth(app, ctx);
 

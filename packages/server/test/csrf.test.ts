@@ -45,6 +45,9 @@ describeBothDatabases('CSRF protection', (t) => {
       const post = (app: typeof overHttps, headers: Record<string, string>) => request(app, 'POST', '/api/session', { headers: { host: HOST, ...headers }, body: { username: 'nobody@example.com', password: 'x' } });
       expectError(await post(overHttps, { origin: `http://${HOST}` }), 403, 'ERR_CSRF');
       expectError(await post(overHttps, { origin: `https://${HOST}` }), 401, 'ERR_LOGIN_FAILED');
+      // The same server reached directly on the machine, by another name over plain http, still works.
+      const direct = await request(overHttps, 'POST', '/api/session', { headers: { host: 'localhost:3000', origin: 'http://localhost:3000' }, body: { username: 'nobody@example.com', password: 'x' } });
+      expectError(direct, 401, 'ERR_LOGIN_FAILED');
       // Or the request came over https, through a proxy the server trusts.
       const behindProxy = await t.newApp({ env: { TRUST_PROXY: 'true' } });
       expectError(await post(behindProxy, { origin: `http://${HOST}`, 'x-forwarded-proto': 'https' }), 403, 'ERR_CSRF');

@@ -123,9 +123,17 @@ describeBothDatabases('HTTP conventions', (t) => {
       const overHttp = await t.app.inject({ url: '/api/health' });
       expect(overHttp.headers['strict-transport-security']).toBeUndefined();
       expect(overHttp.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
-      const overHttps = await (await t.newApp({ env: { PUBLIC_URL: 'https://licenses.example.com' } })).inject({ url: '/api/no-such-route' });
+      const httpsSite = await t.newApp({ env: { PUBLIC_URL: 'https://licenses.example.com', TRUST_PROXY: 'true' } });
+      const overHttps = await httpsSite.inject({ url: '/api/no-such-route', headers: { host: 'licenses.example.com' } });
       expect(overHttps.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
       expect(overHttps.headers['content-security-policy']).toContain('upgrade-insecure-requests');
+      // Through a trusted proxy that terminated TLS, by whatever name.
+      const proxied = await httpsSite.inject({ url: '/api/health', headers: { host: 'other.example.com', 'x-forwarded-proto': 'https' } });
+      expect(proxied.headers['content-security-policy']).toContain('upgrade-insecure-requests');
+      // The same server reached directly on its machine over plain http keeps working pages.
+      const direct = await httpsSite.inject({ url: '/api/health', headers: { host: 'localhost:3000' } });
+      expect(direct.headers['strict-transport-security']).toBeUndefined();
+      expect(direct.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
     });
 
     it('keeps API answers out of every cache: they hold accounts, licenses and secrets', async () => {
