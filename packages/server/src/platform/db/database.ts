@@ -137,7 +137,7 @@ export function openDatabase(config: Config['database'], options: OpenOptions = 
   const dialect = new CountedSqliteDialect({ database: connection });
   const db = new Kysely<DB>({ dialect, plugins, log: queryLog(options) });
   // A memory database has no second connection: while a transaction holds the main one, its reads queue.
-  const reader = config.file === ':memory:' ? undefined : openSqliteReader(config.file);
+  const reader = config.file === ':memory:' ? undefined : openSqliteReader(config.file, connection.statements);
   const logged = (read: SqliteReader): SqliteReader => {
     const { onQuery } = options;
     return onQuery ? (sql, parameters) => (onQuery({ sql, parameters }), read(sql, parameters)) : read;
@@ -147,7 +147,7 @@ export function openDatabase(config: Config['database'], options: OpenOptions = 
   // memory map each time another connection commits: with the protocol's seat renewals and last-seen
   // times written on the main connection, a lookup on the second one cost 25 µs (one commit in 10,000
   // lookups) to 45 µs (one in 1,000) against 12 µs on the main one, whose own commits keep both.
-  committedReaders.set(db, () => (dialect.usage.busy === 0 && !connection.raw.isTransaction ? onMain : onReader));
+  committedReaders.set(db, () => (dialect.usage.busy === 0 && !connection.inTransaction() ? onMain : onReader));
   return {
     db,
     dialect: 'sqlite',
