@@ -22,6 +22,7 @@ import { answerClientError, registerErrorHandling, sendError } from './platform/
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { serveWebApp } from './platform/http/web-app.ts';
 import { apiModules } from './modules/index.ts';
+import { clientProtocolRoutes } from './modules/client-protocol/routes.ts';
 import { registerTwoFactorGate } from './modules/two-factor/gate.ts';
 import { themeRoutes } from './modules/settings/routes.ts';
 import { metricsRoutes } from './modules/metrics/routes.ts';
@@ -78,23 +79,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerErrorHandling(app);
   registerHttpMetrics(app, metrics);
-  // The site's https name, if it has one: HSTS, the upgrade of a page's requests and the scheme of
-  // a same-site Origin follow it (security-headers.ts, csrf.ts).
-  const httpsHost = config.publicUrl.startsWith('https:') ? new URL(config.publicUrl).host : null;
-  registerSecurityHeaders(app, { 'img-src': ["'self'", 'data:', 'https:'], 'style-src': ["'self'", "'unsafe-inline'"], 'script-src': ["'self'"] }, httpsHost);
-  // API answers hold accounts, licenses and secrets: no cache keeps them unless a route says so.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
-    done();
-  });
-  await app.register(cookie);
-  await app.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1 } });
   // With rateLimits off (tests not about them) every request is on the allow list.
   await app.register(rateLimit, { global: false, enableDraftSpec: false, allowList: () => !config.rateLimits });
-  registerCsrfProtection(app, { httpsHost });
-  registerSessionAuth(app, ctx);
-  registerTokenAuth(app, ctx);
-
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -114,19 +100,39 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  await app.register(
-    async (api) => {
-      registerTwoFactorGate(api, ctx);
-      for (const module of apiModules(ctx)) await api.register(module);
-    },
-    { prefix: '/api' },
-  );
-  await app.register(themeRoutes(ctx));
-  await app.register(metricsRoutes(ctx));
-  await serveWebApp(app, config.webDist);
+  // The desktop protocol answers software, not people: no cookies, sessions, tokens, CSRF or page
+  // headers, which cost each of its calls more than its own lookup (bench/scenarios/protocol.ts).
+  await app.register(clientProtocolRoutes(ctx), { prefix: '/api' });
+  await app.register(async (web) => {
+    // The site's https name, if it has one: HSTS, the upgrade of a page's requests and the scheme of
+    // a same-site Origin follow it (security-headers.ts, csrf.ts).
+    const httpsHost = config.publicUrl.startsWith('https:') ? new URL(config.publicUrl).host : null;
+    registerSecurityHeaders(web, { 'img-src': ["'self'", 'data:', 'https:'], 'style-src': ["'self'", "'unsafe-inline'"], 'script-src': ["'self'"] }, httpsHost);
+    // API answers hold accounts, licenses and secrets: no cache keeps them unless a route says so.
+    web.addHook('onRequest', (request, reply, done) => {
+      if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+      done();
+    });
+    await web.register(cookie);
+    await web.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1 } });
+    registerCsrfProtection(web, { httpsHost });
+    registerSessionAuth(web, ctx);
+    registerTokenAuth(web, ctx);
+
+    await web.register(swaggerUi, { routePrefix: '/api/docs' });
+    web.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    await web.register(
+      async (api) => {
+        registerTwoFactorGate(api, ctx);
+        for (const module of apiModules(ctx)) await api.register(module);
+      },
+      { prefix: '/api' },
+    );
+    await web.register(themeRoutes(ctx));
+    await web.register(metricsRoutes(ctx));
+    await serveWebApp(web, config.webDist);
+  });
   return app as unknown as App;
 }
 

@@ -108,15 +108,28 @@ describeBothDatabases('HTTP conventions', (t) => {
       expect(response.headers['content-security-policy']).toContain("script-src 'self'");
     });
 
-    it('sends them on error answers and on the desktop protocol too', async () => {
+    it('sends them on error answers too', async () => {
+      const response = await t.app.inject({ url: '/api/no-such-route' });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+    });
+
+    it("sends a JSON API's headers on the desktop protocol, answers and refusals alike, and reads no cookie or token there", async () => {
       for (const response of [
-        await t.app.inject({ url: '/api/no-such-route' }),
         await t.app.inject({ method: 'POST', url: '/api/client/v1/license', payload: { machineId: 'unknown-machine', product: 'Unknown' } }),
+        await t.app.inject({ method: 'POST', url: '/api/client/v1/license', payload: { machineId: '' } }),
+        await t.app.inject({ url: '/api/client/v1/keys', headers: { authorization: 'Bearer lmat_wrong', cookie: 'lm_session=unknown' } }),
       ]) {
-        expect(response.statusCode).toBe(404);
-        expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
-        expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+        expect(response.headers['x-content-type-options']).toBe('nosniff');
+        expect(response.headers['x-frame-options']).toBe('DENY');
+        expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+        expect(response.headers['cache-control']).toBe('no-store');
+        expect(response.headers['access-control-allow-origin']).toBe('*');
       }
+      // A wrong API token is refused anywhere else in the API; the protocol takes none.
+      expect((await t.app.inject({ url: '/api/client/v1/keys', headers: { authorization: 'Bearer lmat_wrong' } })).statusCode).toBe(200);
+      expect((await t.app.inject({ url: '/api/health', headers: { authorization: 'Bearer lmat_wrong' } })).statusCode).toBe(401);
     });
 
     it('asks for HTTPS only when the server is reached over HTTPS: on plain HTTP, upgrading requests would break the page', async () => {

@@ -4,7 +4,6 @@ import { anyLicRoutes } from './anylic/routes.ts';
 import { apiTokenRoutes } from './api-tokens/routes.ts';
 import { changeLogRoutes } from './changes/routes.ts';
 import { clientErrorRoutes } from './client-errors/routes.ts';
-import { clientProtocolRoutes } from './client-protocol/routes.ts';
 import { featureRoutes } from './features/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { licenseRoutes } from './licenses/routes.ts';
@@ -21,7 +20,7 @@ import { accountRoutes } from './users/account-routes.ts';
 import { usersRoutes } from './users/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 
-/** Every module's routes, mounted under /api. */
+/** Every module's routes of the web app and the integration API, mounted under /api (the desktop protocol apart: app.ts). */
 export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
   return [
     healthRoutes(ctx),
@@ -40,7 +39,6 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     statisticsRoutes(ctx),
     orderWebhookRoutes(ctx),
     licenseFileRoutes(ctx),
-    clientProtocolRoutes(ctx),
     anyLicRoutes(ctx),
     apiTokenRoutes(ctx),
     webhookRoutes(ctx),

@@ -12,6 +12,20 @@ import { fetchClientLicense, releaseClientLicense } from './service.ts';
 /** Per address: generous for a company's machines behind one NAT, far too few to guess machine ids. */
 export const PER_ADDRESS = { rateLimit: { max: 600, timeWindow: '1 minute' } };
 
+/**
+ * Every protocol answer's headers, fixed: CORS for any origin, and the security headers of a JSON API
+ * (OWASP's REST cheat sheet) instead of the web app's page headers: no cache keeps an answer, no
+ * browser reads one as anything but its type, and no page frames one.
+ */
+const PROTOCOL_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'etag',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
 /** The operation of each protocol route, and the outcomes it answers today, for /metrics. */
 const OPERATIONS: Record<string, { operation: string; outcomes: readonly string[] }> = {
   'POST /api/client/v1/license': {
@@ -23,7 +37,10 @@ const OPERATIONS: Record<string, { operation: string; outcomes: readonly string[
   'GET /api/client/v1/keys/:kid.pem': { operation: 'key', outcomes: ['200', 'ERR_NOT_FOUND', 'ERR_RATE_LIMITED'] },
 };
 
-/** The desktop-software protocol (DESIGN.md section 6): no session; machine id and product identify the license. */
+/**
+ * The desktop-software protocol (DESIGN.md section 6): no session; machine id and product identify the
+ * license. Registered apart from the web app's hooks (app.ts): none of them applies to it.
+ */
 export function clientProtocolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     await startLicenseFiles(ctx, app);
@@ -38,7 +55,7 @@ export function clientProtocolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     // No cookies, no session: any origin may call the protocol, e.g. the SDK in an Electron renderer.
     app.addHook('onRequest', (_request, reply, done) => {
-      reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'etag');
+      reply.headers(PROTOCOL_HEADERS);
       done();
     });
     app.options(

@@ -22,7 +22,7 @@ export function registerSessionAuth(app: FastifyInstance, ctx: AppContext): void
     request.ability = anonymousAbility;
     if (bearerToken(request) !== null) return done();
     const token = request.cookies[SESSION_COOKIE];
-    if (!token || !request.url.startsWith('/api/') || request.url.startsWith('/api/client/')) return done();
+    if (!token || !request.url.startsWith('/api/')) return done();
     resolveSession(ctx, request, token).then(() => done(), done);
   });
 }

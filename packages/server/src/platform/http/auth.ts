@@ -36,13 +36,13 @@ declare module 'fastify' {
 }
 
 /**
- * The token of an `Authorization: Bearer` header on an /api call (the desktop protocol takes none),
- * else null. Such a request is authenticated by the token alone, never by a cookie.
+ * The token of an `Authorization: Bearer` header on an /api call, else null (the desktop protocol
+ * runs none of the hooks that ask: app.ts). Such a request is authenticated by the token alone, never by a cookie.
  */
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header || !/^bearer\s/i.test(header)) return null;
-  if (!request.url.startsWith('/api/') || request.url.startsWith('/api/client/')) return null;
+  if (!request.url.startsWith('/api/')) return null;
   return header.slice(6).trim();
 }
 

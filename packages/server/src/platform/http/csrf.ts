@@ -24,8 +24,6 @@ export function registerCsrfProtection(app: FastifyInstance, options: { httpsHos
  */
 function crossSiteRefusal(request: FastifyRequest, httpsHost: string | null): AppError | undefined {
   if (!STATE_CHANGING.has(request.method)) return undefined;
-  // The desktop protocol carries no session: a forged request can do nothing a direct one cannot.
-  if (request.url.startsWith('/api/client/')) return undefined;
   // A bearer token is the credential, not a cookie: a cross-site page cannot send one on its own.
   if (bearerToken(request) !== null) return undefined;
   const origin = request.headers.origin;
