@@ -1,17 +1,21 @@
 /**
  * The desktop protocol against a bare Fastify server (DESIGN.md section 9): the server runs in one
  * child process on the embedded database seeded with 1,000,000 licenses; autocannon drives it from
- * this process with 100 connections. Four loads alternate in each of ROUNDS rounds, so that whatever
+ * this process with 100 connections. The loads alternate in each of ROUNDS rounds, so that whatever
  * else the machine does falls on all of them alike:
  *
  *   bare         GET of a bare Fastify server (no plugins, no hooks) in the same process, answering a
  *                fixed JSON: the baseline DESIGN.md names, and the one the targets are ratios to
- *   app route    GET of a route of the app answering the same JSON: what the app's own hooks (security
- *                headers, metrics, cookies, session and token checks) leave of bare, shown apart
+ *   app route    GET of a route at the app's root answering the same JSON: what the hooks every route of
+ *                the app runs (metrics, error handling) leave of bare, shown apart. Like the protocol, it
+ *                runs none of the web app's (page headers, cookies, CSRF, session and token checks)
+ *   app 304      the conditional's request (POST, JSON body, If-None-Match, per-address rate limit) to a
+ *                route of the app that answers 304 at once: the ceiling of any conditional refresh
+ *                served by this app, with no lookup and no check at all
  *   full         POST /api/client/v1/license for random machines, no If-None-Match: a signature each
  *   conditional  the same with the ETag of a file the machine got before: 304, no signature
  *   bare + N µs  POST of the bare server answering a 304 like the conditional's after N µs of busy work
- *                (N = 25 and 50): no database and no hooks. What a route with that much work of its
+ *                (N = 0, 25 and 50): no database and no hooks. What a route with that much work of its
  *                own reaches on this machine, in the same round: the yardstick for reading the
  *                ratios above. On the 2-core VM 25 µs gave 0.43-0.75 of bare and 50 µs 0.34-0.36;
  *                the conditional refresh's own work is about 100 µs, of which its lookup in
@@ -26,7 +30,7 @@
  *   node bench/scenarios/protocol.ts   (on its own; LICENSES=100000 for a quicker run)
  *   BENCH_CPU_PROFILE=/tmp/prof ...    (writes the server's V8 CPU profile there)
  *   BENCH_PROTOCOL_ONLY=conditional    (only that load in the rounds, after the warm-ups: to profile it;
- *                                       bare, work, app-route, full or conditional)
+ *                                       bare, work, app-route, app-304, full or conditional)
  *
  * The seeded database is kept in BENCH_DATA_DIR (default: the system's temporary folder) for the
  * next run; BENCH_PROTOCOL_FRESH=1 seeds anew.
@@ -48,7 +52,7 @@ const DURATION_S = Number(process.env.DURATION ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
 /** The busy work of the bare server's yardstick routes, in µs. */
-const WORK_MICROS = [25, 50] as const;
+const WORK_MICROS = [0, 25, 50] as const;
 
 /** The server half: the real app plus one fixed-JSON route on PORT, and a bare Fastify server on PORT + 1. */
 async function serve(dataDir: string): Promise<void> {
@@ -56,11 +60,13 @@ async function serve(dataDir: string): Promise<void> {
   const { buildApp } = await import('../../packages/server/src/app.ts');
   const { loadConfig } = await import('../../packages/server/src/platform/config.ts');
   const { sendNotModified } = await import('../../packages/server/src/modules/license-files/http.ts');
+  const { PER_ADDRESS } = await import('../../packages/server/src/modules/client-protocol/routes.ts');
   // Rate limits stay on: the load comes from many addresses (X-Forwarded-For behind a trusted proxy).
   const config = loadConfig({ DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', TRUST_PROXY: 'true' });
   const app = await buildApp(config);
   const fixed = { status: 'ok', service: 'license-manager', version: 1 };
   app.get('/bench/bare', async () => fixed);
+  app.post('/api/bench/not-modified', { config: PER_ADDRESS }, async (_request, reply) => sendNotModified(reply, '"work"'));
   await app.listen({ port: config.port, host: config.host });
   const bare = Fastify({ logger: false });
   bare.get('/', async () => fixed);
@@ -79,7 +85,7 @@ async function serve(dataDir: string): Promise<void> {
 }
 
 function startServer(dataDir: string): Promise<ChildProcess> {
-  const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+  const profile = [...(process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ') ?? [])];
   const child = spawn(NODE, [...profile, import.meta.filename, '--serve', dataDir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('message', () => resolve(child));
@@ -149,6 +155,8 @@ function protocolRequest(conditional: boolean): autocannon.Request {
 
 /** A yardstick load: the conditional's request (so parsing its body counts too) to the bare server's route with that much busy work. */
 const workLoad = (micros: number, bareUrl: string): autocannon.Options => ({ url: bareUrl, requests: [{ ...protocolRequest(true), path: `/work/${micros}` }] });
+/** The conditional's request to the app's route that answers 304 at once. */
+const appNotModifiedLoad = (base: string): autocannon.Options => ({ url: base, requests: [{ ...protocolRequest(true), path: '/api/bench/not-modified' }] });
 
 /** The seeded database of an earlier run with as many licenses, or a new one. */
 async function seededDataDir(): Promise<string> {
@@ -186,25 +194,27 @@ const scenario: Scenario = {
       await load(server, { url: base, duration: 5, requests: [protocolRequest(false)] });
       await load(server, { url: base, duration: 3, requests: [protocolRequest(true)] });
       await load(server, { ...workLoad(WORK_MICROS[0], bareUrl), duration: 2 });
+      await load(server, { ...appNotModifiedLoad(base), duration: 2 });
 
       const only = process.env.BENCH_PROTOCOL_ONLY;
       const skipped: Load = { rps: Number.NaN, p99: Number.NaN, p50: Number.NaN, statuses: {}, errors: 0, cpuPerRequest: Number.NaN };
       const measure = (name: string, options: autocannon.Options) => (!only || only === name ? load(server!, options) : Promise.resolve(skipped));
-      const rounds: { bare: Load; appRoute: Load; full: Load; conditional: Load; work: Load[] }[] = [];
+      const rounds: { bare: Load; appRoute: Load; appNotModified: Load; full: Load; conditional: Load; work: Load[] }[] = [];
       for (let round = 1; round <= ROUNDS; round++) {
         const bare = await measure('bare', { url: bareUrl });
         const work: Load[] = [];
         for (const micros of WORK_MICROS) work.push(await measure('work', workLoad(micros, bareUrl)));
         const appRoute = await measure('app-route', { url: `${base}/bench/bare` });
+        const appNotModified = await measure('app-304', appNotModifiedLoad(base));
         const full = await measure('full', { url: base, requests: [protocolRequest(false)] });
         const conditional = await measure('conditional', { url: base, requests: [protocolRequest(true)] });
-        rounds.push({ bare, appRoute, full, conditional, work });
+        rounds.push({ bare, appRoute, appNotModified, full, conditional, work });
         console.log(`  round ${round}:`);
-        const named = { bare, ...Object.fromEntries(WORK_MICROS.map((micros, index) => [`bare + ${micros} µs`, work[index]])), 'app route': appRoute, full, conditional };
+        const named = { bare, ...Object.fromEntries(WORK_MICROS.map((micros, index) => [`bare + ${micros} µs`, work[index]])), 'app route': appRoute, 'app 304': appNotModified, full, conditional };
         for (const [name, result] of Object.entries(named)) console.log(`    ${describeLoad(name, result)}`);
         const ratio = (result: Load) => (result.rps / bare.rps).toFixed(2);
         const yardsticks = WORK_MICROS.map((micros, index) => `bare + ${micros} µs ${ratio(work[index])}`).join(', ');
-        console.log(`    to bare: conditional ${ratio(conditional)}, full ${ratio(full)}, app route ${ratio(appRoute)}, ${yardsticks}; ${machineLoad()}`);
+        console.log(`    to bare: conditional ${ratio(conditional)}, full ${ratio(full)}, app route ${ratio(appRoute)}, app 304 ${ratio(appNotModified)}, ${yardsticks}; ${machineLoad()}`);
       }
       const worst = (pick: (round: (typeof rounds)[number]) => number) => Math.min(...rounds.map(pick));
       const highest = (pick: (round: (typeof rounds)[number]) => number) => Math.max(...rounds.map(pick));
@@ -223,6 +233,8 @@ const scenario: Scenario = {
         { name: 'bare Fastify server: CPU per request (highest round)', value: highest((r) => r.bare.cpuPerRequest), unit: 'µs' },
         { name: 'app route (fixed JSON) / bare (worst round)', value: worst((r) => r.appRoute.rps / r.bare.rps), unit: 'ratio' },
         { name: 'app route: CPU per request (highest round)', value: highest((r) => r.appRoute.cpuPerRequest), unit: 'µs' },
+        { name: 'app 304 (no work) / bare (worst round)', value: worst((r) => r.appNotModified.rps / r.bare.rps), unit: 'ratio' },
+        { name: 'app 304: CPU per request (highest round)', value: highest((r) => r.appNotModified.cpuPerRequest), unit: 'µs' },
         ...WORK_MICROS.map((micros, index) => ({
           name: `bare + ${micros} µs of busy work / bare (worst round)`,
           value: worst((r) => r.work[index].rps / r.bare.rps),
@@ -233,6 +245,7 @@ const scenario: Scenario = {
         { name: 'conditional refresh: server CPU per request (highest round)', value: highest((r) => r.conditional.cpuPerRequest), unit: 'µs' },
         { name: 'conditional refresh / bare (worst round)', value: worst((r) => r.conditional.rps / r.bare.rps), unit: 'ratio', target: { min: 0.5 } },
         { name: 'conditional refresh / app route (worst round)', value: worst((r) => r.conditional.rps / r.appRoute.rps), unit: 'ratio' },
+        { name: 'conditional refresh / app 304 (worst round)', value: worst((r) => r.conditional.rps / r.appNotModified.rps), unit: 'ratio' },
         { name: 'full fetch (signed): requests per second (lowest round)', value: worst((r) => r.full.rps), unit: 'req/s' },
         { name: 'full fetch: p99 latency (highest round)', value: highest((r) => r.full.p99), unit: 'ms' },
         { name: 'full fetch: server CPU per request (highest round)', value: highest((r) => r.full.cpuPerRequest), unit: 'µs' },
