@@ -162,14 +162,28 @@ export async function updateLicense(app: App, id: number, values: { revoked?: bo
   await app.ctx.db.updateTable('licenses').set(values).where('id', '=', id).execute();
 }
 
+/**
+ * Flushes until nothing waits: a flush keeps its rows for the next one while the database is away,
+ * as a connection that takes seconds under a loaded CI machine looks; the next timed flush would then
+ * write them in the middle of a test.
+ */
+async function flushAll(writes: { flush(): Promise<void>; readonly waiting: number }): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await writes.flush();
+    if (!writes.waiting) return;
+    if (attempt === 20) throw new Error(`${writes.waiting} rows still wait after ${attempt} flushes`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 /** Writes the batched last-seen times now. */
 export function flushLastSeen(app: App): Promise<void> {
-  return lastSeenRecorder(app.ctx).flush();
+  return flushAll(lastSeenRecorder(app.ctx));
 }
 
 /** Writes the seat renewals that 304 answers decided, now. */
 export function flushSeatRenewals(app: App): Promise<void> {
-  return seatRenewals(app.ctx).flush();
+  return flushAll(seatRenewals(app.ctx));
 }
 
 /** A calendar date `days` from today (UTC). */

@@ -38,6 +38,10 @@ export class LastSeenRecorder {
     return this.writes.flush();
   }
 
+  get waiting(): number {
+    return this.writes.waiting;
+  }
+
   record(licenseId: number, machineId: string, at: string): void {
     const day = at.slice(0, 10);
     if (day !== this.today || this.recordedToday.size >= MAX_REMEMBERED) {

@@ -51,6 +51,11 @@ export class WriteBehind<Row> {
     await this.flush();
   }
 
+  /** Rows not written yet: queued since the last flush, or kept by one while the database was away. */
+  get waiting(): number {
+    return this.pending.size;
+  }
+
   queue(row: Row): void {
     const key = this.options.keyOf(row);
     const waiting = this.pending.get(key);
