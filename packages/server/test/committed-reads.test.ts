@@ -122,4 +122,14 @@ describe('committed reads on the embedded database', () => {
       foreign.close();
     }
   });
+
+  it('leave nothing behind when the database closes in the middle of a turn', async () => {
+    const database = await open('file');
+    expect(rowsSeen(database)).toBe(0);
+    await database.close();
+    fs.rmSync(opened.pop()!.dir!, { recursive: true, force: true });
+    // The turn's end finds the read transaction gone with its connection: nothing throws.
+    await nextTurn();
+    await nextTurn();
+  });
 });

@@ -68,7 +68,9 @@ class SharedReadSnapshot {
   readonly end = (): void => {
     if (!this.open) return;
     this.open = false;
-    this.raw.exec('COMMIT');
+    // An error inside it (an I/O error, no memory) may have rolled it back already; a COMMIT then
+    // would throw, from the turn's end where nothing catches it.
+    if (this.raw.isOpen && this.raw.isTransaction) this.raw.exec('COMMIT');
   };
 }
 
