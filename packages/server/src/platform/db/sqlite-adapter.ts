@@ -77,9 +77,9 @@ class SharedReadSnapshot {
 /**
  * Presents node:sqlite's synchronous DatabaseSync with the interface Kysely's SqliteDialect drives.
  * Prepared statements are reused by SQL text. The page cache and memory-mapped reads keep a large database's hot pages out of read() system calls.
- * `read` runs in the turn's shared read snapshot; every other statement ends it first, so it never
- * holds back the connection's own writes or hides them from a later read. `statements` counts the
- * statements of Kysely's queries (writes among them), for the reader connection's snapshots.
+ * `read` runs in the turn's shared read snapshot; every other statement ends it before it runs, so it
+ * never holds back the connection's own writes or hides them from a later read. `statements` counts
+ * the statements of Kysely's queries (writes among them), for the reader connection's snapshots.
  */
 export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync; read: SqliteReader; inTransaction(): boolean; statements(): number } {
   const raw = new DatabaseSync(file);
@@ -111,7 +111,7 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync; 
       // Transactions take the write lock when they begin: a deferred one that reads first and writes
       // later fails with SQLITE_BUSY when another process (a second server, the CLI) wrote meanwhile;
       // an immediate one waits for the lock (busy_timeout) instead. One process alone sees no change.
-      const { statement, reader } = alone(() => cached(sql === 'begin' ? 'begin immediate' : sql));
+      const { statement, reader } = cached(sql === 'begin' ? 'begin immediate' : sql);
       return {
         reader,
         all: (parameters) => alone(() => statement.all(...bind(parameters))),
