@@ -85,7 +85,7 @@ async function serve(dataDir: string): Promise<void> {
 }
 
 function startServer(dataDir: string): Promise<ChildProcess> {
-  const profile = [...(process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ') ?? [])];
+  const profile = [...(process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
   const child = spawn(NODE, [...profile, import.meta.filename, '--serve', dataDir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('message', () => resolve(child));
