@@ -115,6 +115,48 @@ describeBothDatabases('API tokens', (t) => {
     expectError(await request(t.app, 'DELETE', `/api/api-tokens/${id}`, { headers: bearer(token) }), 403, 'ERR_FORBIDDEN');
   });
 
+  it('cannot change how its account signs in, or close it, with a token (a leaked token could otherwise take the account over for good)', async () => {
+    const refusedWith = async (token: string, method: string, url: string, body?: Record<string, unknown>) => {
+      const answer = expectError(await request(t.app, method, url, { headers: bearer(token), body }), 403, 'ERR_FORBIDDEN');
+      expect(answer.message).toContain('Sign in to do this');
+    };
+    for (const role of ['USER', 'ADMIN'] as const) {
+      const owner = await loggedIn(t.app, role);
+      const { token } = await createToken(t.app, owner.cookie);
+      await refusedWith(token, 'POST', '/api/users/change-email', { email: `taken-over-${role}@evil.example` });
+      // A customer may not change its e-mail this way at all; an administrator may, but not with a token.
+      if (role === 'ADMIN') await refusedWith(token, 'PUT', `/api/users/${owner.id}`, { email: `taken-over-${role}@evil.example` });
+      await refusedWith(token, 'PUT', '/api/account/password', { currentPassword: 'guess', newPassword: 'Another-long-password-1' });
+      await refusedWith(token, 'GET', '/api/account/sessions');
+      await refusedWith(token, 'DELETE', '/api/account/sessions');
+      await refusedWith(token, 'DELETE', `/api/account/sessions/${'0'.repeat(24)}`);
+      await refusedWith(token, 'POST', '/api/account/two-factor');
+      await refusedWith(token, 'POST', '/api/account/two-factor/confirm', { code: '123456' });
+      await refusedWith(token, 'DELETE', '/api/account/two-factor', { password: 'guess' });
+      await refusedWith(token, 'POST', '/api/account/two-factor/recovery-codes', { password: 'guess' });
+      await refusedWith(token, 'DELETE', `/api/users/${owner.id}`);
+      // A wrong token gets the same answer there: it tells nothing about the token.
+      await refusedWith('lmat_wrong', 'PUT', '/api/account/password', { currentPassword: 'guess', newPassword: 'Another-long-password-1' });
+
+      // Nothing changed: the same e-mail, no pending change, the session alive, the account open.
+      const session = await client(t.app, owner.cookie).get('/api/session');
+      expect(session.json()).toMatchObject({ id: owner.id, username: owner.email });
+      expect((await client(t.app, owner.cookie).get('/api/users/change-email')).json()).toEqual({ pending: null });
+      // What else the owner may do stays open to the token.
+      const renamed = await request(t.app, 'PUT', `/api/users/${owner.id}`, { headers: bearer(token), body: { firstName: 'Still', lastName: 'Mine' } });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+    }
+
+    // An administrator's token manages other accounts, but resets no one's second factor.
+    const admin = await loggedIn(t.app, 'ADMIN');
+    const { token } = await createToken(t.app, admin.cookie);
+    const customer = await loggedIn(t.app);
+    await refusedWith(token, 'DELETE', `/api/users/${customer.id}/two-factor`);
+    const moved = await request(t.app, 'PUT', `/api/users/${customer.id}`, { headers: bearer(token), body: { email: `moved-${customer.id}@example.com` } });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect((await request(t.app, 'DELETE', `/api/users/${customer.id}`, { headers: bearer(token) })).statusCode).toBe(204);
+  });
+
   it('lets a shop create TANs and read the licenses activated from them with a token', async () => {
     const shopOwner = await loggedIn(t.app, 'ADMIN');
     const { token } = await createToken(t.app, shopOwner.cookie, { name: 'webshop' });

@@ -3,7 +3,7 @@ import { API_TOKEN_PREFIX } from '@lm/contract/api-token';
 import { hashToken } from '../../platform/auth/secrets.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { actAs, bearerToken } from '../../platform/http/auth.ts';
+import { actAs, bearerToken, sessionRequired } from '../../platform/http/auth.ts';
 import { FIFTEEN_MINUTES, rateLimited } from '../../platform/limits/limiter.ts';
 import { findTokenUser, touchApiToken } from './repo.ts';
 
@@ -29,6 +29,8 @@ export function registerTokenAuth(app: FastifyInstance, ctx: AppContext): void {
   app.addHook('onRequest', (request, _reply, done) => {
     const token = bearerToken(request);
     if (token === null) return done();
+    // Refused before the token is looked at: the answer tells nothing about it.
+    if (request.routeOptions.config.sessionOnly) return done(sessionRequired());
     authenticate(ctx, request, token).then(() => done(), done);
   });
 }

@@ -17,6 +17,8 @@ export function apiTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: apiTokenListQuery,
           response: { 200: apiTokenList, ...errorResponses },
         },
+        // A token that could make tokens would outlive its own revocation through the ones it made.
+        config: { sessionOnly: true },
       },
       async (request) => listTokens(ctx, request, request.query),
     );
@@ -30,13 +32,14 @@ export function apiTokenRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           body: apiTokenCreate,
           response: { 201: apiTokenCreated, ...errorResponses },
         },
+        config: { sessionOnly: true },
       },
       async (request, reply) => reply.status(201).send(await createToken(ctx, request, request.body)),
     );
 
     app.delete(
       '/api-tokens/:id',
-      { schema: { tags: ['api-tokens'], summary: 'Revoke an API token', params: idParam, response: { 204: z.null(), ...errorResponses } } },
+      { schema: { tags: ['api-tokens'], summary: 'Revoke an API token', params: idParam, response: { 204: z.null(), ...errorResponses } }, config: { sessionOnly: true } },
       async (request, reply) => {
         await revokeToken(ctx, request, request.params.id);
         return reply.status(204).send(null);

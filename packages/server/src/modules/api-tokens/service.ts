@@ -21,20 +21,11 @@ function toApiToken(row: ApiTokenRow): ApiToken {
   };
 }
 
-/**
- * Tokens are managed in a signed-in session only: a token that could make tokens would outlive its
- * own revocation through the ones it made.
- */
-function requireSession(request: FastifyRequest): void {
-  if (request.apiToken) throw new AppError(403, 'ERR_FORBIDDEN', 'API tokens are managed when signed in, not with an API token');
-}
-
 const tokenSubject = (row: { user_id: number }) => ({ ownerId: row.user_id });
 
 /** `GET /api-tokens`: the caller's own tokens; an administrator's view is every account's (or one's, by ownerId). */
 export async function listTokens(ctx: AppContext, request: FastifyRequest, query: ApiTokenListQuery): Promise<ListResult<ApiToken>> {
   const user = requireUser(request);
-  requireSession(request);
   const everyone = listScope(request.ability, 'view-list', 'ApiToken') === 'all';
   if (!everyone && query.ownerId !== undefined && query.ownerId !== user.id) authorize(request, 'view-list', 'ApiToken', { ownerId: query.ownerId });
   const ownerId = everyone ? query.ownerId : user.id;
@@ -45,7 +36,6 @@ export async function listTokens(ctx: AppContext, request: FastifyRequest, query
 /** `POST /api-tokens`: a new token for the caller, shown in this answer only and stored as its SHA-256. */
 export async function createToken(ctx: AppContext, request: FastifyRequest, input: ApiTokenCreate): Promise<ApiTokenCreated> {
   const user = requireUser(request);
-  requireSession(request);
   authorize(request, 'create', 'ApiToken', { ownerId: user.id });
   const now = new Date();
   const expiresAt = input.expiresAt ?? null;
@@ -62,7 +52,6 @@ export async function createToken(ctx: AppContext, request: FastifyRequest, inpu
 /** `DELETE /api-tokens/{id}`: revokes a token at once (the owner's own; an administrator's any). */
 export async function revokeToken(ctx: AppContext, request: FastifyRequest, id: number): Promise<void> {
   const user = requireUser(request);
-  requireSession(request);
   const row = await findApiToken(ctx.db, id);
   if (!row) throw notFound('API token');
   authorizeRecord(request, 'view', 'ApiToken', tokenSubject(row), 'API token');

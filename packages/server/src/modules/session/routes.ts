@@ -47,13 +47,13 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/account/sessions',
-      { schema: { tags: ['account'], summary: "The own account's sessions: browser, address, last use", response: { 200: accountSessionList, ...errorResponses } } },
+      { schema: { tags: ['account'], summary: "The own account's sessions: browser, address, last use", response: { 200: accountSessionList, ...errorResponses } }, config: { sessionOnly: true } },
       async (request) => ({ items: await accountSessions(ctx, requireUser(request).id, request.sessionTokenHash) }),
     );
 
     app.delete(
       '/account/sessions',
-      { schema: { tags: ['account'], summary: 'End every session of the own account but this one', response: noContent } },
+      { schema: { tags: ['account'], summary: 'End every session of the own account but this one', response: noContent }, config: { sessionOnly: true } },
       async (request, reply) => {
         await endOtherSessions(ctx, requireUser(request).id, request.sessionTokenHash);
         return reply.status(204).send(null);
@@ -62,7 +62,10 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.delete(
       '/account/sessions/:id',
-      { schema: { tags: ['account'], summary: 'End one session of the own account', params: z.object({ id: z.string().regex(/^[0-9a-f]{24}$/) }), response: noContent } },
+      {
+        schema: { tags: ['account'], summary: 'End one session of the own account', params: z.object({ id: z.string().regex(/^[0-9a-f]{24}$/) }), response: noContent },
+        config: { sessionOnly: true },
+      },
       async (request, reply) => {
         await endAccountSession(ctx, requireUser(request).id, request.params.id);
         return reply.status(204).send(null);
@@ -73,7 +76,7 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/account/password',
       {
         schema: { tags: ['account'], summary: 'Change the own password (the current one proves the person); the other sessions end', body: passwordChange, response: noContent },
-        config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+        config: { rateLimit: { max: 30, timeWindow: '1 minute' }, sessionOnly: true },
       },
       async (request, reply) => {
         await changePassword(ctx, requireUser(request).id, request.sessionTokenHash, request.body);

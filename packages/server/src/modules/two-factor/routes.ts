@@ -29,7 +29,10 @@ export function twoFactorRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/account/two-factor',
-      { schema: { tags, summary: 'Start setting up an authenticator: a new secret, as text, otpauth:// link and QR code', response: { 200: twoFactorSetup, ...errorResponses } } },
+      {
+        schema: { tags, summary: 'Start setting up an authenticator: a new secret, as text, otpauth:// link and QR code', response: { 200: twoFactorSetup, ...errorResponses } },
+        config: { sessionOnly: true },
+      },
       async (request) => startEnrolment(ctx, account(request)),
     );
 
@@ -42,14 +45,14 @@ export function twoFactorRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           body: twoFactorConfirm,
           response: { 200: recoveryCodes, ...errorResponses },
         },
-        config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+        config: { rateLimit: { max: 30, timeWindow: '1 minute' }, sessionOnly: true },
       },
       async (request) => ({ recoveryCodes: await confirmEnrolment(ctx, account(request), request.body.code) }),
     );
 
     app.delete(
       '/account/two-factor',
-      { schema: { tags, summary: 'Turn two-factor sign-in off (the password proves the person)', body: passwordProof, response: noContent } },
+      { schema: { tags, summary: 'Turn two-factor sign-in off (the password proves the person)', body: passwordProof, response: noContent }, config: { sessionOnly: true } },
       async (request, reply) => {
         await disableTwoFactor(ctx, account(request), request.body.password);
         return reply.status(204).send(null);
@@ -58,7 +61,10 @@ export function twoFactorRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/account/two-factor/recovery-codes',
-      { schema: { tags, summary: 'Ten new recovery codes, shown once; the old ones stop working', body: passwordProof, response: { 200: recoveryCodes, ...errorResponses } } },
+      {
+        schema: { tags, summary: 'Ten new recovery codes, shown once; the old ones stop working', body: passwordProof, response: { 200: recoveryCodes, ...errorResponses } },
+        config: { sessionOnly: true },
+      },
       async (request) => ({ recoveryCodes: await regenerateRecoveryCodes(ctx, account(request), request.body.password) }),
     );
 
@@ -74,7 +80,10 @@ export function twoFactorRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.delete(
       '/users/:id/two-factor',
-      { schema: { tags, summary: "An administrator resets an account's second factor (the account is mailed)", params: idParam, response: noContent } },
+      {
+        schema: { tags, summary: "An administrator resets an account's second factor (the account is mailed)", params: idParam, response: noContent },
+        config: { sessionOnly: true },
+      },
       async (request, reply) => {
         requireUser(request);
         authorize(request, 'update', 'User', { id: request.params.id }, 'twoFactor');

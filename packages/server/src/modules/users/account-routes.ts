@@ -117,7 +117,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           body: emailChange,
           response: { 200: emailChangeResult, ...errorResponses },
         },
-        config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+        config: { rateLimit: { max: 30, timeWindow: '1 minute' }, sessionOnly: true },
       },
       async (request) => {
         const user = requireUser(request);

@@ -16,6 +16,7 @@ import { recordChange } from '../../platform/changelog.ts';
 import type { Actor, AppContext } from '../../platform/context.ts';
 import { isUniqueViolation } from '../../platform/db/search.ts';
 import { AppError, forbidden, notFound } from '../../platform/http/errors.ts';
+import { sessionRequired } from '../../platform/http/auth.ts';
 import { duplicateEmail } from './registration.ts';
 import { countUsersWithRole, findOpenUserById, findUserByEmail, insertUser, toUser, updateUser, type UserRow } from './repo.ts';
 import { listUsers } from './list-repo.ts';
@@ -25,6 +26,9 @@ export interface Caller {
   actor: Actor;
   ability: AppAbility;
 }
+
+/** Whether the caller acts on its own account through an API token (see sessionRequired). */
+export const byTokenOnOwnAccount = (caller: Caller, id: number) => caller.actor.tokenName !== null && caller.actor.userId === id;
 
 export const lastAdministrator = () => new AppError(422, 'ERR_LAST_ADMIN', 'The last administrator cannot be removed or demoted');
 
@@ -92,6 +96,7 @@ export async function updateUserFields(ctx: AppContext, caller: Caller, id: numb
   if (changed.length === 0) return shownTo(caller.ability, current);
   const denied = changed.filter((field) => !caller.ability.can('update', subject, field));
   if (denied.length) throw refuseFields(denied);
+  if (changed.includes('email') && byTokenOnOwnAccount(caller, id)) throw sessionRequired();
   const changes = Object.fromEntries(changed.map((field) => [field, input[field]])) as Partial<UserFields>;
   if (changes.accessRole && current.accessRole === 'ADMIN' && (await countUsersWithRole(ctx.db, 'ADMIN')) <= 1) throw lastAdministrator();
   if (changes.email && (await findUserByEmail(ctx.db, changes.email))) throw duplicateEmail();

@@ -33,7 +33,19 @@ declare module 'fastify' {
     /** The API token the request was authenticated with (Authorization: Bearer), if any. */
     apiToken: { id: number; name: string } | null;
   }
+  interface FastifyContextConfig {
+    /** Refused with an API token: the route changes how its account signs in (see sessionRequired). */
+    sessionOnly?: boolean;
+  }
 }
+
+/**
+ * What changes how an account signs in (its e-mail, password, second factor, sessions, API tokens)
+ * or closes it needs the person signed in, not an API token: a leaked token could otherwise take the
+ * account over for good, past its own revocation and past the second factor.
+ */
+export const sessionRequired = () =>
+  new AppError(403, 'ERR_FORBIDDEN', "Sign in to do this: an API token cannot change how its account signs in (e-mail, password, second factor, sessions, API tokens) or close it");
 
 /**
  * The token of an `Authorization: Bearer` header on an /api call, else null (the desktop protocol
