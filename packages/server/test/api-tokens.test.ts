@@ -116,7 +116,7 @@ describeBothDatabases('API tokens', (t) => {
   });
 
   it('cannot change how its account signs in, or close it, with a token (a leaked token could otherwise take the account over for good)', async () => {
-    const refusedWith = async (token: string, method: string, url: string, body?: Record<string, unknown>) => {
+    const refusedWith = async (token: string, method: Parameters<typeof request>[1], url: string, body?: Record<string, unknown>) => {
       const answer = expectError(await request(t.app, method, url, { headers: bearer(token), body }), 403, 'ERR_FORBIDDEN');
       expect(answer.message).toContain('Sign in to do this');
     };

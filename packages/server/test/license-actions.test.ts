@@ -192,6 +192,24 @@ describeBothDatabases('licenses: actions', (t) => {
       expect((await api.get(`/api/licenses/${license.id}`)).json()).toMatchObject({ permanent: false, revoked: false });
     });
 
+    it("refuses a distributor the licenses of its TANs, even with nothing to change, and writes nothing for fields sent as they are", async () => {
+      const distributor = client(t.app, (await loggedIn(t.app, 'DISTRIBUTOR')).cookie);
+      const [tan] = await createTans(distributor, { productId });
+      const { api } = await customer();
+      const license = (await activate(api, tan.code, machine())).json();
+      expect((await distributor.get(`/api/licenses/${license.id}`)).statusCode).toBe(200);
+      const before = await changeLog(license.id);
+
+      expectError(await distributor.put(`/api/licenses/${license.id}`, { body: {} }), 403, 'ERR_FORBIDDEN');
+      expectError(await distributor.put(`/api/licenses/${license.id}`, { body: { revoked: true } }), 403, 'ERR_FORBIDDEN');
+      const same = await admin.put(`/api/licenses/${license.id}`, { body: { revoked: false, validUntil: license.validUntil, permanent: license.permanent } });
+      expect(same.statusCode, same.body).toBe(200);
+      expect((await admin.put(`/api/licenses/${license.id}`, { body: {} })).statusCode).toBe(200);
+
+      expect(await changeLog(license.id)).toEqual(before);
+      expect((await admin.get(`/api/licenses/${license.id}`)).json().updatedAt).toBe(license.updatedAt);
+    });
+
     it("refuses an owner's end date: a trial runs longer only through extend, within its trial days, and a revoked one not at all", async () => {
       const { api } = await customer();
       const license = await trial(api, 5, 14);

@@ -121,10 +121,14 @@ export async function updateLicenseFor(ctx: AppContext, request: FastifyRequest,
   await ctx.db.transaction().execute(async (trx) => {
     const row = await loadLicenseForChange(trx, request, id, 'view');
     const changes = { revoked: input.revoked, valid_until: input.validUntil, permanent: input.permanent };
-    for (const [field, value] of Object.entries({ revoked: input.revoked, validUntil: input.validUntil, permanent: input.permanent })) {
-      if (value !== undefined) authorize(request, 'update', 'License', licenseSubject(row), field);
-    }
+    const given = Object.entries({ revoked: input.revoked, validUntil: input.validUntil, permanent: input.permanent }).filter(([, value]) => value !== undefined);
+    // A body without fields needs the right to change the license all the same: one who may only view it changes nothing.
+    if (!given.length) authorize(request, 'update', 'License', licenseSubject(row));
+    for (const [field] of given) authorize(request, 'update', 'License', licenseSubject(row), field);
     const old = (await findLicenseRow(trx, id))!;
+    // Fields sent as they are change nothing: no change-log entry, no webhook, no new updatedAt.
+    const current = licenseValues(old);
+    if (given.every(([field, value]) => current[field] === value)) return;
     const now = new Date();
     const today = todayOf(now);
     const after = { ...old, ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) };
