@@ -78,19 +78,11 @@ export type StatisticsMonth = StatisticsResult['months'][number];
 /** `YYYY-MM` of every month touched by the inclusive range of two `YYYY-MM-DD` dates. */
 export function monthsBetween(from: string, to: string): string[] {
   const months: string[] = [];
-  let year = Number(from.slice(0, 4));
-  let monthIndex = Number(from.slice(5, 7));
-  const last = to.slice(0, 7);
-  for (;;) {
-    const current = `${String(year).padStart(4, '0')}-${String(monthIndex).padStart(2, '0')}`;
-    if (current > last) break;
-    months.push(current);
-    if (months.length > STATISTICS_MAX_MONTHS + 1) break;
-    monthIndex += 1;
-    if (monthIndex > 12) {
-      monthIndex = 1;
-      year += 1;
-    }
+  // Counted as numbers: as text, the month after 9999-12 ("10000-01") would sort before it.
+  const monthNumber = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
+  const last = monthNumber(to);
+  for (let current = monthNumber(from); current <= last && months.length <= STATISTICS_MAX_MONTHS; current++) {
+    months.push(`${String(Math.floor(current / 12)).padStart(4, '0')}-${String((current % 12) + 1).padStart(2, '0')}`);
   }
   return months;
 }

@@ -132,12 +132,25 @@ describeBothDatabases('statistics', (t) => {
       }
     });
 
+    it('answers the last months a date can name, and the turn of a year, month by month', async () => {
+      for (const query of [{ from: '9999-12-01' }, { from: '9999-12-31' }, { from: '9999-11-15', to: '9999-12-31' }] as Record<string, string>[]) {
+        const response = await admin.get('/api/statistics/new-users', { query });
+        expect(response.statusCode, response.body).toBe(200);
+        expect(response.json().months.at(-1).month).toBe('9999-12');
+      }
+      const turn = (await admin.get('/api/statistics/new-users', { query: { from: '2025-11-20', to: '2026-02-03' } })).json();
+      expect(turn.months.map((month: { month: string }) => month.month)).toEqual(['2025-11', '2025-12', '2026-01', '2026-02']);
+    });
+
     it('refuses unknown categories and bad ranges or products (400)', async () => {
       expectError(await admin.get('/api/statistics/revenue'), 400, 'ERR_VALIDATION');
       expectError(await admin.get('/api/statistics/new-users', { query: { from: '2025-02-01', to: '2025-01-31' } }), 400, 'ERR_VALIDATION');
       expectError(await admin.get('/api/statistics/new-users', { query: { from: '2025-02-30' } }), 400, 'ERR_VALIDATION');
       expectError(await admin.get('/api/statistics/new-users', { query: { to: 'yesterday' } }), 400, 'ERR_VALIDATION');
       expectError(await admin.get('/api/statistics/new-users', { query: { from: '1990-01-01', to: '2025-01-01' } }), 400, 'ERR_VALIDATION');
+      // One end given: the range runs from it to today, and is as bounded as one given whole.
+      const tooLong = expectError(await admin.get('/api/statistics/new-users', { query: { from: '1900-01-01' } }), 400, 'ERR_VALIDATION');
+      expect(tooLong.details).toEqual([expect.objectContaining({ path: 'from', code: 'rangeTooLong', params: { months: 240 } })]);
       expectError(await admin.get('/api/statistics/new-users', { query: { productId: 'abc' } }), 400, 'ERR_VALIDATION');
       expectError(await admin.get('/api/statistics/new-users', { query: { productId: '0' } }), 400, 'ERR_VALIDATION');
     });

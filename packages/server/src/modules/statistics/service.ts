@@ -3,6 +3,7 @@ import {
   dayAfter,
   defaultStatisticsRange,
   monthsBetween,
+  STATISTICS_MAX_MONTHS,
   STATISTICS_METRICS,
   type StatisticsMonth,
   type StatisticsQuery,
@@ -10,6 +11,7 @@ import {
 } from '@lm/contract/statistics';
 import type { AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
+import { validationError } from '../../platform/http/errors.ts';
 import { counterBefore, countersByMonth, foldCounterDeltas, productUsersByMonth, type DayRange, type MonthCounts } from './repo.ts';
 
 /** Whose data a caller may count: a distributor only its own TANs' activations. */
@@ -101,8 +103,11 @@ export async function statistics(ctx: AppContext, category: StatisticsCategory, 
   const from = query.from ?? (to < defaults.from ? `${to.slice(0, 7)}-01` : defaults.from);
   // The free updates of a TAN ended once its last day is over: only days before today count.
   const lastDay = category === 'tan-free-updates-expired' && to >= defaults.to ? dayBefore(defaults.to) : to;
+  const months = monthsBetween(from, to);
+  // The query's own check sees both ends only when both are given: `from=1900-01-01` alone reaches today.
+  if (months.length > STATISTICS_MAX_MONTHS) throw validationError('from', 'rangeTooLong', { months: STATISTICS_MAX_MONTHS });
   await foldCounterDeltas(ctx.db);
-  const result = await compute(ctx.db, category, { from, to: lastDay }, monthsBetween(from, to), query.productId, scope);
+  const result = await compute(ctx.db, category, { from, to: lastDay }, months, query.productId, scope);
   return { category, from, to, productId: query.productId ?? null, ...result };
 }
 
