@@ -30,6 +30,9 @@ export function isSettingKey(key: string): key is SettingKey {
   return (SETTING_KEYS as readonly string[]).includes(key);
 }
 
+/** The product's name while `theme.productName` is unset: in mails, the navbar and the browser tab. */
+export const DEFAULT_PRODUCT_NAME = 'License Manager';
+
 /** What anyone, logged in or not, may read: the theme. */
 export function isPublicSettingKey(key: string): boolean {
   return key.startsWith('theme.');

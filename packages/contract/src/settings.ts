@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { recordId } from './list.ts';
-import type { SettingKey } from './setting-keys.ts';
+import { DEFAULT_PRODUCT_NAME, type SettingKey } from './setting-keys.ts';
 
 export * from './setting-keys.ts';
 
@@ -40,7 +40,7 @@ export function settingValueSchema(key: SettingKey): z.ZodType {
 /** Values used while a setting is unset. */
 export const SETTING_DEFAULTS: Partial<Record<SettingKey, unknown>> = {
   /** The product's name in mails (and wherever the theme names the product). */
-  'theme.productName': 'License Manager',
+  'theme.productName': DEFAULT_PRODUCT_NAME,
   'tan.maxLicenseCount': 1000,
   'license.temporaryMaxDays': 30,
   'anylic.maxDays': 365,

@@ -89,13 +89,44 @@ export const webhookEndpointList = listResponse(webhookEndpoint);
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
+/**
+ * Why an attempt failed, as a code that clients word in the reader's language:
+ * - `invalidUrl`: the endpoint's URL cannot be parsed;
+ * - `privateAddress`: its host is (or resolves to) an address that is not public, refused by the server's rules;
+ * - `dnsFailed`: its host name does not resolve;
+ * - `connectionRefused`: nothing listens at the address and port;
+ * - `connectionReset`: the receiver (or something between) dropped the connection;
+ * - `unreachable`: no route to the receiver's host or network;
+ * - `tlsFailed`: the HTTPS connection could not be secured (certificate expired, self-signed, for another name…);
+ * - `timeout`: no complete answer within the time limit (`reasonParams.seconds`);
+ * - `httpStatus`: the receiver answered with a status other than 2xx (`reasonParams.status`);
+ * - `other`: anything else, and attempts logged before the codes existed: `error` tells more.
+ */
+export const WEBHOOK_FAILURE_REASONS = [
+  'invalidUrl',
+  'privateAddress',
+  'dnsFailed',
+  'connectionRefused',
+  'connectionReset',
+  'unreachable',
+  'tlsFailed',
+  'timeout',
+  'httpStatus',
+  'other',
+] as const;
+export type WebhookFailureReason = (typeof WEBHOOK_FAILURE_REASONS)[number];
+
 export const webhookAttempt = z.object({
   attemptedAt: isoDateTime,
   statusCode: z.number().int().nullable(),
   durationMs: z.number().int(),
   /** The start of the receiver's answer (at most 1000 characters). */
   response: z.string().nullable(),
-  /** Why it failed without an answer (timeout, refused connection) or with a non-2xx one. */
+  /** Why it failed, as a code (see WEBHOOK_FAILURE_REASONS); null for a delivered attempt. */
+  reason: z.enum(WEBHOOK_FAILURE_REASONS).nullable(),
+  /** What goes with the reason: the receiver's `status` for `httpStatus`, the `seconds` waited for `timeout`. */
+  reasonParams: z.object({ status: z.number().int().optional(), seconds: z.number().int().optional() }),
+  /** The technical detail of a failure, in English (the network error, the status answered), for operators; null for a delivered attempt. */
   error: z.string().nullable(),
 });
 export type WebhookAttempt = z.output<typeof webhookAttempt>;

@@ -78,6 +78,17 @@ describeBothDatabases(
         expect((await loginWith(app, user, codeOf(user.secret, 1))).statusCode).toBe(200);
       });
 
+      it('says that there is nothing to confirm before the set-up started, or after it was cancelled', async () => {
+        const user = await createUser(t.app);
+        const api = client(t.app, await login(t.app, user.email));
+        const notStarted = expectError(await api.post('/api/account/two-factor/confirm', { body: { code: '123456' } }), 409, 'ERR_TWO_FACTOR_NOT_STARTED');
+        expect(notStarted.message).toBe('There is no set-up of two-factor sign-in to confirm: it was not started or has been cancelled. Start the set-up again.');
+        // An administrator's reset cancels a set-up under way.
+        const setup = (await api.post('/api/account/two-factor')).json();
+        expect((await admin.delete(`/api/users/${user.id}/two-factor`)).statusCode).toBe(204);
+        expectError(await api.post('/api/account/two-factor/confirm', { body: { code: codeOf(setup.secret) } }), 409, 'ERR_TWO_FACTOR_NOT_STARTED');
+      });
+
       it('refuses anonymous callers', async () => {
         expectError(await anonymous.get('/api/account/two-factor'), 401, 'ERR_UNAUTHENTICATED');
         expectError(await anonymous.post('/api/account/two-factor'), 401, 'ERR_UNAUTHENTICATED');
@@ -133,6 +144,16 @@ describeBothDatabases(
         expect((await user.api.delete('/api/account/two-factor', { body: { password: DEFAULT_PASSWORD } })).statusCode).toBe(204);
         expect((await loginWith(t.app, user)).statusCode).toBe(200);
         expect(await t.app.ctx.db.selectFrom('user_recovery_codes').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+      });
+
+      it('says that there are no recovery codes to renew while two-factor sign-in is off', async () => {
+        const user = await createUser(t.app);
+        const api = client(t.app, await login(t.app, user.email));
+        const off = expectError(await api.post('/api/account/two-factor/recovery-codes', { body: { password: DEFAULT_PASSWORD } }), 409, 'ERR_TWO_FACTOR_DISABLED');
+        expect(off.message).toBe('Two-factor sign-in is off, so there are no recovery codes to renew. Set up two-factor sign-in first.');
+        // A set-up begun but not confirmed is still off.
+        expect((await api.post('/api/account/two-factor')).statusCode).toBe(200);
+        expectError(await api.post('/api/account/two-factor/recovery-codes', { body: { password: DEFAULT_PASSWORD } }), 409, 'ERR_TWO_FACTOR_DISABLED');
       });
     });
 

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { onAuthFailure } from '../lib/api.ts';
 import { auth, useAuth } from '../lib/auth.ts';
-import { reloadSettings, useAppSettings } from '../lib/settings.ts';
+import { reloadSettings, useAppSettings, useProductName } from '../lib/settings.ts';
 import { BusyOverlay } from '../components/BusyOverlay.tsx';
 import { withMoreStyles } from '../styles/load.ts';
 import { CookieConsent } from './CookieConsent.tsx';
@@ -25,14 +25,15 @@ const AccountMenu = lazy(() => menus().then((module) => ({ default: module.Accou
 function Logo() {
   const { t } = useTranslation();
   const { data: settings } = useAppSettings();
+  const productName = useProductName();
   const logo = typeof settings?.['theme.logo'] === 'string' ? settings['theme.logo'] : '/favicon.svg';
   // The uploaded favicon replaces the built-in one as soon as the settings say so.
   useFavicon(typeof settings?.['theme.favicon'] === 'string' ? settings['theme.favicon'] : '/favicon.svg');
   return (
-    <UnstyledButton component={Link} to="/" className={classes.logo} aria-label={`License Manager – ${t('shell.home')}`}>
+    <UnstyledButton component={Link} to="/" className={classes.logo} aria-label={`${productName} – ${t('shell.home')}`}>
       <img src={logo} alt="" height={30} data-testid="navbar-logo" style={{ maxWidth: 160, objectFit: 'contain' }} />
       <Text fw={700} c="white" visibleFrom="xs" aria-hidden>
-        License Manager
+        {productName}
       </Text>
     </UnstyledButton>
   );

@@ -4,10 +4,13 @@ import { ApiError } from './api.ts';
 import { formatDate } from './format.ts';
 import { errorText } from './notify.ts';
 
-// Every key "exists" and translates to itself: the test is about which key errorText picks.
-// A variant (i18next's context) shows as `key_context: values`.
+// Every key "exists" (but `validation.notInVocabulary`) and translates to itself: the test is about
+// which key errorText picks. A variant (i18next's context) shows as `key_context: values`.
 vi.mock('./i18n.ts', () => ({
-  default: { exists: () => true, t: (key: string, options?: { context?: string; nextTrialFrom?: string; latest?: string }) => (options?.context ? `${key}_${options.context}: ${options.nextTrialFrom ?? options.latest}` : key) },
+  default: {
+    exists: (key: string) => !key.startsWith('validation.notInVocabulary'),
+    t: (key: string, options?: { context?: string; nextTrialFrom?: string; latest?: string }) => (options?.context ? `${key}_${options.context}: ${options.nextTrialFrom ?? options.latest}` : key),
+  },
 }));
 
 const failure = (status: number, error: ErrorCode) => new ApiError(status, { error, message: 'server text' }, 'server text');
@@ -43,5 +46,24 @@ describe('errorText', () => {
     const refused = new ApiError(400, { error: 'ERR_VALIDATION', message: 'server text', details }, 'server text');
     expect(errorText(refused)).toBe('errors.ERR_VALIDATION This link to a page no longer fits the list');
     expect(errorText(refused, 'catalogue.createFailed')).toBe('catalogue.createFailed');
+  });
+
+  it("never shows the server's or the browser's English: a proxy's answer without our body gets a generic text", () => {
+    const proxy = new ApiError(503, undefined, 'Service Unavailable');
+    expect(errorText(proxy)).toBe('common.unexpectedError');
+    expect(errorText(proxy, undefined, 'common.loadFailed')).toBe('common.loadFailed');
+    expect(errorText(proxy, 'catalogue.createFailed')).toBe('catalogue.createFailed');
+    expect(errorText(new ApiError(undefined, undefined, 'Failed to fetch'))).toBe('errors.network');
+    expect(errorText(new TypeError('x is undefined'))).toBe('common.unexpectedError');
+  });
+
+  it('leaves out refused fields the server could not word in the language', () => {
+    const details = [
+      { path: 'a', code: 'pageCursor', message: 'in the language' },
+      { path: 'b', message: 'English only' },
+      { path: 'c', code: 'notInVocabulary', message: 'English too' },
+    ];
+    expect(errorText(new ApiError(400, { error: 'ERR_VALIDATION', message: 'server text', details }, 'server text'))).toBe('errors.ERR_VALIDATION in the language');
+    expect(errorText(new ApiError(400, { error: 'ERR_VALIDATION', message: 'server text', details: details.slice(1) }, 'server text'))).toBe('errors.ERR_VALIDATION');
   });
 });

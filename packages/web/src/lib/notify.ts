@@ -10,11 +10,6 @@ import { formatDate } from './format.ts';
  */
 const UNSPECIFIC_CODES = new Set(['ERR_VALIDATION', 'ERR_BAD_REQUEST', 'ERR_INTERNAL', 'ERR_CSRF', 'ERR_UNSUPPORTED_MEDIA_TYPE']);
 
-/**
- * The text for a failed call: the translation of an error code that names the reason, else the
- * action's message (`fallbackKey`), else the server's message. Refused input without an action's
- * message (a list's query) says what was refused: the server words each detail in the request's language.
- */
 /** A variant of a code's message where the answer says more (`key_later`: i18next's context), with its date as the language writes it. */
 function errorContext(code: string, params: Record<string, string | number>): Record<string, string> {
   if (code === 'ERR_TRIAL_USED' && typeof params.nextTrialFrom === 'string') return { context: 'later', nextTrialFrom: formatDate(params.nextTrialFrom) };
@@ -22,18 +17,28 @@ function errorContext(code: string, params: Record<string, string | number>): Re
   return {};
 }
 
-export function errorText(error: unknown, fallbackKey?: string): string {
+/** A refused field's text as the server worded it in the request's language: only for details of the shared vocabulary. */
+const isTranslatedDetail = (detail: { code?: string }) => Boolean(detail.code && (i18n.exists(`validation.${detail.code}`) || i18n.exists(`validation.${detail.code}_other`)));
+
+/**
+ * The text for a failed call, always in the person's language: the translation of an error code
+ * that names the reason, else the action's message (`fallbackKey`), else a generic text
+ * (`genericKey`). The server's own message is English and never shown: a proxy's answer (502, 503,
+ * 504 without our body) or a code without a text gets the generic one. Refused input without an
+ * action's message (a list's query) says what was refused: the server words each detail of the
+ * shared vocabulary in the request's language.
+ */
+export function errorText(error: unknown, fallbackKey?: string, genericKey = 'common.unexpectedError'): string {
   if (error instanceof ApiError) {
     const code = error.code;
     if (code && UNSPECIFIC_CODES.has(code) && fallbackKey) return i18n.t(fallbackKey);
-    const details = error.body?.details ?? [];
+    const details = (error.body?.details ?? []).filter(isTranslatedDetail);
     if (code === 'ERR_VALIDATION' && details.length) return [i18n.t('errors.ERR_VALIDATION'), ...details.map((detail) => detail.message)].join(' ');
     if (code && i18n.exists(`errors.${code}`)) return i18n.t(`errors.${code}`, { ...error.body?.params, ...errorContext(code, error.body?.params ?? {}) });
     if (fallbackKey) return i18n.t(fallbackKey);
-    return error.status === undefined ? i18n.t('errors.network') : error.message;
+    return i18n.t(error.status === undefined ? 'errors.network' : genericKey);
   }
-  if (fallbackKey) return i18n.t(fallbackKey);
-  return error instanceof Error ? error.message : String(error);
+  return i18n.t(fallbackKey ?? genericKey);
 }
 
 /** The generic red toast of the spec: 'An error occured: {msg}', hidden after 5 seconds. */

@@ -1,5 +1,5 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { localizedSetting, type SettingsMap } from '@lm/contract';
+import { DEFAULT_PRODUCT_NAME, localizedSetting, type SettingsMap } from '@lm/contract';
 import { api } from './api.ts';
 import { useAuth } from './auth.ts';
 import { currentLocale } from './i18n.ts';
@@ -23,4 +23,10 @@ export function reloadSettings(queryClient: QueryClient): Promise<void> {
 
 export function themeLink(settings: SettingsMap | undefined, key: 'theme.link.dataPrivacy' | 'theme.link.imprint'): string | null {
   return settings ? localizedSetting(settings, key, currentLocale()) : null;
+}
+
+/** The product's name as the theme sets it (`theme.productName`), else the default: the navbar and the browser tab show it. */
+export function useProductName(): string {
+  const name = useAppSettings().data?.['theme.productName'];
+  return typeof name === 'string' && name.trim() ? name : DEFAULT_PRODUCT_NAME;
 }

@@ -34,6 +34,15 @@ describe('the five message sets', () => {
       const wrong = Object.keys(english).filter((key) => key in messages && placeholders(messages[key]).join() !== placeholders(english[key]).join());
       expect(wrong).toEqual([]);
     });
+    it(`${locale} names a policy type in the shared texts as the policy form does`, () => {
+      expect(messages['validation.indefiniteNoPublicName']).toContain(messages['catalogue.policy.types.INDEFINITE']);
+      expect(messages['validation.indefiniteNoPublicName']).not.toContain(messages['catalogue.policy.types.PERPETUAL']);
+    });
+    if (locale === 'it') {
+      it('it calls a license policy "criterio", as its pages do', () => {
+        expect(Object.entries(messages).filter(([, text]) => /\bpolicy\b/i.test(text))).toEqual([]);
+      });
+    }
     if (locale !== 'en') {
       it(`${locale} translates the shared texts (none left in English)`, () => {
         const shared = flatten(MESSAGE_CATALOGS[locale] as unknown as Messages);

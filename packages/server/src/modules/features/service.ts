@@ -104,6 +104,10 @@ async function checkedExpansions(trx: Executor, name: string, previousName: stri
   return ids;
 }
 
+/** A feature or license policy the record refers to was deleted between the checks and the write. */
+export const changedMeanwhile = () =>
+  new AppError(409, 'ERR_CONCURRENT_CHANGE', 'A feature or license policy used here was changed or deleted at the same time. Check your entries and save again.');
+
 /** `name`: the name the work writes (known once an update has merged its fields). */
 async function uniqueGuard<T>(name: () => string, work: () => Promise<T>): Promise<T> {
   try {
@@ -111,7 +115,7 @@ async function uniqueGuard<T>(name: () => string, work: () => Promise<T>): Promi
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateName(name());
     // An expansion target deleted at the same moment.
-    if (isForeignKeyViolation(error)) throw new AppError(409, 'ERR_CONFLICT', 'A feature was changed at the same time; please try again');
+    if (isForeignKeyViolation(error)) throw changedMeanwhile();
     throw error;
   }
 }

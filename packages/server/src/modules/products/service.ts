@@ -7,7 +7,7 @@ import type { Executor } from '../../platform/db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation, type StaffSearch } from '../../platform/db/search.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { mergeUpdate } from '../../platform/http/validation.ts';
-import { featureExpansionGraph, featureIdsFor, requireFeatureIds } from '../features/service.ts';
+import { changedMeanwhile, featureExpansionGraph, featureIdsFor, requireFeatureIds } from '../features/service.ts';
 import { licensePolicyExists } from '../license-policies/service.ts';
 import { settingValue } from '../settings/service.ts';
 import {
@@ -104,8 +104,6 @@ async function checkReferences(db: Executor, fields: ProductFields, selfId?: num
   return requireFeatureIds(db, fields.features, 'features');
 }
 
-const changedMeanwhile = () => new AppError(409, 'ERR_CONFLICT', 'A feature or license policy was changed at the same time; please try again');
-
 /**
  * Maps the constraint errors of races that the service's own checks lost to ordinary answers.
  * `fields`: the fields the work writes (known once an update has merged them).
@@ -154,16 +152,21 @@ export function updateProduct(ctx: AppContext, actor: Actor, id: number, input: 
 
 /** Deletes a product that no TAN, license or order automation refers to (409 ERR_IN_USE otherwise). */
 export async function deleteProduct(ctx: AppContext, actor: Actor, id: number): Promise<void> {
-  await inUseGuard(() => changingCatalogue(ctx, () => deleteProductChecked(ctx, actor, id)));
+  await inUseGuard(ctx, id, () => changingCatalogue(ctx, () => deleteProductChecked(ctx, actor, id)));
 }
 
-/** A TAN or license created at the same moment still refers to the product: the database refuses. */
-async function inUseGuard(work: () => Promise<void>): Promise<void> {
+/**
+ * A TAN or license created at the same moment still refers to the product: the database refuses,
+ * the delete is rolled back and the answer names the product, as the service's own check does.
+ */
+async function inUseGuard(ctx: AppContext, id: number, work: () => Promise<void>): Promise<void> {
   try {
     await work();
   } catch (error) {
-    if (isForeignKeyViolation(error)) throw new AppError(409, 'ERR_IN_USE', 'The product is still in use');
-    throw error;
+    if (!isForeignKeyViolation(error)) throw error;
+    const row = await findProductRow(ctx.db, id);
+    const name = row ? formatProductName(row) : `#${id}`;
+    throw new AppError(409, 'ERR_IN_USE', `${name} is still in use: a TAN or license for it was created at the same time`, { params: { name } });
   }
 }
 

@@ -89,7 +89,7 @@ async function newRecoveryCodes(trx: Executor, userId: number): Promise<string[]
 export async function confirmEnrolment(ctx: AppContext, account: Account, code: string): Promise<string[]> {
   const row = await findTwoFactor(ctx.db, account.id);
   if (row?.confirmed_at) throw new AppError(409, 'ERR_TWO_FACTOR_ENABLED', 'Two-factor sign-in is already on');
-  if (!row) throw new AppError(409, 'ERR_CONFLICT', 'Start the set-up first: there is no authenticator to confirm');
+  if (!row) throw new AppError(409, 'ERR_TWO_FACTOR_NOT_STARTED', 'There is no set-up of two-factor sign-in to confirm: it was not started or has been cancelled. Start the set-up again.');
   const now = new Date();
   const normalized = normalizeSecondFactorCode(code);
   const step = isTotpCode(normalized) ? stepOfCode(decryptSecret(row.secret, ctx.config.secretKey), normalized, now) : null;
@@ -122,7 +122,7 @@ export async function disableTwoFactor(ctx: AppContext, account: Account, passwo
 export async function regenerateRecoveryCodes(ctx: AppContext, account: Account, password: string): Promise<string[]> {
   await checkPassword(ctx, account.id, password);
   const row = await findTwoFactor(ctx.db, account.id);
-  if (!row?.confirmed_at) throw new AppError(409, 'ERR_CONFLICT', 'Two-factor sign-in is off: there are no recovery codes');
+  if (!row?.confirmed_at) throw new AppError(409, 'ERR_TWO_FACTOR_DISABLED', 'Two-factor sign-in is off, so there are no recovery codes to renew. Set up two-factor sign-in first.');
   return ctx.db.transaction().execute((trx) => newRecoveryCodes(trx, account.id));
 }
 

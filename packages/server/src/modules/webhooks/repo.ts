@@ -169,7 +169,7 @@ export async function attemptsOf(db: Executor, deliveryIds: readonly number[], p
   if (!deliveryIds.length) return result;
   const rows = await db
     .selectFrom('webhook_attempts')
-    .select(['delivery_id', 'attempted_at', 'status_code', 'duration_ms', 'response', 'error'])
+    .select(['delivery_id', 'attempted_at', 'status_code', 'duration_ms', 'response', 'reason', 'error'])
     .where('delivery_id', 'in', deliveryIds)
     .orderBy('id', 'desc')
     .execute();

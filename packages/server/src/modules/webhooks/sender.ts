@@ -1,8 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import type { WebhookFailureReason } from '@lm/contract/webhook';
 import { PRODUCT_VERSION } from '../../platform/version.ts';
-import { assertPublicHost, hostOf, publicOnlyLookup } from './address.ts';
+import { assertPublicHost, hostOf, NonPublicAddressError, publicOnlyLookup } from './address.ts';
 
 export interface SendResult {
   ok: boolean;
@@ -10,6 +11,9 @@ export interface SendResult {
   durationMs: number;
   /** The start of the answer's body. */
   response: string | null;
+  /** Why it failed, as a code the web words in the reader's language; null when it succeeded. */
+  reason: WebhookFailureReason | null;
+  /** The technical detail of a failure, in English, for operators and the log. */
   error: string | null;
 }
 
@@ -35,13 +39,13 @@ export async function postWebhook(target: string, headers: Record<string, string
   try {
     url = new URL(target);
   } catch {
-    return finish({ ok: false, statusCode: null, response: null, error: 'The URL is not valid' });
+    return finish({ ok: false, statusCode: null, response: null, reason: 'invalidUrl', error: 'The URL is not valid' });
   }
   if (options.publicOnly && net.isIP(hostOf(url))) {
     try {
       await assertPublicHost(hostOf(url));
     } catch (error) {
-      return finish({ ok: false, statusCode: null, response: null, error: (error as Error).message });
+      return finish({ ok: false, statusCode: null, response: null, ...describeNetworkError(error as NodeJS.ErrnoException) });
     }
   }
   return new Promise((resolve) => {
@@ -77,30 +81,51 @@ export async function postWebhook(target: string, headers: Record<string, string
           const statusCode = response.statusCode ?? null;
           const text = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT_CHARS);
           const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
-          settle({ ok, statusCode, response: options.keepResponse ? text || null : null, error: ok ? null : `The receiver answered ${statusCode}` });
+          settle({
+            ok,
+            statusCode,
+            response: options.keepResponse ? text || null : null,
+            reason: ok ? null : 'httpStatus',
+            error: ok ? null : `The receiver answered ${statusCode}`,
+          });
         };
         response.on('end', done);
-        response.on('error', (error) => settle({ ok: false, statusCode: response.statusCode ?? null, response: null, error: error.message }));
+        response.on('error', (error) => settle({ ok: false, statusCode: response.statusCode ?? null, response: null, ...describeNetworkError(error) }));
       },
     );
     const timer = setTimeout(() => {
-      settle({ ok: false, statusCode: null, response: null, error: `No answer within ${Math.round(options.timeoutMs / 1000)} s` });
+      settle({ ok: false, statusCode: null, response: null, reason: 'timeout', error: `No answer within ${Math.round(options.timeoutMs / 1000)} s` });
       request.destroy();
     }, options.timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) => settle({ ok: false, statusCode: null, response: null, error: describeNetworkError(error) }));
+    request.on('error', (error: NodeJS.ErrnoException) => settle({ ok: false, statusCode: null, response: null, ...describeNetworkError(error) }));
     request.end(body);
   });
 }
 
-function describeNetworkError(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case 'ECONNREFUSED':
-      return 'Connection refused';
-    case 'ENOTFOUND':
-      return 'The host name does not resolve';
-    case 'ECONNRESET':
-      return 'The connection was reset';
-    default:
-      return error.message || String(error.code);
-  }
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME', 'ENODATA', 'ESERVFAIL', 'ENONAME']);
+const RESET_CODES = new Set(['EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+const UNREACHABLE_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN', 'EADDRNOTAVAIL']);
+
+/**
+ * The reason code of a failed connection or request, with its technical detail: the words of the
+ * common cases, else Node's own message with its code (the certificate errors of TLS do not name it).
+ */
+export function describeNetworkError(error: NodeJS.ErrnoException): { reason: WebhookFailureReason; error: string } {
+  const code = error.code ?? '';
+  const detail = () => {
+    const message = error.message || code || String(error);
+    return code && !message.includes(code) ? `${message} (${code})` : message;
+  };
+  if (error instanceof NonPublicAddressError) return { reason: 'privateAddress', error: error.message };
+  if (code === 'ECONNREFUSED') return { reason: 'connectionRefused', error: 'Connection refused' };
+  if (code === 'ENOTFOUND') return { reason: 'dnsFailed', error: 'The host name does not resolve' };
+  if (code === 'ECONNRESET') return { reason: 'connectionReset', error: 'The connection was reset' };
+  if (DNS_CODES.has(code)) return { reason: 'dnsFailed', error: detail() };
+  if (RESET_CODES.has(code) || error.message === 'aborted') return { reason: 'connectionReset', error: detail() };
+  if (UNREACHABLE_CODES.has(code)) return { reason: 'unreachable', error: detail() };
+  if (code === 'ETIMEDOUT') return { reason: 'timeout', error: detail() };
+  // OpenSSL's verification codes (CERT_HAS_EXPIRED, DEPTH_ZERO_SELF_SIGNED_CERT,
+  // UNABLE_TO_VERIFY_LEAF_SIGNATURE…), Node's TLS and SSL errors, and a failed handshake (EPROTO).
+  if (/CERT|^ERR_TLS_|^ERR_SSL_|^EPROTO$/.test(code) || 'library' in error) return { reason: 'tlsFailed', error: detail() };
+  return { reason: 'other', error: detail() };
 }

@@ -2,10 +2,12 @@ import type { FastifyRequest } from 'fastify';
 import { formatUserName, type ListResult } from '@lm/contract';
 import {
   WEBHOOK_ENDPOINTS_MAX,
+  WEBHOOK_FAILURE_REASONS,
   WEBHOOK_OLD_SECRET_HOURS,
   WEBHOOK_TEST_EVENT,
   webhookEndpointFields,
   webhookEventsFor,
+  type WebhookAttempt,
   type WebhookDelivery,
   type WebhookEndpoint,
   type WebhookEndpointFields,
@@ -37,6 +39,7 @@ import {
   listEndpoints,
   retryNow,
   updateEndpoint,
+  type AttemptRow,
   type DeliveryRow,
   type EndpointRow,
   type EndpointViewRow,
@@ -190,6 +193,25 @@ export async function rotateSecret(ctx: AppContext, request: FastifyRequest, id:
   return { ...(await endpointById(ctx, id)), secret };
 }
 
+const FAILURE_REASONS: ReadonlySet<string> = new Set(WEBHOOK_FAILURE_REASONS);
+
+/**
+ * An attempt's reason code with what goes with it. An attempt written without a code (by a version
+ * before the codes, while both ran) is `httpStatus` when the receiver answered, else `other`, its
+ * English text the detail.
+ */
+function failureOf(attempt: Pick<AttemptRow, 'status_code' | 'duration_ms' | 'reason' | 'error'>): Pick<WebhookAttempt, 'reason' | 'reasonParams' | 'error'> {
+  const failedAnswer = attempt.status_code !== null && (attempt.status_code < 200 || attempt.status_code >= 300);
+  let reason: WebhookAttempt['reason'] = null;
+  if (attempt.reason !== null) reason = FAILURE_REASONS.has(attempt.reason) ? (attempt.reason as WebhookAttempt['reason']) : 'other';
+  else if (failedAnswer) reason = 'httpStatus';
+  else if (attempt.error !== null) reason = 'other';
+  const reasonParams: WebhookAttempt['reasonParams'] = {};
+  if (reason === 'httpStatus' && attempt.status_code !== null) reasonParams.status = attempt.status_code;
+  if (reason === 'timeout') reasonParams.seconds = Math.max(1, Math.round(attempt.duration_ms / 1000));
+  return { reason, reasonParams, error: attempt.error };
+}
+
 async function toDeliveries(ctx: AppContext, rows: readonly DeliveryRow[]): Promise<WebhookDelivery[]> {
   const attempts = await attemptsOf(
     ctx.db,
@@ -209,7 +231,7 @@ async function toDeliveries(ctx: AppContext, rows: readonly DeliveryRow[]): Prom
       statusCode: attempt.status_code,
       durationMs: attempt.duration_ms,
       response: attempt.response,
-      error: attempt.error,
+      ...failureOf(attempt),
     })),
   }));
 }
@@ -240,7 +262,7 @@ export async function sendTestEvent(ctx: AppContext, request: FastifyRequest, id
   });
   const delivery = (await findDelivery(ctx.db, deliveryId))!;
   const sent = await postWebhook(row.url, webhookHeaders(endpointSecrets(ctx, endpoint, now), delivery.message_id, delivery.body!, now), delivery.body!, sendOptionsFor(ctx, endpoint, { ...DEFAULT_WEBHOOK_WORKER_OPTIONS, ...ctx.config.webhookWorker }.timeoutMs));
-  await insertAttempt(ctx.db, { delivery_id: deliveryId, attempted_at: now.toISOString(), status_code: sent.statusCode, duration_ms: sent.durationMs, response: sent.response, error: sent.error });
+  await insertAttempt(ctx.db, { delivery_id: deliveryId, attempted_at: now.toISOString(), status_code: sent.statusCode, duration_ms: sent.durationMs, response: sent.response, reason: sent.reason, error: sent.error });
   await finishTestDelivery(ctx.db, deliveryId, sent.ok, new Date().toISOString());
   return (await toDeliveries(ctx, [(await findDelivery(ctx.db, deliveryId))!]))[0];
 }

@@ -131,6 +131,7 @@ export class WebhookWorker extends OutboxLoop<WebhookPassResult> {
       status_code: sent.statusCode,
       duration_ms: sent.durationMs,
       response: sent.response,
+      reason: sent.reason,
       error: sent.error,
     });
     const log = { endpointId: endpoint.id, deliveryId: delivery.id, eventType: delivery.type, attempts, statusCode: sent.statusCode, durationMs: sent.durationMs };
@@ -148,14 +149,14 @@ export class WebhookWorker extends OutboxLoop<WebhookPassResult> {
       await markDeliveryFailed(db, delivery.id, attempts, firstAttemptAt, nowText);
       result.givenUp++;
       outcome = 'given-up';
-      this.ctx.log.error({ ...log, error: sent.error }, 'webhook delivery given up');
+      this.ctx.log.error({ ...log, reason: sent.reason, error: sent.error }, 'webhook delivery given up');
     } else {
       // Never later than the end of the retry window: the last attempt falls on it.
       const next = Math.min(startedAt.getTime() + retryDelay(attempts, this.options), Date.parse(firstAttemptAt) + this.options.maxAgeMs);
       await scheduleDeliveryRetry(db, delivery.id, attempts, firstAttemptAt, new Date(next).toISOString());
       result.deferred++;
       outcome = 'deferred';
-      this.ctx.log.warn({ ...log, error: sent.error, retryAt: new Date(next).toISOString() }, 'webhook not delivered; will retry');
+      this.ctx.log.warn({ ...log, reason: sent.reason, error: sent.error, retryAt: new Date(next).toISOString() }, 'webhook not delivered; will retry');
     }
     if (now.getTime() - Date.parse(failingSince) >= this.options.disableAfterMs) await this.disable(endpoint, now, result);
     return outcome;

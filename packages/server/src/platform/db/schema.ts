@@ -363,6 +363,8 @@ export interface WebhookAttemptsTable {
   status_code: number | null;
   duration_ms: number;
   response: string | null;
+  /** Why it failed: one of WEBHOOK_FAILURE_REASONS (null when delivered, or when an older version wrote it). */
+  reason: string | null;
   error: string | null;
 }
 

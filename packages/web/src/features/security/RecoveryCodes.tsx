@@ -1,6 +1,6 @@
 import { Alert, Button, CopyButton, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useAppSettings } from '../../lib/settings.ts';
+import { useProductName } from '../../lib/settings.ts';
 
 /** Offers the codes as a text file, one per line, named after the product and account. */
 function download(codes: string[], productName: string, email: string) {
@@ -17,7 +17,7 @@ function download(codes: string[], productName: string, email: string) {
 /** Recovery codes, shown once: each signs in once when the authenticator is lost. */
 export function RecoveryCodes({ codes, email, onDone }: { codes: string[]; email: string; onDone: () => void }) {
   const { t } = useTranslation();
-  const productName = String(useAppSettings().data?.['theme.productName'] ?? 'License Manager');
+  const productName = useProductName();
   return (
     <Stack data-testid="recovery-codes">
       <Alert color="orange" title={t('security.recovery.title')}>

@@ -2,16 +2,38 @@ import { useState } from 'react';
 import { Badge, Button, Code, Group, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
 import { IconRepeat } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import type { WebhookDelivery, WebhookDeliveryStatus } from '@lm/contract/webhook';
+import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryStatus } from '@lm/contract/webhook';
 import { ListTable, type ListColumn } from '../../components/ListTable.tsx';
 import { formatDateTimeToSecond } from '../../lib/format.ts';
 import { useListState } from '../../lib/list-state.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { useDeliveries, useRedeliver } from './api/webhooks.ts';
+import { failureText } from './failure-text.ts';
 
 const STATUS_COLORS: Record<WebhookDeliveryStatus, string> = { pending: 'yellow', delivered: 'green', failed: 'red' };
 
-/** The attempts of one delivery, newest first: time, status code, duration, the receiver's answer or the error. */
+/** Why an attempt failed, in the reader's words; the server's technical detail (English) beside it, smaller and dimmed. */
+function AttemptFailure({ attempt }: { attempt: WebhookAttempt }) {
+  const { t } = useTranslation();
+  const failure = failureText(attempt, t);
+  if (!failure) return null;
+  return (
+    <>
+      <Text size="xs" c="red.8" data-testid="attempt-failure" data-reason={failure.reason}>
+        {failure.message}
+      </Text>
+      {failure.detail && (
+        <Tooltip label={t('webhooks.failure.detail')}>
+          <Text fz={11} c="dimmed" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+            {failure.detail}
+          </Text>
+        </Tooltip>
+      )}
+    </>
+  );
+}
+
+/** The attempts of one delivery, newest first: time, status code, duration, the receiver's answer or why it failed. */
 function Attempts({ delivery }: { delivery: WebhookDelivery }) {
   const { t } = useTranslation();
   if (!delivery.attempts.length) {
@@ -32,11 +54,7 @@ function Attempts({ delivery }: { delivery: WebhookDelivery }) {
             {attempt.statusCode ?? t('webhooks.log.noAnswer')}
           </Badge>
           <Text size="xs">{t('webhooks.log.duration', { ms: attempt.durationMs })}</Text>
-          {attempt.error && (
-            <Text size="xs" c="red.8">
-              {attempt.error}
-            </Text>
-          )}
+          <AttemptFailure attempt={attempt} />
           {attempt.response && (
             <Tooltip label={attempt.response} multiline maw={420}>
               <Code style={{ maxWidth: '18rem', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', display: 'inline-block' }}>{attempt.response}</Code>

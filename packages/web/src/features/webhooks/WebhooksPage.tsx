@@ -15,6 +15,7 @@ import { showError, showSuccess } from '../../lib/notify.ts';
 import { useDeleteEndpoint, useEndpointList, useRotateSecret, useSendTestEvent, useSwitchEndpoint } from './api/webhooks.ts';
 import { DeliveryLog } from './DeliveryLog.tsx';
 import { EndpointForm } from './EndpointForm.tsx';
+import { failureSentence, failureText } from './failure-text.ts';
 
 /** Tools → Webhooks: endpoints with their events, the secret shown once and rotatable, the delivery log, test events. */
 export default function WebhooksPage() {
@@ -55,7 +56,10 @@ export default function WebhooksPage() {
       const delivery = await test.mutateAsync(endpoint.id);
       const attempt = delivery.attempts[0];
       if (delivery.status === 'delivered') showSuccess(t('webhooks.testDelivered', { status: attempt.statusCode, ms: attempt.durationMs }));
-      else showError(new Error(t('webhooks.testNotDelivered', { reason: attempt?.error ?? attempt?.statusCode ?? '' })));
+      else {
+        const failure = attempt && failureText(attempt, t);
+        showError(new Error(t('webhooks.testNotDelivered', { reason: failure ? failureSentence(failure) : '' })));
+      }
     } catch (error) {
       showError(error, 'webhooks.testFailed');
     }
