@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../../platform/db/search.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { accountLink, queueAccountMail } from './mails.ts';
 import { findOpenUserById, findUserByEmail, insertUser, NO_CONTACT_DETAILS, toUser, updateUser, type UserRow } from './repo.ts';
-import { consumeToken, invalidToken, issueToken } from './tokens.ts';
+import { invalidToken, issueToken, validToken } from './tokens.ts';
 
 export const duplicateEmail = () => new AppError(409, 'ERR_DUPLICATE_EMAIL', 'Email address already registered');
 export const alreadyConfirmed = () => new AppError(409, 'ERR_ALREADY_CONFIRMED', 'This registration is already confirmed');
@@ -62,23 +62,19 @@ export async function resendConfirmation(ctx: AppContext, email: string, locale:
 }
 
 /**
- * Confirms a registration with the token from the mail. The other links mailed for it (a resent
- * confirmation) stay usable until they expire, so that whichever one the person opens later says
- * that the account is confirmed instead of failing; each link still works only once.
+ * Confirms a registration with the token from the mail. Every link mailed for it (a resent
+ * confirmation too) stays usable until it expires, so that whichever one the person opens again
+ * says "log in" instead of "failed"; confirming grants nothing more the second time. Only a real
+ * link hears that the account is confirmed: with a made-up token, ids would tell which accounts exist.
  */
 export async function confirmRegistrationByToken(ctx: AppContext, id: number, token: string): Promise<void> {
-  try {
-    await ctx.db.transaction().execute(async (trx) => {
-      await consumeToken(trx, 'confirm-registration', token, (row) => row.user_id === id);
-      const user = await findOpenUserById(trx, id);
-      if (!user) throw invalidToken();
-      await markConfirmed(trx, { userId: id }, user);
-    });
-  } catch (error) {
-    // A link opened a second time: the person needs to hear "log in", not "failed".
-    if (error instanceof AppError && error.code === 'ERR_INVALID_TOKEN' && (await findOpenUserById(ctx.db, id))?.confirmed) throw alreadyConfirmed();
-    throw error;
-  }
+  await ctx.db.transaction().execute(async (trx) => {
+    await validToken(trx, 'confirm-registration', token, (row) => row.user_id === id);
+    const user = await findOpenUserById(trx, id);
+    if (!user) throw invalidToken();
+    if (user.confirmed) throw alreadyConfirmed();
+    await markConfirmed(trx, { userId: id }, user);
+  });
 }
 
 /** An administrator confirms a registration without the mail (spec section 4). Confirming twice changes nothing. */

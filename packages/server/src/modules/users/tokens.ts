@@ -40,11 +40,10 @@ export async function issueToken(
 export const invalidToken = () => new AppError(422, 'ERR_INVALID_TOKEN', 'The link is invalid, was already used or has expired');
 
 /**
- * Uses a token up: it must exist for the purpose, be unexpired and, when given, belong to the user.
- * The token is deleted in the caller's transaction, so that it works exactly once. Unknown, used,
- * expired and foreign tokens are refused alike.
+ * A token that exists for the purpose, is unexpired and, when given, belongs to the user; it stays.
+ * Unknown, used, expired and foreign tokens are refused alike.
  */
-export async function consumeToken(
+export async function validToken(
   trx: Executor,
   purpose: UserTokenPurpose,
   token: string,
@@ -53,6 +52,18 @@ export async function consumeToken(
 ): Promise<UserTokenRow> {
   const row = await findToken(trx, purpose, hashToken(token));
   if (!row || row.expires_at <= now.toISOString() || !check(row)) throw invalidToken();
+  return row;
+}
+
+/** Uses a token up (see validToken): it is deleted in the caller's transaction, so that it works exactly once. */
+export async function consumeToken(
+  trx: Executor,
+  purpose: UserTokenPurpose,
+  token: string,
+  check: (row: UserTokenRow) => boolean = () => true,
+  now = new Date(),
+): Promise<UserTokenRow> {
+  const row = await validToken(trx, purpose, token, check, now);
   if (!(await deleteToken(trx, row.id))) throw invalidToken();
   // Expired tokens of everyone go at the same time; no separate cleaner is needed.
   await deleteExpiredTokens(trx, now);
