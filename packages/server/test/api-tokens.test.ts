@@ -147,11 +147,20 @@ describeBothDatabases('API tokens', (t) => {
       expect(renamed.statusCode, renamed.body).toBe(200);
     }
 
-    // An administrator's token manages other accounts, but resets no one's second factor.
+    // An administrator's token manages customers, but resets no one's second factor, makes no staff
+    // account and moves no staff account's e-mail (where its password is reset).
     const admin = await loggedIn(t.app, 'ADMIN');
     const { token } = await createToken(t.app, admin.cookie);
     const customer = await loggedIn(t.app);
+    const colleague = await loggedIn(t.app, 'DISTRIBUTOR');
     await refusedWith(token, 'DELETE', `/api/users/${customer.id}/two-factor`);
+    const account = (accessRole: string) => ({ email: `made-${accessRole}-${customer.id}@example.com`, firstName: 'Made', lastName: 'ByToken', accessRole });
+    await refusedWith(token, 'POST', '/api/users', account('ADMIN'));
+    await refusedWith(token, 'POST', '/api/users', account('DISTRIBUTOR'));
+    await refusedWith(token, 'PUT', `/api/users/${customer.id}`, { accessRole: 'ADMIN' });
+    await refusedWith(token, 'PUT', `/api/users/${colleague.id}`, { email: `taken-over-${colleague.id}@evil.example` });
+    expect((await request(t.app, 'POST', '/api/users', { headers: bearer(token), body: account('USER') })).statusCode).toBe(201);
+    expect((await request(t.app, 'PUT', `/api/users/${colleague.id}`, { headers: bearer(token), body: { accessRole: 'USER' } })).statusCode).toBe(200);
     const moved = await request(t.app, 'PUT', `/api/users/${customer.id}`, { headers: bearer(token), body: { email: `moved-${customer.id}@example.com` } });
     expect(moved.statusCode, moved.body).toBe(200);
     expect((await request(t.app, 'DELETE', `/api/users/${customer.id}`, { headers: bearer(token) })).statusCode).toBe(204);

@@ -27,8 +27,10 @@ export interface Caller {
   ability: AppAbility;
 }
 
+const byToken = (caller: Caller) => caller.actor.tokenName !== null;
+
 /** Whether the caller acts on its own account through an API token (see sessionRequired). */
-export const byTokenOnOwnAccount = (caller: Caller, id: number) => caller.actor.tokenName !== null && caller.actor.userId === id;
+export const byTokenOnOwnAccount = (caller: Caller, id: number) => byToken(caller) && caller.actor.userId === id;
 
 export const lastAdministrator = () => new AppError(422, 'ERR_LAST_ADMIN', 'The last administrator cannot be removed or demoted');
 
@@ -67,6 +69,8 @@ function refuseFields(fields: string[]): AppError {
 export async function createUser(ctx: AppContext, caller: Caller, input: UserCreate & UserFields): Promise<User> {
   const denied = USER_FIELD_NAMES.filter((field) => input[field] !== undefined && !caller.ability.can('create', 'User', field));
   if (denied.length) throw refuseFields(denied);
+  // A shop makes customers with its token; a staff account made so would outlive the token's revocation.
+  if (byToken(caller) && (input.accessRole ?? 'USER') !== 'USER') throw sessionRequired();
   if (await findUserByEmail(ctx.db, input.email)) throw duplicateEmail();
   const passwordHash = await hashPassword(randomToken(24));
   try {
@@ -96,7 +100,11 @@ export async function updateUserFields(ctx: AppContext, caller: Caller, id: numb
   if (changed.length === 0) return shownTo(caller.ability, current);
   const denied = changed.filter((field) => !caller.ability.can('update', subject, field));
   if (denied.length) throw refuseFields(denied);
-  if (changed.includes('email') && byTokenOnOwnAccount(caller, id)) throw sessionRequired();
+  if (byToken(caller)) {
+    // The e-mail address is where a password is reset: a token moves no staff account's, and not its own.
+    if (changed.includes('email') && (current.accessRole !== 'USER' || byTokenOnOwnAccount(caller, id))) throw sessionRequired();
+    if (changed.includes('accessRole') && input.accessRole !== 'USER') throw sessionRequired();
+  }
   const changes = Object.fromEntries(changed.map((field) => [field, input[field]])) as Partial<UserFields>;
   if (changes.accessRole && current.accessRole === 'ADMIN' && (await countUsersWithRole(ctx.db, 'ADMIN')) <= 1) throw lastAdministrator();
   if (changes.email && (await findUserByEmail(ctx.db, changes.email))) throw duplicateEmail();

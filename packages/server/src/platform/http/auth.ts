@@ -40,12 +40,13 @@ declare module 'fastify' {
 }
 
 /**
- * What changes how an account signs in (its e-mail, password, second factor, sessions, API tokens)
- * or closes it needs the person signed in, not an API token: a leaked token could otherwise take the
- * account over for good, past its own revocation and past the second factor.
+ * What changes how an account signs in (its e-mail, password, second factor, sessions, API tokens),
+ * gives a staff role or closes the own account needs the person signed in, not an API token: a leaked
+ * token could otherwise take an account over, or make itself a staff account, for good: past its own
+ * revocation and past the second factor.
  */
 export const sessionRequired = () =>
-  new AppError(403, 'ERR_FORBIDDEN', "Sign in to do this: an API token cannot change how its account signs in (e-mail, password, second factor, sessions, API tokens) or close it");
+  new AppError(403, 'ERR_FORBIDDEN', 'Sign in to do this: an API token cannot change how an account signs in, give a staff role or close its own account');
 
 /**
  * The token of an `Authorization: Bearer` header on an /api call, else null (the desktop protocol
