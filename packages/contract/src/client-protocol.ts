@@ -1,14 +1,7 @@
 import { z } from 'zod';
+import { machineId } from './license.ts';
 import { LICENSE_FILE_FORMATS, LICENSE_SIGNATURE_ALGORITHM } from './license-file.ts';
 import { isoDateTime } from './list.ts';
-
-/** Machine ids are what the desktop software derives from its hardware; printable, no control characters. */
-export const machineId = z
-  .string()
-  .trim()
-  .min(1)
-  .max(255)
-  .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
 
 /** `POST /api/client/v1/license`: the desktop software asks for the signed file of its machine. */
 export const clientLicenseRequest = z.object({

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { MONTH_DAYS, TRIAL_EXTENSION_UNITS, type TrialExtensionUnit } from './constants.ts';
+import { ANY_MACHINE } from './license-file.ts';
 import { isoDate, isoDateTime, listQuery, listResponse, MAX_RECORD_ID, wholeNumberText } from './list.ts';
 import { email } from './user.ts';
 import { tanCode } from './tan.ts';
@@ -69,7 +70,18 @@ export function extendedFreeUpdatesUntil(today: string, periodDays: number | nul
 // ---------------------------------------------------------------------------------------------
 // Calls
 
-export const machineId = z.string().trim().min(1).max(255).regex(/^[\x21-\x7e]+$/, 'validation.machineId');
+/**
+ * A machine id as the desktop software derives it: printable ASCII without spaces. `*` is the
+ * machine id of ANY-Lic files (any machine), never of a license: a license bound to it would give
+ * every machine a file.
+ */
+export const machineId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .regex(/^[\x21-\x7e]+$/, 'validation.machineId')
+  .refine((value) => value !== ANY_MACHINE, 'validation.machineIdAnyMachine');
 
 export const activateLicense = z.object({ tan: tanCode, machineId });
 export type ActivateLicense = z.output<typeof activateLicense>;

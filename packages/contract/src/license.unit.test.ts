@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { clientLicenseRequest } from './client-protocol.ts';
+import { orderWebhook } from './order.ts';
 import {
   activateLicense,
   addDays,
@@ -58,6 +60,16 @@ describe('license call schemas', () => {
   it('takes machine ids of printable characters without spaces', () => {
     for (const ok of ['ABC-123', 'mac:00:11:22', 'x'.repeat(255)]) expect(machineId.safeParse(ok).success, ok).toBe(true);
     for (const bad of ['', 'two words', 'tab\tid', 'x'.repeat(256), 'ünïcode']) expect(machineId.safeParse(bad).success, bad).toBe(false);
+    // `*` is the ANY-Lic files' machine (any machine): a license bound to it would give every machine a file.
+    for (const any of ['*', ' * ']) expect(machineId.safeParse(any).error?.issues[0].message, any).toBe('validation.machineIdAnyMachine');
+    expect(machineId.safeParse('**').success).toBe(true);
+    // The same rule for the orders of a shop and the desktop protocol.
+    const order = { orderId: 'o-1', email: 'buyer@example.com', firstName: 'B', lastName: 'Uyer', timestamp: '2026-01-01T00:00:00Z' };
+    expect(orderWebhook.safeParse({ ...order, machineId: '*' }).success).toBe(false);
+    expect(orderWebhook.safeParse({ ...order, machineId: 'two words' }).success).toBe(false);
+    for (const none of ['', '  ', null, undefined]) expect(orderWebhook.parse({ ...order, machineId: none }).machineId).toBeNull();
+    expect(orderWebhook.parse({ ...order, machineId: ' PC-1 ' }).machineId).toBe('PC-1');
+    expect(clientLicenseRequest.safeParse({ machineId: '*', product: 'Studio' }).success).toBe(false);
   });
 
   it('takes an extension of 1 to 3650 days, weeks or months', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { resolveLocale } from './messages.ts';
+import { machineId } from './license.ts';
 import { isoDateTime } from './list.ts';
 import { email } from './user.ts';
 
@@ -33,13 +34,10 @@ export const orderWebhook = z.object({
     .max(35)
     .nullish()
     .transform((value) => (value ? resolveLocale(value) : null)),
+  /** Empty, blank or left out: the license is bound to no machine yet. */
   machineId: z
-    .string()
-    .trim()
-    .max(255)
-    .regex(/^[\x21-\x7e]*$/, 'validation.machineId')
-    .nullish()
-    .transform((value) => (value ? value : null)),
+    .preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), machineId.nullish())
+    .transform((value) => value ?? null),
 });
 export type OrderWebhook = z.output<typeof orderWebhook>;
 

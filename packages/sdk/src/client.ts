@@ -58,7 +58,9 @@ interface Candidate {
 }
 
 const invalid = (reason: InvalidReason, message: string): LicenseStatus => ({ valid: false, reason, message });
-const isAnyLic = (candidate: Candidate) => candidate.payload.machineId === '*';
+/** An ANY-Lic file: made for any machine. A license's own file naming the machine `*` is not one (its server never issues such a file). */
+const forAnyMachine = (payload: LicensePayload) => payload.kind === 'ANYLIC' && payload.machineId === '*';
+const isAnyLic = (candidate: Candidate) => forAnyMachine(candidate.payload);
 const expiryTime = (candidate: Candidate) => (candidate.payload.expiresAt ? Date.parse(candidate.payload.expiresAt) : Number.POSITIVE_INFINITY);
 
 /**
@@ -181,7 +183,7 @@ export class LicenseClient {
   private fits(payload: LicensePayload): boolean {
     const { product, version, machineId } = this.options;
     return (
-      (payload.machineId === machineId || payload.machineId === '*') &&
+      (payload.machineId === machineId || forAnyMachine(payload)) &&
       payload.product.name === product &&
       (version === undefined || payload.product.version === version)
     );

@@ -132,6 +132,9 @@ describe('LicenseClient', () => {
     const { server, client, issue } = setup();
     expectInvalid(await client.importFile('nonsense'), 'INVALID_FILE');
     expectInvalid(await client.importFile(issue({ machineId: 'OTHER' })), 'INVALID_FILE');
+    // A license's own file naming the machine `*` is no ANY-Lic: it fits no machine.
+    expectInvalid(await client.importFile(issue({ machineId: '*', kind: 'TAN' })), 'INVALID_FILE');
+    expectInvalid(await client.importFile(issue({ machineId: '*', kind: 'TEMPORARY' })), 'INVALID_FILE');
     expect(expectValid(await client.importFile(issue({ machineId: '*', kind: 'ANYLIC', refetchIntervalSeconds: 0, refetchBeforeExpirySeconds: 0 }))).license.kind).toBe('ANYLIC');
     const status = expectValid(await client.refresh());
     expect(status.license.kind).toBe('ANYLIC');

@@ -106,6 +106,21 @@ describeBothDatabases('licenses: activation, temporary licenses, lists', (t) => 
       }
       expectError(await client(t.app).post('/api/licenses/activate', { body: { tan: 'abcd-efgh-jkmn', machineId: 'm' } }), 401, 'ERR_UNAUTHENTICATED');
     });
+
+    it('never binds a license to `*`, the machine of ANY-Lic files: its file would work on every machine', async () => {
+      const trialProduct = await insertProduct(t.app, { trialDays: 30 });
+      const [tan] = await createTans(admin, { productId });
+      const { api } = await customer();
+      const refusedAsAnyMachine = (response: Parameters<typeof expectError>[0]) =>
+        expect(expectError(response, 400, 'ERR_VALIDATION').details).toEqual([expect.objectContaining({ path: 'machineId', code: 'machineIdAnyMachine' })]);
+      refusedAsAnyMachine(await activate(api, tan.code, '*'));
+      refusedAsAnyMachine(await api.post('/api/licenses/temporary', { body: { productId: trialProduct.id, machineId: ' * ', validUntil: isoDaysFromToday(5) } }));
+      const license = (await activate(api, tan.code, machine())).json();
+      refusedAsAnyMachine(await api.put(`/api/licenses/${license.id}/machine`, { body: { machineId: '*' } }));
+      refusedAsAnyMachine(await client(t.app).post('/api/client/v1/license', { body: { machineId: '*', product: 'Any' } }));
+      expect((await api.get(`/api/licenses/${license.id}`)).json().machineId).toBe(license.machineId);
+      expect(await t.app.ctx.db.selectFrom('licenses').select('id').where('machine_id', '=', '*').execute()).toEqual([]);
+    });
   });
 
   describe('POST /api/licenses/temporary', () => {

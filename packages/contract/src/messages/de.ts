@@ -45,6 +45,7 @@ export default {
     tanCode: 'Eine TAN hat 12 Buchstaben und Ziffern (Bindestriche optional), z. B. abcd-efgh-jkmn',
     tanTag: 'Schlagwörter dürfen nur Buchstaben, Ziffern, Buchstaben mit Akzent und : / _ - enthalten',
     machineId: 'Die Rechner-ID darf keine Leer- oder Sonderzeichen enthalten; kopieren Sie sie aus dem Lizenzdialog Ihrer Software',
+    machineIdAnyMachine: '„*“ steht für jeden Rechner und ist keine Rechner-ID; kopieren Sie die ID aus dem Lizenzdialog Ihrer Software',
     temporaryMaxDays: 'Wählen Sie ein Datum zwischen heute und dem spätesten erlaubten Datum',
     maxDaysAhead_one: 'Wählen Sie ein Datum ab heute bis höchstens {{count}} Tag im Voraus',
     maxDaysAhead_other: 'Wählen Sie ein Datum ab heute bis höchstens {{count}} Tage im Voraus',

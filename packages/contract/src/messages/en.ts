@@ -45,6 +45,7 @@ export default {
     tanCode: 'A TAN has 12 letters and digits (dashes optional), e.g. abcd-efgh-jkmn',
     tanTag: 'Tags may only use letters, digits, accented letters and : / _ -',
     machineId: 'The machine ID may not contain spaces or special characters; copy it from the license dialog of your software',
+    machineIdAnyMachine: '“*” stands for any machine and is not a machine ID; copy the ID from the license dialog of your software',
     temporaryMaxDays: 'Choose a date between today and the latest allowed date',
     maxDaysAhead_one: 'Choose a date from today to at most {{count}} day ahead',
     maxDaysAhead_other: 'Choose a date from today to at most {{count}} days ahead',

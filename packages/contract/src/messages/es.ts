@@ -45,6 +45,7 @@ export default {
     tanCode: 'Un TAN tiene 12 letras y dígitos (guiones opcionales), p. ej. abcd-efgh-jkmn',
     tanTag: 'Las etiquetas solo pueden usar letras, dígitos, letras acentuadas y : / _ -',
     machineId: 'El ID del equipo no puede contener espacios ni caracteres especiales; cópielo del diálogo de licencia de su software',
+    machineIdAnyMachine: '«*» significa cualquier equipo y no es un ID del equipo; copie el ID del diálogo de licencia de su software',
     temporaryMaxDays: 'Elija una fecha entre hoy y la fecha más tardía permitida',
     maxDaysAhead_one: 'Elija una fecha desde hoy hasta como máximo {{count}} día después',
     maxDaysAhead_other: 'Elija una fecha desde hoy hasta como máximo {{count}} días después',

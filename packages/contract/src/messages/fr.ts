@@ -45,6 +45,7 @@ export default {
     tanCode: 'Un TAN comporte 12 lettres et chiffres (tirets facultatifs), par ex. abcd-efgh-jkmn',
     tanTag: 'Les étiquettes ne peuvent contenir que des lettres, des chiffres, des lettres accentuées et : / _ -',
     machineId: 'L’ID de machine ne peut contenir ni espaces ni caractères spéciaux ; copiez-le depuis la fenêtre de licence de votre logiciel',
+    machineIdAnyMachine: '« * » désigne n’importe quelle machine et n’est pas un ID de machine ; copiez l’ID depuis la fenêtre de licence de votre logiciel',
     temporaryMaxDays: 'Choisissez une date entre aujourd’hui et la date la plus tardive autorisée',
     maxDaysAhead_one: 'Choisissez une date entre aujourd’hui et au plus {{count}} jour plus tard',
     maxDaysAhead_other: 'Choisissez une date entre aujourd’hui et au plus {{count}} jours plus tard',

@@ -45,6 +45,7 @@ export default {
     tanCode: 'Un TAN ha 12 lettere e cifre (trattini facoltativi), ad es. abcd-efgh-jkmn',
     tanTag: 'I tag possono contenere solo lettere, cifre, lettere accentate e : / _ -',
     machineId: 'L’ID del computer non può contenere spazi o caratteri speciali; copialo dalla finestra della licenza del tuo software',
+    machineIdAnyMachine: '«*» indica qualsiasi computer e non è un ID del computer; copia l’ID dalla finestra della licenza del tuo software',
     temporaryMaxDays: 'Scegli una data tra oggi e la data più lontana consentita',
     maxDaysAhead_one: 'Scegli una data da oggi fino a non più di {{count}} giorno dopo',
     maxDaysAhead_other: 'Scegli una data da oggi fino a non più di {{count}} giorni dopo',
