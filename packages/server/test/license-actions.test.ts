@@ -110,6 +110,26 @@ describeBothDatabases('licenses: actions', (t) => {
       expect((await api.put(`/api/licenses/${license.id}/machine`, { body: { machineId: 'TRIAL-NEW' } })).json().machineId).toBe('TRIAL-NEW');
     });
 
+    it("makes a trial moved to another machine that machine's trial: no second one there, and none moved onto a machine that had its own", async () => {
+      const product = await insertProduct(t.app, { trialDays: 30 });
+      const trialOn = (api: Client, machineId: string) => api.post('/api/licenses/temporary', { body: { productId: product.id, machineId, validUntil: isoDaysFromToday(5) } });
+      const moveTo = (api: Client, id: number, machineId: string) => api.put(`/api/licenses/${id}/machine`, { body: { machineId } });
+      const [a, b, c] = [machine(), machine(), machine()];
+      const first = await customer();
+      const license = (await trialOn(first.api, a)).json();
+      expect((await moveTo(first.api, license.id, b)).statusCode).toBe(200);
+      // Back to a machine it was on, and on again: still the one trial.
+      expect((await moveTo(first.api, license.id, a)).statusCode).toBe(200);
+      expect((await moveTo(first.api, license.id, b)).statusCode).toBe(200);
+      expect((await first.api.delete(`/api/licenses/${license.id}`)).statusCode).toBe(204);
+      for (const used of [a, b]) expectError(await trialOn((await customer()).api, used), 422, 'ERR_TRIAL_USED');
+
+      const second = await customer();
+      const other = (await trialOn(second.api, c)).json();
+      expectError(await moveTo(second.api, other.id, a), 422, 'ERR_TRIAL_USED');
+      expect((await second.api.get(`/api/licenses/${other.id}`)).json().machineId).toBe(c);
+    });
+
     it("refuses another account's license, a revoked one and bad bodies", async () => {
       const { api } = await customer();
       const license = await tanLicense(api);
@@ -140,6 +160,12 @@ describeBothDatabases('licenses: actions', (t) => {
       const pending = await customer();
       await t.app.ctx.db.updateTable('users').set({ confirmed: false }).where('id', '=', pending.id).execute();
       expectError(await from.api.post(`/api/licenses/${license.id}/move`, { body: { email: pending.email } }), 422, 'ERR_UNKNOWN_ACCOUNT');
+      // A closed account keeps a placeholder address: nothing can be handed to it.
+      const closed = await customer();
+      expect((await admin.delete(`/api/users/${closed.id}`)).statusCode).toBe(204);
+      const { email: placeholder } = await t.app.ctx.db.selectFrom('users').select('email').where('id', '=', closed.id).executeTakeFirstOrThrow();
+      expectError(await from.api.post(`/api/licenses/${license.id}/move`, { body: { email: placeholder } }), 422, 'ERR_UNKNOWN_ACCOUNT');
+      expect((await from.api.get(`/api/licenses/${license.id}`)).json().ownerId).toBe(from.id);
       expectError(await from.api.post(`/api/licenses/${license.id}/move`, { body: { email: from.email } }), 400, 'ERR_VALIDATION');
       expectError(await from.api.post(`/api/licenses/${license.id}/move`, { body: { email: 'not-an-address' } }), 400, 'ERR_VALIDATION');
     });

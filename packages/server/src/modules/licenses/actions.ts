@@ -6,9 +6,9 @@ import { actorOf } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { settingValue } from '../settings/service.ts';
 import { findUserByEmail } from '../users/repo.ts';
-import { machineIdUsed, machineTaken, tooManyMachines } from './activation.ts';
+import { machineIdUsed, machineTaken, refuseUsedTrial, tooManyMachines } from './activation.ts';
 import { endSeatsOfLicense } from '../license-files/seats.ts';
-import { bindMachine, findLicenseRow, findProductForLicensing, insertLicense, licenseMachineBindings, productVersions, updateLicense, type LicenseViewRow } from './repo.ts';
+import { bindMachine, findLicenseRow, findProductForLicensing, insertLicense, licenseMachineBindings, productVersions, recordTrial, updateLicense, type LicenseViewRow } from './repo.ts';
 import { checkMachineWindow, extendTrial } from './rules.ts';
 import { isLive, loadLicenseForChange } from './service.ts';
 import { freeUpgradeOf, licenseById, licenseValues } from './view.ts';
@@ -53,6 +53,9 @@ export async function changeMachine(ctx: AppContext, request: FastifyRequest, id
     const now = new Date();
     const today = todayOf(now);
     if (await machineTaken(trx, { machineId, productId: row.product_id, kind: row.kind }, today, id)) throw machineIdUsed();
+    // A trial moved to another machine is that machine's trial: one that had its own gets no second this way.
+    const trialProduct = row.kind === 'TEMPORARY' ? await findProductForLicensing(trx, row.product_id) : undefined;
+    if (trialProduct) await refuseUsedTrial(trx, trialProduct, machineId, today, id);
     const window = { maxCount: row.max_different_machines_count, intervalHours: row.max_different_machines_interval_hours };
     const since = new Date(now.getTime() - window.intervalHours * 3_600_000).toISOString();
     const result = checkMachineWindow(await licenseMachineBindings(trx, id, since), machineId, window, now);
@@ -60,6 +63,7 @@ export async function changeMachine(ctx: AppContext, request: FastifyRequest, id
     const old = (await findLicenseRow(trx, id))!;
     const updated = await updateLicense(trx, id, { machine_id: machineId }, now.toISOString());
     await bindMachine(trx, id, machineId, now.toISOString());
+    if (trialProduct) await recordTrial(trx, { productId: row.product_id, machineId, ownerId: row.owner_id, licenseId: id }, now.toISOString());
     // The old machine's floating seat goes with it, so that the new machine finds it free.
     if (old.machine_id) await endSeatsOfLicense(trx, { id, tanId: old.tan_id }, now, old.machine_id);
     await recordChange(trx, actorOf(request), { model: 'License', recordId: id, operation: 'update', oldValues: licenseValues(old), newValues: licenseValues(updated) });
@@ -73,7 +77,7 @@ export async function moveLicense(ctx: AppContext, request: FastifyRequest, id: 
     const row = await loadLicenseForChange(trx, request, id, 'update', 'ownerId');
     assertLive(row);
     const target = await findUserByEmail(trx, email);
-    if (!target || !target.confirmed) throw new AppError(422, 'ERR_UNKNOWN_ACCOUNT', 'There is no confirmed account with this e-mail address');
+    if (!target || !target.confirmed || target.closed_at !== null) throw new AppError(422, 'ERR_UNKNOWN_ACCOUNT', 'There is no confirmed account with this e-mail address');
     if (target.id === row.owner_id) {
       throw new AppError(400, 'ERR_VALIDATION', 'email: currentOwner', { details: [{ path: 'email', message: 'currentOwner', code: 'currentOwner' }] });
     }

@@ -149,6 +149,28 @@ function invalidValidUntil(code: string, params: Record<string, string | number>
   return new AppError(400, 'ERR_VALIDATION', `validUntil: ${code}`, { details: [{ path: 'validUntil', message: code, code, params }], params });
 }
 
+/**
+ * Refuses a machine that has had a trial of the product and may not have another yet (DESIGN.md
+ * section 6), not counting the trial `exceptLicenseId` itself (a trial moving back to a machine it was on).
+ */
+export async function refuseUsedTrial(
+  trx: Executor,
+  product: { id: number; repeat_trial_after_months: number | null; ignore_trials_before: string | null },
+  machineId: string,
+  today: string,
+  exceptLicenseId?: number,
+): Promise<void> {
+  const trial = checkTrialAllowed(
+    await trialStarts(trx, product.id, machineId, exceptLicenseId),
+    { repeatTrialAfterMonths: product.repeat_trial_after_months, ignoreTrialsBefore: product.ignore_trials_before },
+    today,
+  );
+  if (trial.allowed) return;
+  throw new AppError(422, 'ERR_TRIAL_USED', 'This computer has already had a temporary license for this product', {
+    params: trial.nextTrialFrom ? { nextTrialFrom: trial.nextTrialFrom } : {},
+  });
+}
+
 /** `POST /licenses/temporary`: a trial license for the caller, within the trial rules of DESIGN.md section 6. */
 export async function addTemporaryLicense(ctx: AppContext, request: FastifyRequest, input: TemporaryLicense): Promise<License> {
   const user = requireUser(request);
@@ -169,16 +191,7 @@ export async function addTemporaryLicense(ctx: AppContext, request: FastifyReque
 
     // The machine's licenses of the product are locked first; a used trial is the more telling refusal.
     const taken = await machineTaken(trx, { machineId: input.machineId, productId: product.id, kind: 'TEMPORARY' }, today);
-    const trial = checkTrialAllowed(
-      await trialStarts(trx, product.id, input.machineId),
-      { repeatTrialAfterMonths: product.repeat_trial_after_months, ignoreTrialsBefore: product.ignore_trials_before },
-      today,
-    );
-    if (!trial.allowed) {
-      throw new AppError(422, 'ERR_TRIAL_USED', 'This computer has already had a temporary license for this product', {
-        params: trial.nextTrialFrom ? { nextTrialFrom: trial.nextTrialFrom } : {},
-      });
-    }
+    await refuseUsedTrial(trx, product, input.machineId, today);
     if (taken) throw machineIdUsed();
 
     const policy = await resolvePolicy(trx, product.default_license_policy_id);

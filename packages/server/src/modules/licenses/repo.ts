@@ -256,8 +256,15 @@ export async function setFreeUpdates(trx: Executor, ids: readonly number[], free
 
 // Trials
 
-export async function trialStarts(db: Executor, productId: number, machineId: string): Promise<string[]> {
-  const rows = await db.selectFrom('license_trials').select('started_at').where('product_id', '=', productId).where('machine_id', '=', machineId).execute();
+/** When the machine's trials of the product started; `exceptLicenseId`: not counting that trial license's own. */
+export async function trialStarts(db: Executor, productId: number, machineId: string, exceptLicenseId?: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('license_trials')
+    .select('started_at')
+    .where('product_id', '=', productId)
+    .where('machine_id', '=', machineId)
+    .$if(exceptLicenseId !== undefined, (query) => query.where((eb) => eb.or([eb('license_id', '!=', exceptLicenseId!), eb('license_id', 'is', null)])))
+    .execute();
   return rows.map((row) => row.started_at);
 }
 
