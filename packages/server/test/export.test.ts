@@ -58,7 +58,8 @@ describeBothDatabases(
       const byEmail = new Map(rows.slice(1).map((row) => [row[0], row]));
       expect(byEmail.get(tricky.email)).toEqual([tricky.email, 'Anna, "Nan"', `'=HYPERLINK("http://evil")`, 'Café Ünïcode', 'DE', '', tricky.createdAt]);
       expect(byEmail.get(plain.email)?.slice(1, 3)).toEqual(['Plain', 'Person']);
-      for (const absent of [refused.email, pending.email, closed.email, `closed-${closed.id}@closed.invalid`]) expect(byEmail.has(absent)).toBe(false);
+      for (const absent of [refused.email, pending.email, closed.email]) expect(byEmail.has(absent)).toBe(false);
+      expect([...byEmail.keys()].filter((address) => address.endsWith('@closed.invalid'))).toEqual([]);
       expect(response.body).toContain('"Anna, ""Nan"""');
       expect(response.body.endsWith('\r\n')).toBe(true);
     });

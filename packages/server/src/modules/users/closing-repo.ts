@@ -1,7 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import type { Executor } from '../../platform/db/database.ts';
 
-/** The address a closed account keeps: unique, and no mail can ever reach it (.invalid, RFC 2606). */
-export const closedAccountEmail = (id: number) => `closed-${id}@closed.invalid`;
+/**
+ * The address a closed account keeps: no mail can ever reach it (.invalid, RFC 2606), and nobody can
+ * take it first (a random part: an account registered as `closed-<id>@closed.invalid` would
+ * otherwise make closing that id fail on the unique address).
+ */
+export const closedAccountEmail = (id: number) => `closed-${id}-${randomBytes(8).toString('hex')}@closed.invalid`;
 
 /**
  * Removes the personal data of an account and marks it closed. The row stays, without anything that
