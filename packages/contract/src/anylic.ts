@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { LICENSE_FILE_FORMATS } from './license-file.ts';
-import { isoDate, isoDateTime } from './list.ts';
+import { isoDate, isoDateTime, recordId } from './list.ts';
 
 /** `POST /api/anylic`: an ANY-Lic download link (machine `*`) valid until the end of `validUntil` (UTC). */
 export const anyLicCreate = z.object({
-  productId: z.number().int().positive(),
+  productId: recordId,
   validUntil: isoDate,
   format: z.enum(LICENSE_FILE_FORMATS),
 });

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { MONTH_DAYS, TRIAL_EXTENSION_UNITS, type TrialExtensionUnit } from './constants.ts';
 import { ANY_MACHINE } from './license-file.ts';
-import { isoDate, isoDateTime, listQuery, listResponse, MAX_RECORD_ID, wholeNumberText } from './list.ts';
+import { isoDate, isoDateTime, listQuery, listResponse, MAX_RECORD_ID, recordId, wholeNumberText } from './list.ts';
 import { email } from './user.ts';
 import { tanCode } from './tan.ts';
 
@@ -86,7 +86,7 @@ export const machineId = z
 export const activateLicense = z.object({ tan: tanCode, machineId });
 export type ActivateLicense = z.output<typeof activateLicense>;
 
-export const temporaryLicense = z.object({ productId: z.number().int().positive(), machineId, validUntil: isoDate });
+export const temporaryLicense = z.object({ productId: recordId, machineId, validUntil: isoDate });
 export type TemporaryLicense = z.output<typeof temporaryLicense>;
 
 export const extendLicense = z.object({

@@ -3,7 +3,7 @@
  * browsers (the code generator takes Web Crypto's random source, present in both).
  */
 import { z } from 'zod';
-import { isoDate, isoDateTime, listQuery, listResponse, MAX_RECORD_ID, updateOf, wholeNumberText } from './list.ts';
+import { isoDate, isoDateTime, listQuery, listResponse, MAX_RECORD_ID, recordId, updateOf, wholeNumberText } from './list.ts';
 
 /** 31 characters without look-alikes: no 0/o, no 1/l/i. */
 export const TAN_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -87,12 +87,12 @@ const tagList = z
 // ---------------------------------------------------------------------------------------------
 // Calls
 
-const optionalId = z.number().int().positive().nullish().transform((value) => value ?? null);
+const optionalId = recordId.nullish().transform((value) => value ?? null);
 const notes = z.string().max(10000).nullish().transform((value) => (value?.trim() ? value : null));
 
 /** What a create or edit form sends; the server checks licenseCount against the configured max. */
 export const tanFields = z.object({
-  productId: z.number().int().positive(),
+  productId: recordId,
   licensePolicyId: optionalId,
   licenseCount: z.number().int().min(1),
   distributorId: optionalId,

@@ -87,6 +87,7 @@ describeBothDatabases('ANY-Lic links', (t) => {
       [{ productId: 1, validUntil: '2030-01-01', format: 'xml' }],
       [{ productId: 1, validUntil: '01.01.2030', format: 'lic' }],
       [{ productId: 'one', validUntil: '2030-01-01', format: 'lic' }],
+      [{ productId: 2 ** 31, validUntil: '2030-01-01', format: 'lic' }],
     ])('refuses %j with 400', async (body) => {
       expectError(await create(admin.cookie, body), 400, 'ERR_VALIDATION');
     });

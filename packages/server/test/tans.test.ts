@@ -66,6 +66,10 @@ describeBothDatabases('TANs', (t) => {
       for (const body of [{}, { productId, licenseCount: 0 }, { productId: 'x', licenseCount: 1 }, { productId, licenseCount: 1, tags: ['two words'] }, { productId, licenseCount: 1, freeUpdatesUntil: '31.01.2027' }]) {
         expectError(await admin.post('/api/tans', { body }), 400, 'ERR_VALIDATION');
       }
+      // Ids past a 32-bit column are refused by the schema on both databases, not by PostgreSQL.
+      for (const body of [{ productId: 2 ** 31, licenseCount: 1 }, { productId, licensePolicyId: 2 ** 31, licenseCount: 1 }, { productId, distributorId: 2 ** 31, licenseCount: 1 }]) {
+        expectError(await admin.post('/api/tans', { body }), 400, 'ERR_VALIDATION');
+      }
       for (const count of ['0', '10001', 'many']) {
         expectError(await admin.post('/api/tans', { query: { count }, body: { productId, licenseCount: 1 } }), 400, 'ERR_VALIDATION');
       }
