@@ -2,31 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { formatUserName, LOCALES } from '@lm/contract';
 import { registration, userFields } from '@lm/contract/user';
 import { redactPersonalFields } from './close.ts';
-import { csvField, csvLine } from './export.ts';
 import { ACCOUNT_MAIL_TEXTS } from './mail-texts.ts';
 import { TOKEN_LIFETIME_HOURS } from './tokens.ts';
-
-describe('csvField', () => {
-  it('leaves plain values alone and quotes separators, quotes and line breaks (RFC 4180)', () => {
-    expect(csvField('plain', ',')).toBe('plain');
-    expect(csvField(null, ',')).toBe('');
-    expect(csvField('a,b', ',')).toBe('"a,b"');
-    expect(csvField('a,b', ';')).toBe('a,b');
-    expect(csvField('a;b', ';')).toBe('"a;b"');
-    expect(csvField('say "hi"', ',')).toBe('"say ""hi"""');
-    expect(csvField('two\nlines', ',')).toBe('"two\nlines"');
-    expect(csvField('cr\r', ',')).toBe('"cr\r"');
-  });
-
-  it('defuses values a spreadsheet would run as a formula', () => {
-    for (const start of ['=', '+', '-', '@', '\t', '\r']) expect(csvField(`${start}SUM(A1)`, ',')).toBe(`"'${start}SUM(A1)"`);
-    expect(csvField('a=b', ',')).toBe('a=b');
-  });
-
-  it('ends a line with CRLF', () => {
-    expect(csvLine(['a', null, 'c,d'], ',')).toBe('a,,"c,d"\r\n');
-  });
-});
 
 describe('redactPersonalFields', () => {
   it('keeps what happened and drops who it was', () => {

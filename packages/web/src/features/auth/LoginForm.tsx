@@ -7,13 +7,9 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { LoginRequest, SessionUser } from '@lm/contract';
 import { ApiError } from '../../lib/api.ts';
 import { auth, useAuth } from '../../lib/auth.ts';
+import { safeReturnUrl } from '../../lib/return-url.ts';
 
 const validator = lazyFormValidator(() => import('@lm/contract/session').then((module) => module.loginRequest));
-
-/** Only paths of this site are followed after login, never another origin. */
-export function safeReturnUrl(value: string | null): string {
-  return value && value.startsWith('/') && !value.startsWith('//') ? value : '/';
-}
 
 /** The second step for an account with a second factor: the password was right, now the code. */
 function CodeStep({ credentials, onBack, onSignedIn }: { credentials: LoginRequest; onBack: () => void; onSignedIn: (user: SessionUser) => void }) {

@@ -1,17 +1,12 @@
 import { Alert, Button, CopyButton, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { downloadText } from '../../lib/download.ts';
 import { useProductName } from '../../lib/settings.ts';
 
 /** Offers the codes as a text file, one per line, named after the product and account. */
 function download(codes: string[], productName: string, email: string) {
   const text = [`${productName} – ${email}`, '', ...codes, ''].join('\n');
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
-  link.download = `recovery-codes-${email.replace(/[^a-z0-9.@-]/gi, '_')}.txt`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(link.href);
+  downloadText(`recovery-codes-${email.replace(/[^a-z0-9.@-]/gi, '_')}.txt`, text, 'text/plain;charset=utf-8');
 }
 
 /** Recovery codes, shown once: each signs in once when the authenticator is lost. */

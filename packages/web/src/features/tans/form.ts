@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { csvLine } from '@lm/contract/csv';
 import { formatTanCode, isTanTag, TAN_MAX_TAGS, type TanFieldsInput } from '@lm/contract/tan';
 import type { TanItem } from './api/tans.ts';
 
@@ -67,22 +68,6 @@ export function toTanForm(tan: TanItem): TanFormValues {
 
 /** The new codes as a CSV file: code as shown, product, license count, free updates, tags. */
 export function tansCsv(tans: readonly TanItem[]): string {
-  const cell = (value: string | number | null) => {
-    const text = value === null ? '' : String(value);
-    return /[",\n;]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  const header = ['code', 'product', 'licenseCount', 'freeUpdatesUntil', 'tags'].join(',');
-  const lines = tans.map((tan) => [formatTanCode(tan.code), tan.productName, tan.licenseCount, tan.freeUpdatesUntil, tan.tags.join(' ')].map(cell).join(','));
-  return [header, ...lines].join('\r\n') + '\r\n';
-}
-
-export function downloadText(fileName: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  const header = csvLine(['code', 'product', 'licenseCount', 'freeUpdatesUntil', 'tags']);
+  return header + tans.map((tan) => csvLine([formatTanCode(tan.code), tan.productName, tan.licenseCount, tan.freeUpdatesUntil, tan.tags.join(' ')])).join('');
 }

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { COPIED_LABEL_MS } from '@lm/contract';
 import { formatTanCode } from '@lm/contract/tan';
 import type { TanItem } from '../api/tans.ts';
-import { downloadText, tansCsv } from '../form.ts';
+import { downloadText } from '../../../lib/download.ts';
+import { tansCsv } from '../form.ts';
 import { formatDate } from '../../../lib/format.ts';
 
 /** Rows shown; the copy and the CSV always carry every new code. */
