@@ -240,7 +240,7 @@ describeJourney('everyday things: dialogs, notices, the phone, the session check
     await page.goto(first);
     await page.getByTestId('registration-complete').waitFor();
     await page.goto(second);
-    await page.getByTestId('registration-complete').waitFor();
+    await page.getByTestId('registration-already-confirmed').waitFor();
     expect(await page.getByTestId('registration-failed').count()).toBe(0);
     await context.close();
   });
