@@ -124,6 +124,14 @@ describeJourney('the integration API: API tokens and webhooks', () => {
     await screenshot(page, 'webhooks-390');
     await page.setViewportSize({ width: 1280, height: 800 });
 
+    // A receiver that is not there: the toast says why, in the person's words.
+    const closed = 'http://127.0.0.1:9/closed';
+    const made = await page.evaluate(async (url) => (await fetch('/api/webhook-endpoints', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url, events: ['license.created'] }) })).status, closed);
+    expect(made).toBe(201);
+    await page.reload();
+    await page.getByRole('button', { name: `Send test event ${closed}` }).click();
+    await expect.poll(() => page.getByText('Test event not delivered: The receiver refused the connection (nothing answers at this address and port)').isVisible()).toBe(true);
+
     await page.getByRole('button', { name: `New secret ${receiver.url}` }).click();
     await page.getByTestId('confirm-rotate').click();
     await expect.poll(async () => (await secretInput.count()) && secretInput.inputValue()).toMatch(/^whsec_/);

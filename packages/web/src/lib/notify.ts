@@ -41,9 +41,14 @@ export function errorText(error: unknown, fallbackKey?: string, genericKey = 'co
   return i18n.t(fallbackKey ?? genericKey);
 }
 
-/** The generic red toast of the spec: 'An error occured: {msg}', hidden after 5 seconds. */
+/** The generic red toast of the spec, 'An error occured: {msg}', hidden after 5 seconds: for a text already in the person's language. */
+export function showFailure(message: string): void {
+  notifications.show({ color: 'red', title: i18n.t('common.error'), message: i18n.t('errors.generic', { msg: message }), autoClose: TOAST_MS });
+}
+
+/** The red toast for a failed call, worded by errorText. */
 export function showError(error: unknown, fallbackKey?: string): void {
-  notifications.show({ color: 'red', title: i18n.t('common.error'), message: i18n.t('errors.generic', { msg: errorText(error, fallbackKey) }), autoClose: TOAST_MS });
+  showFailure(errorText(error, fallbackKey));
 }
 
 export function showSuccess(message: string): void {

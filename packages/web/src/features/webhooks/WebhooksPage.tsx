@@ -11,7 +11,7 @@ import { RowAction } from '../../components/RowAction.tsx';
 import { ShownOnce } from '../../components/ShownOnce.tsx';
 import { currentLocale } from '../../lib/i18n.ts';
 import { useListState } from '../../lib/list-state.ts';
-import { showError, showSuccess } from '../../lib/notify.ts';
+import { showError, showFailure, showSuccess } from '../../lib/notify.ts';
 import { useDeleteEndpoint, useEndpointList, useRotateSecret, useSendTestEvent, useSwitchEndpoint } from './api/webhooks.ts';
 import { DeliveryLog } from './DeliveryLog.tsx';
 import { EndpointForm } from './EndpointForm.tsx';
@@ -58,7 +58,8 @@ export default function WebhooksPage() {
       if (delivery.status === 'delivered') showSuccess(t('webhooks.testDelivered', { status: attempt.statusCode, ms: attempt.durationMs }));
       else {
         const failure = attempt && failureText(attempt, t);
-        showError(new Error(t('webhooks.testNotDelivered', { reason: failure ? failureSentence(failure) : '' })));
+        // Already in the person's words: errorText would put its generic text in place of an Error's message.
+        showFailure(t('webhooks.testNotDelivered', { reason: failure ? failureSentence(failure) : '' }));
       }
     } catch (error) {
       showError(error, 'webhooks.testFailed');
