@@ -287,6 +287,36 @@ describeBothDatabases('licenses: activation, temporary licenses, lists', (t) => 
       expectError(await distributor.put(`/api/licenses/${fromOwn.id}/machine`, { body: { machineId: machine() } }), 403, 'ERR_FORBIDDEN');
       expectError(await distributor.delete(`/api/licenses/${fromOwn.id}`), 403, 'ERR_FORBIDDEN');
     });
+
+    it('moves the licenses of a TAN given to another distributor into its lists, also those activated while it was given', async () => {
+      const first = await loggedIn(t.app, 'DISTRIBUTOR');
+      const second = await loggedIn(t.app, 'DISTRIBUTOR');
+      const owner = await customer();
+      const [tan] = await createTans(admin, { productId, licenseCount: 20, distributorId: first.id });
+      const listed = async (caller: Client | string, query: Record<string, string>) => {
+        const response = await (typeof caller === 'string' ? client(t.app, caller) : caller).get('/api/licenses', { query: { limit: '100', ...query } });
+        return response.statusCode === 200 ? (response.json().items as { id: number }[]).map((item) => item.id).sort((a, b) => a - b) : response.statusCode;
+      };
+      const before = (await activate(owner.api, tan.code)).json();
+      expect(await listed(first.cookie, { userId: String(owner.id) })).toEqual([before.id]);
+
+      const [given, ...activations] = await Promise.all([
+        admin.put(`/api/tans/${tan.id}`, { body: { distributorId: second.id } }),
+        ...Array.from({ length: 10 }, () => activate(owner.api, tan.code)),
+      ]);
+      expect(given.statusCode, given.body).toBe(200);
+      expect(activations.map((response) => response.statusCode)).toEqual(Array(10).fill(201));
+      const all = [before.id, ...activations.map((response) => response.json().id as number)].sort((a, b) => a - b);
+      expect(await listed(second.cookie, { userId: String(owner.id) })).toEqual(all);
+      expect(await listed(second.cookie, { tanId: String(tan.id) })).toEqual(all);
+      expect(await listed(first.cookie, { userId: String(owner.id) })).toEqual([]);
+      expect(await listed(first.cookie, { tanId: String(tan.id) })).toBe(404);
+
+      // Taken from every distributor: the administrators' alone again.
+      expect((await admin.put(`/api/tans/${tan.id}`, { body: { distributorId: null } })).statusCode).toBe(200);
+      expect(await listed(second.cookie, { userId: String(owner.id) })).toEqual([]);
+      expect(await listed(admin, { userId: String(owner.id) })).toEqual(all);
+    });
   });
 
   describe('GET /api/licenses/{id}', () => {

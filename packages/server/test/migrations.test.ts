@@ -1,6 +1,9 @@
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
+import { copyDistributors } from '../migrations/0018_license_distributor.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
-import { describeBothDatabases, withSchemaLock } from './harness.ts';
+import { client, describeBothDatabases, loggedIn, withSchemaLock } from './harness.ts';
+import { activate, createTans, insertProduct } from './licensing-test-data.ts';
 
 describeBothDatabases('migrations', (t) => {
   it('create the three built-in license policies', async () => {
@@ -28,5 +31,31 @@ describeBothDatabases('migrations', (t) => {
     expect(policies).toHaveLength(3);
     const health = await second.inject({ url: '/api/health' });
     expect(health.json()).toEqual({ status: 'ok', database: t.kind });
+  });
+
+  it("0018 gives the licenses activated before it their TAN's distributor, and no other license one", async () => {
+    const app = await t.newApp();
+    const admin = client(app, (await loggedIn(app, 'ADMIN')).cookie);
+    const customer = client(app, (await loggedIn(app, 'USER')).cookie);
+    const distributors = [await loggedIn(app, 'DISTRIBUTOR'), await loggedIn(app, 'DISTRIBUTOR')];
+    const productId = (await insertProduct(app)).id;
+    const tans = [
+      ...(await createTans(admin, { productId, distributorId: distributors[0].id })),
+      ...(await createTans(admin, { productId, distributorId: distributors[1].id })),
+      ...(await createTans(admin, { productId })),
+    ];
+    const licenses = [];
+    for (const tan of tans) licenses.push((await activate(customer, tan.code)).json().id as number);
+    const stored = () => app.ctx.db.selectFrom('licenses').select(['id', 'distributor_id']).orderBy('id').execute();
+    const expected = [
+      { id: licenses[0], distributor_id: distributors[0].id },
+      { id: licenses[1], distributor_id: distributors[1].id },
+      { id: licenses[2], distributor_id: null },
+    ];
+    expect(await stored()).toEqual(expected);
+
+    await sql`update licenses set distributor_id = null`.execute(app.ctx.db);
+    await copyDistributors(app.ctx.db);
+    expect(await stored()).toEqual(expected);
   });
 });

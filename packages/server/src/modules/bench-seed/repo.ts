@@ -42,7 +42,7 @@ export async function productIdsNamed(db: Executor, prefix: string): Promise<num
 }
 
 export async function tanIdsFrom(db: Executor, firstId: number, limit: number) {
-  return db.selectFrom('tans').select(['id', 'code', 'product_id', 'created_at']).where('id', '>=', firstId).orderBy('id').limit(limit).execute();
+  return db.selectFrom('tans').select(['id', 'code', 'product_id', 'distributor_id', 'created_at']).where('id', '>=', firstId).orderBy('id').limit(limit).execute();
 }
 
 export async function markActivated(db: Executor, firstId: number, lastId: number): Promise<void> {

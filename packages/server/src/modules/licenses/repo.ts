@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Selectable, type Sql
 import type { LICENSE_SORT_FIELDS } from '@lm/contract/license';
 import type { Dialect, Executor } from '../../platform/db/database.ts';
 import { boundedCount, filterColumn, inPageOrder, pageOfIds, planOf, type PageRequest, type Plan, type SortKey } from '../../platform/db/list-page.ts';
-import { forUpdate, lockKey } from '../../platform/db/dialect.ts';
+import { forShare, forUpdate, lockKey } from '../../platform/db/dialect.ts';
 import type { DB, LicensesTable } from '../../platform/db/schema.ts';
 
 export type LicenseRow = Selectable<LicensesTable>;
@@ -90,17 +90,7 @@ function licenseConditions(filter: LicenseListFilter, plan: Plan) {
     if (filter.ownerId !== undefined) conditions.push(eb('licenses.owner_id', '=', filter.ownerId));
     if (filter.tanId !== undefined) conditions.push(eb('licenses.tan_id', '=', filter.tanId));
     if (filter.distributorIds) {
-      conditions.push(
-        filter.distributorIds.length
-          ? eb.exists(
-              eb
-                .selectFrom('tans as scope')
-                .select('scope.id')
-                .whereRef('scope.id', '=', 'licenses.tan_id')
-                .where('scope.distributor_id', 'in', filter.distributorIds),
-            )
-          : sql<boolean>`1 = 0`,
-      );
+      conditions.push(filter.distributorIds.length ? eb(column('licenses.distributor_id'), 'in', filter.distributorIds) : sql<boolean>`1 = 0`);
     }
     if (filter.text) {
       const machinePattern = `%${escapeLike(filter.text)}%`;
@@ -200,15 +190,29 @@ export async function bindMachine(trx: Executor, licenseId: number, machineId: s
   await trx.insertInto('license_machines').values({ license_id: licenseId, machine_id: machineId, bound_at: now }).execute();
 }
 
-export type NewLicense = Omit<LicenseRow, 'id' | 'created_at' | 'updated_at' | 'upgraded_to_id' | 'upgraded_from_id' | 'permanent' | 'revoked'> & {
+export type NewLicense = Omit<LicenseRow, 'id' | 'created_at' | 'updated_at' | 'upgraded_to_id' | 'upgraded_from_id' | 'permanent' | 'revoked' | 'distributor_id'> & {
   permanent?: boolean;
   upgraded_from_id?: number;
 };
 
+/**
+ * Inserts a license with its TAN's distributor (migration 0018). The TAN's row is read under a share
+ * lock: a change of the TAN's distributor running meanwhile either passes its new distributor to this
+ * license too (it waits for this transaction) or has committed before this read.
+ */
 export async function insertLicense(trx: Executor, license: NewLicense, now: string): Promise<LicenseRow> {
+  const tan = license.tan_id === null ? undefined : await forShare(trx, trx.selectFrom('tans').select('distributor_id').where('id', '=', license.tan_id)).executeTakeFirst();
   return trx
     .insertInto('licenses')
-    .values({ ...license, permanent: license.permanent ?? false, revoked: false, upgraded_to_id: null, created_at: now, updated_at: now })
+    .values({
+      ...license,
+      distributor_id: tan?.distributor_id ?? null,
+      permanent: license.permanent ?? false,
+      revoked: false,
+      upgraded_to_id: null,
+      created_at: now,
+      updated_at: now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

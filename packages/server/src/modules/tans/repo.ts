@@ -258,8 +258,11 @@ export type TanUpdateValues = Pick<TansTable, 'product_id' | 'license_policy_id'
   revoked: boolean;
 };
 
+/** Updates a TAN; its licenses' copy of its distributor (migration 0018) follows in the same transaction. */
 export async function updateTan(trx: Executor, id: number, values: TanUpdateValues, now: string): Promise<TanRow> {
-  return trx.updateTable('tans').set({ ...values, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  const row = await trx.updateTable('tans').set({ ...values, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  await trx.updateTable('licenses').set({ distributor_id: row.distributor_id }).where('tan_id', '=', id).where('distributor_id', 'is distinct from', row.distributor_id).execute();
+  return row;
 }
 
 /**

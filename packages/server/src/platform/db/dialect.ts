@@ -39,3 +39,8 @@ export async function lockKey(trx: Executor, key: string): Promise<void> {
 export function forUpdate<Query extends { forUpdate(): Query }>(trx: Executor, query: Query): Query {
   return isPostgres(trx) ? query.forUpdate() : query;
 }
+
+/** A read whose rows no other transaction may change until this one ends, while others may read them so too (FOR SHARE; see forUpdate). */
+export function forShare<Query extends { forShare(): Query }>(trx: Executor, query: Query): Query {
+  return isPostgres(trx) ? query.forShare() : query;
+}

@@ -188,6 +188,8 @@ export interface LicensesTable {
   tan_id: number | null;
   /** The TAN's code, copied at activation (migration 0004): the license search reads no TAN rows. */
   tan_code: string | null;
+  /** The TAN's distributor, kept equal to it (migration 0018): a distributor's list of an account reads no TAN rows. */
+  distributor_id: ColumnType<number | null, number | null | undefined, number | null>;
   machine_id: string | null;
   valid_until: string | null;
   permanent: Bool;
