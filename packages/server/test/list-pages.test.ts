@@ -85,6 +85,15 @@ describeBothDatabases('list pages at scale', (t) => {
       expectError(await callers.admin.get('/api/tans', { query: { sort: '-code', after: page.nextCursor } }), 400, 'ERR_VALIDATION');
       expectError(await callers.admin.get('/api/tans', { query: { sort: 'code', after: 'not-a-cursor' } }), 400, 'ERR_VALIDATION');
       expectError(await callers.admin.get('/api/tans', { query: { sort: 'code,-id', after: page.nextCursor } }), 400, 'ERR_VALIDATION');
+      // Altered to a value of another kind than the sort key's: a number for a code, text for a
+      // count, no value for a key every row has. Each database compared these differently.
+      const altered = (sort: string, value: unknown) => Buffer.from(JSON.stringify([sort, value, 1]), 'utf8').toString('base64url');
+      for (const [sort, value] of [['code', 5], ['activatedCount', 'x'], ['-id', '9'], ['createdAt', null], ['licenseCount', null]] as const) {
+        expectError(await callers.admin.get('/api/tans', { query: { sort, after: altered(sort, value) } }), 400, 'ERR_VALIDATION');
+      }
+      // The kinds a list's own cursors carry still pass: an empty free-updates date, a count.
+      expect((await callers.admin.get('/api/tans', { query: { sort: 'freeUpdatesUntil', after: altered('freeUpdatesUntil', null) } })).statusCode).toBe(200);
+      expect((await callers.admin.get('/api/tans', { query: { sort: '-activatedCount', after: altered('-activatedCount', 0) } })).statusCode).toBe(200);
       // Said in the person's language, with the field it is about.
       const german = expectError(await callers.admin.get('/api/tans', { query: { sort: 'code', after: 'not-a-cursor' }, headers: { 'accept-language': 'de' } }), 400, 'ERR_VALIDATION');
       expect(german.details).toEqual([{ path: 'after', code: 'pageCursor', message: 'Dieser Verweis auf eine Seite passt nicht mehr zur Liste und ihrer Sortierung; beginnen Sie wieder auf der ersten Seite', params: {} }]);

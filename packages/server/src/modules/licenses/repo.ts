@@ -70,7 +70,7 @@ export interface LicenseListFilter {
 
 /** Each sort of the license list and its indexed key (migration 0011: after the account's id). */
 const SORT_KEYS: Record<(typeof LICENSE_SORT_FIELDS)[number], SortKey> = {
-  id: { sql: 'licenses.id' },
+  id: { sql: 'licenses.id', numeric: true },
   createdAt: { sql: 'licenses.created_at' },
   machineId: { sql: 'licenses.machine_id', nullable: true },
   validUntil: { sql: 'licenses.valid_until', nullable: true },

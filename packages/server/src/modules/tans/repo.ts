@@ -121,11 +121,11 @@ export interface TanListFilter {
 
 /** Each sort of the TAN list and its indexed key (migration 0011). */
 const SORT_KEYS: Record<(typeof TAN_SORT_FIELDS)[number], SortKey> = {
-  id: { sql: 'tans.id' },
+  id: { sql: 'tans.id', numeric: true },
   code: { sql: 'tans.code', unique: true },
   createdAt: { sql: 'tans.created_at' },
-  licenseCount: { sql: 'tans.license_count' },
-  activatedCount: { sql: 'tans.activated_count' },
+  licenseCount: { sql: 'tans.license_count', numeric: true },
+  activatedCount: { sql: 'tans.activated_count', numeric: true },
   freeUpdatesUntil: { sql: 'tans.free_updates_until', nullable: true },
 };
 

@@ -10,7 +10,7 @@ type UserSortField = UserListQuery['sort'][number]['field'];
 
 /** Each sort of the user list and its indexed key: e-mail, names and company regardless of case. Each key's index (migration 0014) carries the role and the search text, so that a page is read from the index alone. */
 const SORT_KEYS: Record<UserSortField, SortKey> = {
-  id: { sql: 'users.id' },
+  id: { sql: 'users.id', numeric: true },
   email: { sql: 'lower(users.email)' },
   firstName: { sql: 'lower(users.first_name)' },
   lastName: { sql: 'lower(users.last_name)' },

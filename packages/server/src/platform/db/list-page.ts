@@ -46,6 +46,8 @@ export interface SortKey {
   nullable?: boolean;
   /** No two rows share a value (a TAN's code, an e-mail address): no rows of the cursor's own value follow it. */
   unique?: boolean;
+  /** The values are numbers (an id, a count); otherwise text. A cursor must carry the key's kind of value. */
+  numeric?: boolean;
 }
 
 /** How a page is found: see the header. */
@@ -149,7 +151,7 @@ function encodeCursor(sort: string, value: CursorValue, id: number): string {
 /** A cursor that is not one of this list and sort (made up, altered, or kept from another sort): in the request's language. */
 const badCursor = () => validationError('after', 'pageCursor');
 
-function decodeCursor(text: string, sort: string): { value: CursorValue; id: number } {
+function decodeCursor(text: string, sort: string, key: SortKey): { value: CursorValue; id: number } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
@@ -158,7 +160,10 @@ function decodeCursor(text: string, sort: string): { value: CursorValue; id: num
   }
   if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== sort) throw badCursor();
   const [, value, id] = parsed as [string, unknown, unknown];
-  if (!(value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))) throw badCursor();
+  // A value of another kind than the key's compared differently on each database (SQLite orders
+  // numbers before text, PostgreSQL refused the comparison): no cursor this list made has one.
+  const fitsKey = value === null ? Boolean(key.nullable) : key.numeric ? typeof value === 'number' && Number.isFinite(value) : typeof value === 'string';
+  if (!fitsKey) throw badCursor();
   if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw badCursor();
   return { value, id };
 }
@@ -230,7 +235,7 @@ async function pageOfIdsOn<F extends string>(db: Executor, options: PageOptions<
   const { dialect, id, strategy } = options;
   const matches = () => options.matches(db);
   const fields = page.sort.length ? page.sort : [options.defaultSort];
-  const idKey: SortKey = { sql: id };
+  const idKey: SortKey = { sql: id, numeric: true };
   const keyOf = (field: F): SortKey => (options.keys[field] ?? idKey);
   const last = fields[fields.length - 1];
 
@@ -311,7 +316,7 @@ async function pageOfIdsOn<F extends string>(db: Executor, options: PageOptions<
       await run(sorted(matches()), page.offset);
     }
   } else {
-    const cursor = decodeCursor(page.after, sortText(field));
+    const cursor = decodeCursor(page.after, sortText(field), byId ? idKey : key);
     const after = sql.raw(descending ? '<' : '>');
     // The rest of the list after the cursor, in segments that each read one range of the key's
     // index: SQLite seeks a row value `(key, id) > (v, i)` by the key alone and would read every
