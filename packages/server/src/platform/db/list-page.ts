@@ -160,12 +160,18 @@ function decodeCursor(text: string, sort: string, key: SortKey): { value: Cursor
   }
   if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== sort) throw badCursor();
   const [, value, id] = parsed as [string, unknown, unknown];
-  // A value of another kind than the key's compared differently on each database (SQLite orders
-  // numbers before text, PostgreSQL refused the comparison): no cursor this list made has one.
-  const fitsKey = value === null ? Boolean(key.nullable) : key.numeric ? typeof value === 'number' && Number.isFinite(value) : typeof value === 'string';
-  if (!fitsKey) throw badCursor();
+  if (!fitsKey(value, key)) throw badCursor();
   if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw badCursor();
   return { value, id };
+}
+
+/**
+ * Whether a cursor's value is of the key's kind. Another kind compared differently on each database
+ * (SQLite orders numbers before text, PostgreSQL refused the comparison); no cursor a list made has one.
+ */
+function fitsKey(value: unknown, key: SortKey): value is CursorValue {
+  if (value === null) return Boolean(key.nullable);
+  return key.numeric ? typeof value === 'number' && Number.isFinite(value) : typeof value === 'string';
 }
 
 /**
