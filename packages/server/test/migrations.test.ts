@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { copyDistributors } from '../migrations/0018_license_distributor.ts';
+import { fillSortKeys } from '../migrations/0019_user_sort_keys.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { client, describeBothDatabases, loggedIn, withSchemaLock } from './harness.ts';
 import { activate, createTans, insertProduct } from './licensing-test-data.ts';
@@ -56,6 +57,32 @@ describeBothDatabases('migrations', (t) => {
 
     await sql`update licenses set distributor_id = null`.execute(app.ctx.db);
     await copyDistributors(app.ctx.db);
+    expect(await stored()).toEqual(expected);
+  });
+
+  it('0019 gives every account the sort keys of its names and company, the ASCII ones and the others alike', async () => {
+    const app = await t.newApp();
+    const admin = client(app, (await loggedIn(app, 'ADMIN')).cookie);
+    const names = [
+      { firstName: 'Ada', lastName: 'Lovelace', company: 'Analytical Engines' },
+      { firstName: 'Ömer', lastName: 'Straße', company: null },
+      { firstName: 'Zoë', lastName: 'Ærø', company: 'Éclair SA' },
+    ];
+    for (const [index, name] of names.entries()) {
+      const created = await admin.post('/api/users', { body: { ...name, email: `keys-${index}@example.com`, accessRole: 'USER' } });
+      expect(created.statusCode, created.body).toBe(201);
+    }
+    const stored = () =>
+      app.ctx.db.selectFrom('users').select(['first_name_key', 'last_name_key', 'company_key']).where('email', 'like', 'keys-%').orderBy('email').execute();
+    const expected = [
+      { first_name_key: 'ada', last_name_key: 'lovelace', company_key: 'analytical engines' },
+      { first_name_key: 'omer', last_name_key: 'strasse', company_key: null },
+      { first_name_key: 'zoe', last_name_key: 'aero', company_key: 'eclair sa' },
+    ];
+    expect(await stored()).toEqual(expected);
+
+    await sql`update users set first_name_key = '', last_name_key = '', company_key = 'x'`.execute(app.ctx.db);
+    await fillSortKeys(app.ctx.db);
     expect(await stored()).toEqual(expected);
   });
 });

@@ -46,6 +46,45 @@ describeBothDatabases(
         expect(byDefault.json().items.map((u: { id: number }) => u.id)).toEqual(made.map((u) => u.id).reverse());
       });
 
+      it('sorts names and company regardless of accents and case, also after a name changed, and finds their starts so', async () => {
+        const as = client(t.app, (await loggedIn(t.app, 'ADMIN')).cookie);
+        const tag = uniqueEmail('accents').split('@')[0];
+        const people = [
+          ['Zoë', 'Zimmermann', 'zeta GmbH'],
+          ['Ömer', 'Özdemir', 'Ørsted A/S'],
+          ['olga', 'Oberst', 'Omega'],
+          ['Émile', 'ärzte', 'Éclair SA'],
+          ['Ada', 'Abel', null],
+          ['Şule', 'Straße', 'Ångström AB'],
+        ] as const;
+        const ids: Record<string, number> = {};
+        for (const [firstName, lastName, company] of people) {
+          const created = await as.post('/api/users', { body: { ...FULL_USER, email: `${lastName.normalize('NFD').replace(/\p{M}/gu, '').replace('ß', 'ss').toLowerCase()}-${tag}@example.com`, firstName, lastName, company } });
+          expect(created.statusCode, created.body).toBe(201);
+          ids[lastName] = created.json().id;
+        }
+        const sorted = async (sort: string, field: 'lastName' | 'firstName' | 'company' = 'lastName') =>
+          ((await as.get('/api/users', { query: { filter: tag, sort } })).json().items as Record<string, string | null>[]).map((user) => user[field]);
+        expect(await sorted('lastName')).toEqual(['Abel', 'ärzte', 'Oberst', 'Özdemir', 'Straße', 'Zimmermann']);
+        expect(await sorted('-lastName')).toEqual(['Zimmermann', 'Straße', 'Özdemir', 'Oberst', 'ärzte', 'Abel']);
+        expect(await sorted('firstName', 'firstName')).toEqual(['Ada', 'Émile', 'olga', 'Ömer', 'Şule', 'Zoë']);
+        // No company comes last either way.
+        expect(await sorted('company', 'company')).toEqual(['Ångström AB', 'Éclair SA', 'Omega', 'Ørsted A/S', 'zeta GmbH', null]);
+        expect(await sorted('-company', 'company')).toEqual(['zeta GmbH', 'Ørsted A/S', 'Omega', 'Éclair SA', 'Ångström AB', null]);
+
+        // The key follows a changed name, and one left out of the change keeps its own.
+        const changed = await as.put(`/api/users/${ids.Zimmermann}`, { body: { lastName: 'Ährens' } });
+        expect(changed.statusCode, changed.body).toBe(200);
+        expect(await sorted('lastName')).toEqual(['Abel', 'Ährens', 'ärzte', 'Oberst', 'Özdemir', 'Straße']);
+        expect(await sorted('firstName', 'firstName')).toEqual(['Ada', 'Émile', 'olga', 'Ömer', 'Şule', 'Zoë']);
+
+        // One or two letters find the names that start so, with or without the accent.
+        const found = async (filter: string) => ((await as.get('/api/users', { query: { filter, limit: '1000' } })).json().items as { id: number }[]).map((user) => user.id);
+        for (const filter of ['öz', 'OZ', 'Oz']) expect(await found(filter), filter).toContain(ids.Özdemir);
+        expect(await found('ob')).not.toContain(ids.Özdemir);
+        expect(await found('Ä')).toEqual(expect.arrayContaining([ids.Zimmermann, ids.ärzte, ids.Abel]));
+      });
+
       it('searches names and company too, takes % and _ literally, and leaves closed accounts out', async () => {
         const admin = await loggedIn(t.app, 'ADMIN');
         const as = client(t.app, admin.cookie);

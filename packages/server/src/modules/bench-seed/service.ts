@@ -9,6 +9,7 @@ import { hashPassword } from '../../platform/auth/secrets.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/schema.ts';
 import { isPostgres } from '../../platform/db/dialect.ts';
+import { nameKeys } from '../users/sort-keys.ts';
 import { analyze, countRows, idsOfEmails, insertMany, markActivated, maxId, productIdsNamed, tanIdsFrom } from './repo.ts';
 
 export interface BenchSizes {
@@ -72,12 +73,18 @@ export async function seedBench(db: Kysely<DB>, sizes: BenchSizes = BENCH_SIZES,
   ]);
   const person = (email: string, role: 'ADMIN' | 'DISTRIBUTOR' | 'USER', index: number, passwordHash: string | null) => {
     const createdAt = isoAgo(1095);
+    const names = {
+      firstName: `Bench${index}`,
+      lastName: role === 'USER' ? 'Customer' : role === 'ADMIN' ? 'Administrator' : 'Distributor',
+      company: index % 7 === 0 ? `Company ${index % 1000}` : null,
+    };
     return {
       email,
       password_hash: passwordHash,
-      first_name: `Bench${index}`,
-      last_name: role === 'USER' ? 'Customer' : role === 'ADMIN' ? 'Administrator' : 'Distributor',
-      company: index % 7 === 0 ? `Company ${index % 1000}` : null,
+      first_name: names.firstName,
+      last_name: names.lastName,
+      company: names.company,
+      ...nameKeys(names),
       access_role: role,
       opt_in_email: index % 3 === 0,
       confirmed: true,

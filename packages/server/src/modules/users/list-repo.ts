@@ -5,24 +5,34 @@ import { boundedCount, filterColumn, inPageOrder, pageOfIds, planOf, type Plan, 
 import { beyondAscii, lowercased } from '../../platform/db/search.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import type { UserRow } from './repo.ts';
+import { sortKey } from './sort-keys.ts';
 
 type UserSortField = UserListQuery['sort'][number]['field'];
 
-/** Each sort of the user list and its indexed key: e-mail, names and company regardless of case. Each key's index (migration 0014) carries the role and the search text, so that a page is read from the index alone. */
+/**
+ * Each sort of the user list and its indexed key: e-mail regardless of case, names and company by
+ * their sort keys, regardless of case and accents (sort-keys.ts). Each key's index (migrations 0014,
+ * 0019) carries the role and the search text, so that a page is read from the index alone.
+ */
 const SORT_KEYS: Record<UserSortField, SortKey> = {
   id: { sql: 'users.id', numeric: true },
   email: { sql: 'lower(users.email)' },
-  firstName: { sql: 'lower(users.first_name)' },
-  lastName: { sql: 'lower(users.last_name)' },
-  company: { sql: 'lower(users.company)', nullable: true },
+  firstName: { sql: 'users.first_name_key' },
+  lastName: { sql: 'users.last_name_key' },
+  company: { sql: 'users.company_key', nullable: true },
   accessRole: { sql: 'users.access_role' },
   createdAt: { sql: 'users.created_at' },
 };
 
 /** What the search looks in: e-mail, names and company, lowercase (a generated column, migration 0014; in every sort index of the list). */
 const SEARCH_TEXT = 'users.search_text';
-/** The keys whose start a short search matches: e-mail addresses are stored lowercase, the others are indexed lowercased. */
-const STARTS = ['users.email', 'lower(users.first_name)', 'lower(users.last_name)', 'lower(users.company)'];
+/** The keys whose start a short search matches: e-mail addresses are stored lowercase; the names' and company's sort keys are lowercase and without accents. */
+const STARTS = ['users.email', 'users.first_name_key', 'users.last_name_key', 'users.company_key'];
+/** What a short search looks for at the start of each of STARTS: the e-mail as typed, the names as their keys ("ö" finds Özdemir and Oberst). */
+function startsOf(text: string): string[] {
+  const key = sortKey(text) || text;
+  return [text, key, key, key];
+}
 /** Shorter than this, the search matches the start of the e-mail, a name or the company (see searchCondition). */
 const CONTAINS_FROM = 3;
 
@@ -44,13 +54,14 @@ const afterPrefix = (prefix: string) => prefix.slice(0, -1) + String.fromCodePoi
 function searchCondition(eb: ExpressionBuilder<DB, 'users'>, text: string, plan: Plan, search: SearchPlan): Expression<SqlBool> {
   const { indexed } = search;
   if (text.length < CONTAINS_FROM) {
+    const starts = startsOf(text);
     // Many matches ("b" in a list of Browns): PostgreSQL would build the bitmaps of four ranges first.
-    if (!indexed && plan.dialect === 'postgres') return eb.or(STARTS.map((key) => sql<SqlBool>`(${sql.raw(key)} || '') like ${`${escapeLike(text)}%`} escape '\\'`));
-    const starts = plan.dialect === 'sqlite' ? sqliteLowered(text) : [text];
+    if (!indexed && plan.dialect === 'postgres') return eb.or(STARTS.map((key, index) => sql<SqlBool>`(${sql.raw(key)} || '') like ${`${escapeLike(starts[index])}%`} escape '\\'`));
     return eb.or(
-      STARTS.flatMap((key) => {
+      STARTS.map((key, index) => {
         const column = filterColumn(key, plan);
-        return starts.map((start) => sql<SqlBool>`(${column} >= ${start} and ${column} < ${afterPrefix(start)} and ${column} like ${`${escapeLike(start)}%`} escape '\\')`);
+        const start = starts[index];
+        return sql<SqlBool>`(${column} >= ${start} and ${column} < ${afterPrefix(start)} and ${column} like ${`${escapeLike(start)}%`} escape '\\')`;
       }),
     );
   }
@@ -68,21 +79,6 @@ function searchCondition(eb: ExpressionBuilder<DB, 'users'>, text: string, plan:
     return search.indexPiece === text ? found : sql<SqlBool>`(${found} and strpos(${sql.raw(SEARCH_TEXT)}, ${text}) > 0)`;
   }
   return sql<SqlBool>`users.id in (select rowid from users_search where users_search match ${ftsPhrase(text)})`;
-}
-
-/**
- * How a lowercase start can begin in SQLite's sort keys, which lower() folds in ASCII only: each
- * letter beyond ASCII in either case ("öz" is "öz" or "Öz", the key of "Özdemir"). One or two
- * characters give at most four starts, each a range of the same index.
- */
-function sqliteLowered(text: string): string[] {
-  let starts = [''];
-  for (const character of text) {
-    const upper = character.toUpperCase();
-    const cases = upper !== character && [...upper].length === 1 && upper.toLowerCase() === character ? [character, upper] : [character];
-    starts = starts.flatMap((start) => cases.map((letter) => start + letter));
-  }
-  return starts;
 }
 
 /**
@@ -111,8 +107,8 @@ async function searchPlan(db: Executor, dialect: Dialect, text: string): Promise
   if (text.length < CONTAINS_FROM) {
     // The start of e-mail, names or company: SQLite reads ranges of its sort indexes well either way.
     if (dialect === 'sqlite') return plan(false);
-    const pattern = `${escapeLike(text)}%`;
-    const starts = sql.join(STARTS.map((key) => sql`${sql.raw(key)} like ${pattern}::text escape '\\'`), sql` or `);
+    const patterns = startsOf(text).map((start) => `${escapeLike(start)}%`);
+    const starts = sql.join(STARTS.map((key, index) => sql`${sql.raw(key)} like ${patterns[index]}::text escape '\\'`), sql` or `);
     return plan((await estimatedRows(db, sql`explain (format json) select 1 from users where ${starts}`)) > MANY_MATCHES);
   }
   if (dialect === 'sqlite') {

@@ -2,6 +2,7 @@ import { formatUserName, type Role, type User, type UserFields } from '@lm/contr
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../platform/db/database.ts';
 import type { UsersTable } from '../../platform/db/schema.ts';
+import { nameKeys } from './sort-keys.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -72,6 +73,7 @@ export async function insertUser(db: Executor, user: NewUser): Promise<UserRow> 
       first_name: user.firstName,
       last_name: user.lastName,
       company: user.company,
+      ...nameKeys(user),
       address: user.address,
       address2: user.address2,
       zip: user.zip,
@@ -125,6 +127,13 @@ export async function updateUser(db: Executor, id: number, changes: UserChanges)
     if (field === 'passwordHash') values.password_hash = value;
     else if (field === 'confirmed') values.confirmed = value;
     else values[COLUMNS[field as keyof UserFields]] = value;
+  }
+  const { firstName, lastName, company } = changes;
+  if (firstName !== undefined || lastName !== undefined || company !== undefined) {
+    // The sort keys follow the names (sort-keys.ts); a field left out keeps its stored value.
+    const all = firstName !== undefined && lastName !== undefined && company !== undefined;
+    const stored = all ? null : await db.selectFrom('users').select(['first_name', 'last_name', 'company']).where('id', '=', id).executeTakeFirst();
+    Object.assign(values, nameKeys({ firstName: firstName ?? stored?.first_name ?? '', lastName: lastName ?? stored?.last_name ?? '', company: company !== undefined ? company : (stored?.company ?? null) }));
   }
   return db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
