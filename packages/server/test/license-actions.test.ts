@@ -290,6 +290,32 @@ describeBothDatabases('licenses: actions', (t) => {
       expect((await api.get(`/api/licenses/${license.id}`)).json()).toMatchObject({ freeUpgrade: { productId: v2 } });
     });
 
+    it('upgrades while the TAN is given from one distributor to another, without either waiting for the other for good', async () => {
+      const name = uniqueName('Handover');
+      const v1 = (await insertProduct(t.app, { name, version: '1.0', releaseDate: '2025-01-01' })).id;
+      await insertProduct(t.app, { name, version: '2.0', releaseDate: isoDaysFromToday(-5) });
+      const distributors = [await loggedIn(t.app, 'DISTRIBUTOR'), await loggedIn(t.app, 'DISTRIBUTOR')];
+      const [tan] = await createTans(admin, { productId: v1, licenseCount: 10, freeUpdatesUntil: isoDaysFromToday(20), distributorId: distributors[0].id });
+      await t.app.ctx.db.updateTable('tans').set({ created_at: new Date(Date.now() - 10 * 86_400_000).toISOString() }).where('id', '=', tan.id).execute();
+      const { id: ownerId, api } = await customer();
+      const licenses: number[] = [];
+      for (let index = 0; index < 10; index++) licenses.push((await activate(api, tan.code)).json().id);
+
+      // Each upgrade locks its license and then reads the TAN; each change of the TAN's distributor
+      // locks the TAN and then changes its licenses. Taken in opposite orders, PostgreSQL ends one
+      // of two such transactions as a deadlock.
+      const responses = await Promise.all(
+        licenses.flatMap((id, index) => [
+          api.post(`/api/licenses/${id}/upgrade`),
+          admin.put(`/api/tans/${tan.id}`, { body: { distributorId: distributors[(index + 1) % 2].id } }),
+        ]),
+      );
+      expect(responses.map((response) => response.statusCode)).toEqual(licenses.flatMap(() => [201, 200]));
+      const final = (await admin.get(`/api/tans/${tan.id}`)).json().distributorId as number;
+      const seen = (await client(t.app, distributors.find((d) => d.id === final)!.cookie).get('/api/licenses', { query: { userId: String(ownerId), limit: '100' } })).json();
+      expect(seen.totalCount).toBe(20);
+    });
+
     it('refuses without a covered newer version, and for another account', async () => {
       const { api } = await customer();
       const license = await tanLicense(api);

@@ -8,7 +8,7 @@ import { settingValue } from '../settings/service.ts';
 import { findUserByEmail } from '../users/repo.ts';
 import { machineIdUsed, machineTaken, refuseUsedTrial, tooManyMachines } from './activation.ts';
 import { endSeatsOfLicense } from '../license-files/seats.ts';
-import { bindMachine, findLicenseRow, findProductForLicensing, insertLicense, licenseMachineBindings, productVersions, recordTrial, updateLicense, type LicenseViewRow } from './repo.ts';
+import { bindMachine, findLicenseRow, findProductForLicensing, insertLicense, licenseMachineBindings, lockTanOfLicense, productVersions, recordTrial, updateLicense, type LicenseViewRow } from './repo.ts';
 import { checkMachineWindow, extendTrial } from './rules.ts';
 import { isLive, loadLicenseForChange } from './service.ts';
 import { freeUpgradeOf, licenseById, licenseValues } from './view.ts';
@@ -95,6 +95,8 @@ export async function moveLicense(ctx: AppContext, request: FastifyRequest, id: 
  */
 export async function upgradeLicense(ctx: AppContext, request: FastifyRequest, id: number): Promise<License> {
   const newId = await ctx.db.transaction().execute(async (trx) => {
+    // The new license copies its TAN's distributor (insertLicense): the TAN's lock comes first.
+    await lockTanOfLicense(trx, id);
     const row = await loadLicenseForChange(trx, request, id, 'create');
     assertLive(row);
     const now = new Date();

@@ -133,6 +133,17 @@ export async function lockMachineLicenses(trx: Executor, machineId: string, prod
 }
 
 /**
+ * Locks the TAN a license came from for reading (a TAN's change waits) until the transaction ends.
+ * A change that writes a license from its TAN takes this before the license's own lock
+ * (lockLicenseRow): a change of the TAN takes the TAN and then its licenses (tans/repo.ts
+ * updateTan), and taken the other way round PostgreSQL ended one of the two as a deadlock.
+ */
+export async function lockTanOfLicense(trx: Executor, licenseId: number): Promise<void> {
+  const license = await trx.selectFrom('licenses').select('tan_id').where('id', '=', licenseId).executeTakeFirst();
+  if (license?.tan_id != null) await forShare(trx, trx.selectFrom('tans').select('id').where('id', '=', license.tan_id)).execute();
+}
+
+/**
  * Locks a license's row until the transaction ends: the changes of one license (move, change
  * machine, extend, revoke, upgrade, delete) run one after another, each on the row the previous left.
  */
