@@ -46,7 +46,7 @@ describeBothDatabases(
         expect(byDefault.json().items.map((u: { id: number }) => u.id)).toEqual(made.map((u) => u.id).reverse());
       });
 
-      it('sorts names and company regardless of accents and case, also after a name changed, and finds their starts so', async () => {
+      it('sorts and finds names and company regardless of accents and case, also after a name changed', async () => {
         const as = client(t.app, (await loggedIn(t.app, 'ADMIN')).cookie);
         const tag = uniqueEmail('accents').split('@')[0];
         const people = [
@@ -59,7 +59,8 @@ describeBothDatabases(
         ] as const;
         const ids: Record<string, number> = {};
         for (const [firstName, lastName, company] of people) {
-          const created = await as.post('/api/users', { body: { ...FULL_USER, email: `${lastName.normalize('NFD').replace(/\p{M}/gu, '').replace('ß', 'ss').toLowerCase()}-${tag}@example.com`, firstName, lastName, company } });
+          // E-mail addresses without the names: the search must find these by the names themselves.
+          const created = await as.post('/api/users', { body: { ...FULL_USER, email: `person${Object.keys(ids).length}-${tag}@example.com`, firstName, lastName, company } });
           expect(created.statusCode, created.body).toBe(201);
           ids[lastName] = created.json().id;
         }
@@ -83,6 +84,11 @@ describeBothDatabases(
         for (const filter of ['öz', 'OZ', 'Oz']) expect(await found(filter), filter).toContain(ids.Özdemir);
         expect(await found('ob')).not.toContain(ids.Özdemir);
         expect(await found('Ä')).toEqual(expect.arrayContaining([ids.Zimmermann, ids.ärzte, ids.Abel]));
+        // Three letters or more: anywhere in names and company, with or without the accents.
+        for (const filter of ['ozdemir', 'ÖZDEMIR', 'zdemi', 'orsted a/s']) expect(await found(filter), filter).toEqual([ids.Özdemir]);
+        for (const filter of ['strasse', 'Straße', 'STRASSE']) expect(await found(filter), filter).toEqual([ids.Straße]);
+        expect(await found('angstrom')).toEqual([ids.Straße]);
+        expect(await found('emile arzte eclair')).toEqual([ids.ärzte]);
       });
 
       it('searches names and company too, takes % and _ literally, and leaves closed accounts out', async () => {

@@ -2,7 +2,6 @@ import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type S
 import { LIST_COUNT_LIMIT, LIST_SEARCH_COUNT_LIMIT, type ListResult, type SortField, type UserListQuery } from '@lm/contract';
 import type { Dialect, Executor } from '../../platform/db/database.ts';
 import { boundedCount, filterColumn, inPageOrder, pageOfIds, planOf, type Plan, type SortKey } from '../../platform/db/list-page.ts';
-import { beyondAscii, lowercased } from '../../platform/db/search.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import type { UserRow } from './repo.ts';
 import { sortKey } from './sort-keys.ts';
@@ -24,14 +23,23 @@ const SORT_KEYS: Record<UserSortField, SortKey> = {
   createdAt: { sql: 'users.created_at' },
 };
 
-/** What the search looks in: e-mail, names and company, lowercase (a generated column, migration 0014; in every sort index of the list). */
+/**
+ * What the search looks in: the e-mail and the sort keys of names and company (a generated column,
+ * migrations 0014 and 0020; in every sort index of the list), lowercase and, but for the e-mail,
+ * without accents. The search is folded the same way (searchedText).
+ */
 const SEARCH_TEXT = 'users.search_text';
-/** The keys whose start a short search matches: e-mail addresses are stored lowercase; the names' and company's sort keys are lowercase and without accents. */
+/** The keys whose start a short search matches: e-mail addresses are stored lowercase, the sort keys are lowercase and without accents. */
 const STARTS = ['users.email', 'users.first_name_key', 'users.last_name_key', 'users.company_key'];
-/** What a short search looks for at the start of each of STARTS: the e-mail as typed, the names as their keys ("ö" finds Özdemir and Oberst). */
-function startsOf(text: string): string[] {
-  const key = sortKey(text) || text;
-  return [text, key, key, key];
+
+/**
+ * What was typed, as the searched text and the sort keys have it: lowercase and without accents
+ * ("Müller" and "muller" find Müller, "straße" and "strasse" find Straße; "ö" finds Özdemir and
+ * Oberst). An e-mail address with letters beyond ASCII is then found by its names only.
+ */
+function searchedText(filter: string | undefined): string {
+  const typed = filter?.trim() ?? '';
+  return sortKey(typed) || typed.toLowerCase();
 }
 /** Shorter than this, the search matches the start of the e-mail, a name or the company (see searchCondition). */
 const CONTAINS_FROM = 3;
@@ -54,14 +62,12 @@ const afterPrefix = (prefix: string) => prefix.slice(0, -1) + String.fromCodePoi
 function searchCondition(eb: ExpressionBuilder<DB, 'users'>, text: string, plan: Plan, search: SearchPlan): Expression<SqlBool> {
   const { indexed } = search;
   if (text.length < CONTAINS_FROM) {
-    const starts = startsOf(text);
     // Many matches ("b" in a list of Browns): PostgreSQL would build the bitmaps of four ranges first.
-    if (!indexed && plan.dialect === 'postgres') return eb.or(STARTS.map((key, index) => sql<SqlBool>`(${sql.raw(key)} || '') like ${`${escapeLike(starts[index])}%`} escape '\\'`));
+    if (!indexed && plan.dialect === 'postgres') return eb.or(STARTS.map((key) => sql<SqlBool>`(${sql.raw(key)} || '') like ${`${escapeLike(text)}%`} escape '\\'`));
     return eb.or(
-      STARTS.map((key, index) => {
+      STARTS.map((key) => {
         const column = filterColumn(key, plan);
-        const start = starts[index];
-        return sql<SqlBool>`(${column} >= ${start} and ${column} < ${afterPrefix(start)} and ${column} like ${`${escapeLike(start)}%`} escape '\\')`;
+        return sql<SqlBool>`(${column} >= ${text} and ${column} < ${afterPrefix(text)} and ${column} like ${`${escapeLike(text)}%`} escape '\\')`;
       }),
     );
   }
@@ -69,10 +75,7 @@ function searchCondition(eb: ExpressionBuilder<DB, 'users'>, text: string, plan:
   // trigram index cannot serve (so PostgreSQL reads the sort's index) and which costs less than
   // LIKE '%…%' (90,000 accounts: 18 instead of 29 ms on PostgreSQL).
   if (!indexed || plan.strategy === 'sort-first') {
-    if (plan.dialect === 'postgres') return sql<SqlBool>`strpos(${sql.raw(SEARCH_TEXT)}, ${text}) > 0`;
-    // SQLite's search text is lowercased by its own lower(): a search with other letters folds them here.
-    const searched = beyondAscii(text) ? lowercased('sqlite', SEARCH_TEXT, text) : sql.raw(SEARCH_TEXT);
-    return sql<SqlBool>`instr(${searched}, ${text}) > 0`;
+    return sql<SqlBool>`${sql.raw(plan.dialect === 'postgres' ? 'strpos' : 'instr')}(${sql.raw(SEARCH_TEXT)}, ${text}) > 0`;
   }
   if (plan.dialect === 'postgres') {
     const found = sql<SqlBool>`${sql.raw(SEARCH_TEXT)} like ${`%${escapeLike(search.indexPiece)}%`} escape '\\'`;
@@ -107,8 +110,8 @@ async function searchPlan(db: Executor, dialect: Dialect, text: string): Promise
   if (text.length < CONTAINS_FROM) {
     // The start of e-mail, names or company: SQLite reads ranges of its sort indexes well either way.
     if (dialect === 'sqlite') return plan(false);
-    const patterns = startsOf(text).map((start) => `${escapeLike(start)}%`);
-    const starts = sql.join(STARTS.map((key, index) => sql`${sql.raw(key)} like ${patterns[index]}::text escape '\\'`), sql` or `);
+    const pattern = `${escapeLike(text)}%`;
+    const starts = sql.join(STARTS.map((key) => sql`${sql.raw(key)} like ${pattern}::text escape '\\'`), sql` or `);
     return plan((await estimatedRows(db, sql`explain (format json) select 1 from users where ${starts}`)) > MANY_MATCHES);
   }
   if (dialect === 'sqlite') {
@@ -182,7 +185,7 @@ function ftsMatching(scope: (executor: Executor) => SelectQueryBuilder<DB, 'user
 
 /** One page of open accounts, filtered by role and the search (searchCondition), with a bounded count. */
 export async function listUsers(db: Executor, dialect: Dialect, query: UserListQuery): Promise<ListResult<UserRow>> {
-  const text = query.filter?.trim().toLowerCase() ?? '';
+  const text = searchedText(query.filter);
   const defaultSort = { field: 'id', descending: true } as const;
   // A trigram index answers a search that matches many accounts only after reading them all (SQLite's
   // FTS table; PostgreSQL's GIN index, which gives a bitmap of every match): a search of more than
