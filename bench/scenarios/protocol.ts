@@ -17,9 +17,13 @@
  *   bare + N µs  POST of the bare server answering a 304 like the conditional's after N µs of busy work
  *                (N = 0, 25 and 50): no database and no hooks. What a route with that much work of its
  *                own reaches on this machine, in the same round: the yardstick for reading the
- *                ratios above. On the 2-core VM 25 µs gave 0.43-0.75 of bare and 50 µs 0.34-0.36;
- *                the conditional refresh's own work is about 100 µs, of which its lookup in
- *                1,000,000 licenses alone takes 25-35 µs
+ *                ratios above. On the 2-core VM (2026-11-26, bare 40,000-53,000 req/s at 18-28 µs of
+ *                server CPU) 0 µs gave 0.53-0.72 of bare, 25 µs 0.34-0.39 and 50 µs 0.23-0.25. The
+ *                conditional refresh's own work costs about 100 µs of server CPU under this load: its
+ *                lookup in 1,000,000 licenses alone adds 30 µs to a validated route (8-10 µs in a
+ *                loop of lookups alone: under load every request finds SQLite's pages and the
+ *                code colder), the file check and the hooks the rest. So on this machine no
+ *                refresh that reads the database reaches 0.5 of bare
  *
  * The figures are the worst round's ratios to the bare server of the same round, and the worst p99.
  * The conditional load uses the ETags that the full loads collected (random machines of the whole
