@@ -15,6 +15,8 @@ import { rotateSigningKey } from './platform/signing/keys.ts';
 import { PRODUCT_VERSION } from './platform/version.ts';
 import { createUserFromCli } from './modules/users/cli.ts';
 import { BENCH_ACCOUNTS, BENCH_SIZES, seedBench } from './modules/bench-seed/service.ts';
+import { DemoStepFailed } from './modules/demo-seed/api.ts';
+import { DemoRefused, seedDemo } from './modules/demo-seed/service.ts';
 
 interface Command {
   summary: string;
@@ -92,6 +94,31 @@ const COMMANDS: Record<string, Command> = {
       const summary = restoreSqlite(values.from as string, sqliteFile(config, 'restore'));
       console.log(`Restored ${summary.file} from ${path.resolve(values.from as string)} (schema ${summary.migration ?? 'empty'}).`);
       if (summary.previous) console.log(`The database it replaced is kept as ${summary.previous}; remove it once the restored one works.`);
+    },
+  },
+  'seed:demo': {
+    summary: 'fills a new installation with example data to try every page',
+    details:
+      'A CAD vendor\'s fourteen months: catalogue, a reseller, 24 customers with trials, TANs, licenses, upgrades and desktop refreshes, made through the API at the moments they would have happened, so that lists, statistics and the change log show what a real installation shows. Refused on an installation that has products, TANs, licenses or accounts other than administrators. Every demo account (under example.com, which no mail reaches) gets the same password: --password, or a random one printed at the end.',
+    options: {
+      password: { value: '<password>', description: `the demo accounts' password (at least ${PASSWORD_MIN_LENGTH} characters)`, schema: passwordSchema, secret: true, problem: `must be ${PASSWORD_MIN_LENGTH} to 1024 characters` },
+    },
+    async run(values, config) {
+      const report = await seedDemo(config, { password: values.password as string | undefined });
+      const { email, created, password } = report.administrator;
+      const administrator = !created
+        ? `${email} (with its own password)`
+        : password
+          ? `${email} with the password ${password} (created now as the first administrator; shown only this once)`
+          : `${email} with the password of ADMIN_PASSWORD (created now as the first administrator)`;
+      console.log(
+        [
+          `Seeded in ${report.seconds} s: ${report.products} products, ${report.features} features, ${report.tans} TANs, ${report.licenses} licenses, ${report.accounts} accounts.`,
+          `Log in as the administrator ${administrator},`,
+          `as the distributor ${report.distributor}, or as a customer such as ${report.customers.slice(0, 3).join(', ')} (${report.customers.length} in all),`,
+          `each with the password ${report.password}`,
+        ].join('\n'),
+      );
     },
   },
   'seed:bench': {
@@ -174,7 +201,12 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     // Known refusals (configuration, backup, a rule of the application, a system or database error
     // with its code) are one line; anything else is a bug, reported with its stack.
-    const known = error instanceof ConfigError || error instanceof BackupError || (error instanceof Error && 'code' in error && typeof error.code === 'string');
+    const known =
+      error instanceof ConfigError ||
+      error instanceof BackupError ||
+      error instanceof DemoRefused ||
+      error instanceof DemoStepFailed ||
+      (error instanceof Error && 'code' in error && typeof error.code === 'string');
     console.error(error instanceof Error ? `Error: ${error.message}` : `Error: ${String(error)}`);
     if (!known && error instanceof Error && error.stack) console.error(error.stack.split('\n').slice(1).join('\n'));
     process.exit(1);

@@ -11,6 +11,7 @@ import type { DB } from '../../platform/db/schema.ts';
 import { isPostgres } from '../../platform/db/dialect.ts';
 import { nameKeys } from '../users/sort-keys.ts';
 import { analyze, countRows, idsOfEmails, insertMany, markActivated, maxId, productIdsNamed, tanIdsFrom } from './repo.ts';
+import { seededRandom } from '../../platform/seeded-random.ts';
 
 export interface BenchSizes {
   users: number;
@@ -35,18 +36,6 @@ const DISTRIBUTOR_PREFIX = 'bench-distributor-';
 const PRODUCT_PREFIX = 'Bench Product ';
 const BATCH = 50_000;
 const DAY_MS = 86_400_000;
-
-/** mulberry32: a small seeded generator, the same numbers on every run. */
-function seededRandom(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 export interface SeedReport {
   skipped: boolean;

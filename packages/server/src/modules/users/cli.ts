@@ -4,7 +4,7 @@ import { recordChange } from '../../platform/changelog.ts';
 import { SYSTEM } from '../../platform/context.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { findUserByEmail, insertUser, NO_CONTACT_DETAILS, toUser } from './repo.ts';
+import { findUserByEmail, insertUser, NO_CONTACT_DETAILS, toUser, type NewUser } from './repo.ts';
 
 export interface CliUser {
   email: string;
@@ -12,6 +12,10 @@ export interface CliUser {
   password?: string;
   firstName?: string;
   lastName?: string;
+  /** Address, company and the like (seed:demo); none by default. */
+  contact?: Partial<Pick<NewUser, keyof typeof NO_CONTACT_DETAILS>>;
+  locale?: string;
+  optInEmail?: boolean;
 }
 
 /** `npm run cli -- user:create`: a confirmed account for operators and tests. */
@@ -27,9 +31,11 @@ export async function createUserFromCli(database: Database, input: CliUser): Pro
       firstName: input.firstName ?? local,
       lastName: input.lastName ?? (input.role === 'USER' ? 'Customer' : input.role === 'ADMIN' ? 'Administrator' : 'Distributor'),
       ...NO_CONTACT_DETAILS,
+      ...input.contact,
       accessRole: input.role,
-      optInEmail: false,
+      optInEmail: input.optInEmail ?? false,
       confirmed: true,
+      locale: input.locale,
     });
     await recordChange(trx, SYSTEM, { model: 'User', recordId: row.id, operation: 'insert', newValues: toUser(row) });
     return { id: row.id, generatedPassword: input.password ? undefined : password };
