@@ -94,7 +94,7 @@ export default {
     ERR_TRIAL_USED: 'Dieser Rechner hatte bereits eine temporäre Lizenz für dieses Produkt.',
     ERR_TRIAL_USED_later: 'Dieser Rechner hatte bereits eine temporäre Lizenz für dieses Produkt. Ab dem {{nextTrialFrom}} kann er wieder eine bekommen.',
     ERR_LICENSE_REVOKED: 'Diese Lizenz wurde widerrufen.',
-    ERR_LICENSE_UPGRADED: 'Diese Lizenz wurde auf eine neuere Version aktualisiert und kann nicht mehr heruntergeladen werden.',
+    ERR_LICENSE_UPGRADED: 'Diese Lizenz wurde per Upgrade durch eine neuere Version ersetzt und kann nicht mehr heruntergeladen werden.',
     ERR_NOT_TEMPORARY: 'Nur eine temporäre Lizenz kann verlängert werden.',
     ERR_UNKNOWN_ACCOUNT: 'Es gibt kein bestätigtes Konto mit dieser E-Mail-Adresse.',
     ERR_NO_FREE_UPGRADE: 'Für diese Lizenz gibt es kein kostenloses Upgrade.',

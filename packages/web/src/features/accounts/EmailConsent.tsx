@@ -7,7 +7,10 @@ import { useFieldAccess } from '../../components/FieldAccess.tsx';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { accountsApi, myAccountKey } from './api.ts';
 
-/** E-mail consent on and off (`POST`/`DELETE /users/{id}/consent/email`), at once. */
+/**
+ * E-mail consent of the own account (my-account page) on and off (`POST`/`DELETE /users/{id}/consent/email`), at once.
+ * It speaks to the person ("I agree…"); the administrators' user form labels the same field in the third person.
+ */
 export function EmailConsent({ user }: { user: User }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -32,7 +35,7 @@ export function EmailConsent({ user }: { user: User }) {
         checked={user.optInEmail}
         onChange={(event) => void toggle(event.currentTarget.checked)}
         disabled={busy || !access.allowed}
-        label={t('users.fields.optInEmail')}
+        label={t('accounts.consent.label')}
         data-testid="email-consent"
       />
       <Text size="sm" c="dimmed" mt="xs">
