@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { abilityFor } from './ability.ts';
 import { STATISTICS_CATEGORIES } from './constants.ts';
-import { dayAfter, defaultStatisticsRange, monthsBetween, STATISTICS_METRICS, statisticsField, statisticsQuery } from './statistics.ts';
+import { dayAfter, defaultStatisticsRange, monthsBetween, shareValue, STATISTICS_METRICS, statisticsField, statisticsQuery } from './statistics.ts';
 
 describe('statistics ranges', () => {
   it('lists every month touched by an inclusive range, across years', () => {
@@ -41,5 +41,13 @@ describe('statistics field rules', () => {
       }
     }
     expect(statisticsField('trial-licenses', 'conversionRate')).toBe('Licenses.Trial.conversionRate');
+  });
+});
+
+describe('shares', () => {
+  it('have a value only where their count is not zero: a month without trial machines has no conversion rate, not 0 %', () => {
+    expect(shareValue('conversionRate', { trials: 0, machines: 0, converted: 0, conversionRate: 0 })).toBeNull();
+    expect(shareValue('conversionRate', { trials: 5, machines: 4, converted: 0, conversionRate: 0 })).toBe(0);
+    expect(shareValue('conversionRate', { trials: 5, machines: 4, converted: 1, conversionRate: 0.25 })).toBe(0.25);
   });
 });

@@ -34,8 +34,13 @@ export const STATISTICS_METRICS = {
 
 export type StatisticsMetric<C extends StatisticsCategory = StatisticsCategory> = (typeof STATISTICS_METRICS)[C][number];
 
-/** The metrics that are shares (0 to 1) rather than counts. */
-export const RATE_METRICS: readonly string[] = ['conversionRate'];
+/** The metrics that are shares (0 to 1) rather than counts, each with the count it is a share of (none of nothing). */
+export const RATE_METRICS: Readonly<Record<string, string>> = { conversionRate: 'machines' };
+
+/** A share of a month or of the totals; null where it is a share of nothing (no machine tried a product): no rate, not 0 %. */
+export function shareValue(metric: string, values: Readonly<Record<string, number>>): number | null {
+  return values[RATE_METRICS[metric]] ? (values[metric] ?? 0) : null;
+}
 
 /** The permission field of one number of a category, for `view-chart` on `Statistics`. */
 export function statisticsField(category: StatisticsCategory, metric: string): string {

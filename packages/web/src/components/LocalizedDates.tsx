@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { DateInput, DatesProvider, type DateFormatter, type DateInputProps } from '@mantine/dates';
 // Every date picker of the app sits in this wrapper: its styles load with the pages that have one.
 import '@mantine/dates/styles.css';
@@ -22,11 +22,33 @@ export const pickerDates: DateFormatter = ({ date, labelSeparator }) => {
   return days.map((day) => formatDate(typeof day === 'string' ? day.slice(0, 10) : day)).join(` ${labelSeparator} `);
 };
 
-/** A single date input in the interface language, shown and typed as the language writes dates. */
+/**
+ * A single date input in the interface language, shown and typed as the language writes dates.
+ * Escape with its calendar open closes the calendar only: a dialog around it (Mantine's modal, which
+ * listens before the input) stays, with what was typed into it.
+ */
 export function LocalizedDateInput(props: DateInputProps) {
+  const [calendarOpen, setCalendarOpen] = useState(false);
+  const { popoverProps } = props;
   return (
     <LocalizedDates>
-      <DateInput valueFormat={(day) => formatDate(day)} dateParser={(text) => parseDate(text)} {...props} />
+      <DateInput
+        valueFormat={(day) => formatDate(day)}
+        dateParser={(text) => parseDate(text)}
+        {...props}
+        popoverProps={{
+          ...popoverProps,
+          onOpen: () => {
+            setCalendarOpen(true);
+            popoverProps?.onOpen?.();
+          },
+          onClose: () => {
+            setCalendarOpen(false);
+            popoverProps?.onClose?.();
+          },
+        }}
+        data-mantine-stop-propagation={calendarOpen || undefined}
+      />
     </LocalizedDates>
   );
 }

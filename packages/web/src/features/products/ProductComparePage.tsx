@@ -123,7 +123,7 @@ export default function ProductComparePage() {
                       {row.label}
                     </Table.Th>
                     {row.values.map((value, index) => (
-                      <Table.Td key={products[index].id} style={{ whiteSpace: 'pre-line', wordBreak: 'break-all' }}>
+                      <Table.Td key={products[index].id} style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
                         {row.render ? row.render(value) : value}
                       </Table.Td>
                     ))}

@@ -6,6 +6,7 @@ import { formatDateTime } from '../../lib/format.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { useEndOtherSessions, useEndSession, useSessions } from './api.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import rowActions from '../../components/RowActions.module.css';
 
 /** "Firefox on Windows", as far as the browser told. */
 function useDevice() {
@@ -51,7 +52,7 @@ export function SessionsSection() {
               <Table.Th>{t('security.sessions.address')}</Table.Th>
               <Table.Th>{t('security.sessions.lastUsed')}</Table.Th>
               <Table.Th>{t('security.sessions.signedIn')}</Table.Th>
-              <Table.Th>
+              <Table.Th className={rowActions.cell}>
                 <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
               </Table.Th>
             </Table.Tr>
@@ -76,7 +77,7 @@ export function SessionsSection() {
                 </Table.Td>
                 <Table.Td>{formatDateTime(session.lastUsedAt)}</Table.Td>
                 <Table.Td>{formatDateTime(session.createdAt)}</Table.Td>
-                <Table.Td>
+                <Table.Td className={rowActions.cell}>
                   <Button size="xs" variant="subtle" color="red" onClick={() => void end(session)}>
                     {session.current ? t('auth.logout') : t('security.sessions.end')}
                     <VisuallyHidden> – {device(session)}</VisuallyHidden>

@@ -50,7 +50,8 @@ export function CategoryChart({ category, result, height = 300 }: { category: St
       curveType="linear"
       yAxisProps={{ allowDecimals: false }}
       rightYAxisProps={{ allowDecimals: category !== 'tan-activations' }}
-      legendProps={{ verticalAlign: 'bottom', height: 50 }}
+      // No fixed height: on a phone the legend takes two or three lines, and the chart makes room for them.
+      legendProps={{ verticalAlign: 'bottom' }}
       aria-label={t(`statistics.categories.${category}`)}
       data-testid={`chart-${category}`}
     />

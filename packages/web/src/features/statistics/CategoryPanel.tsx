@@ -23,7 +23,7 @@ function Totals({ category, result, compact }: { category: StatisticsCategory; r
             {t(`statistics.metrics.${category}.${metric}`)}
           </Text>
           <Text fw={700} size={compact ? 'lg' : 'xl'}>
-            {formatMetric(metric, result.totals[metric] ?? 0)}
+            {formatMetric(metric, result.totals)}
           </Text>
         </Paper>
       ))}

@@ -27,7 +27,7 @@ export function StatisticsTable({ category, result }: { category: StatisticsCate
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{monthLabel(month)}</Table.Td>
               {metrics.map((metric) => (
                 <Table.Td key={metric} ta="right">
-                  {formatMetric(metric, values[metric] ?? 0)}
+                  {formatMetric(metric, values)}
                 </Table.Td>
               ))}
             </Table.Tr>
@@ -38,7 +38,7 @@ export function StatisticsTable({ category, result }: { category: StatisticsCate
             <Table.Td>{t('statistics.total')}</Table.Td>
             {metrics.map((metric) => (
               <Table.Td key={metric} ta="right">
-                {formatMetric(metric, result.totals[metric] ?? 0)}
+                {formatMetric(metric, result.totals)}
               </Table.Td>
             ))}
           </Table.Tr>

@@ -1,4 +1,4 @@
-import { RATE_METRICS, type StatisticsResult } from '@lm/contract/statistics';
+import { RATE_METRICS, shareValue, type StatisticsResult } from '@lm/contract/statistics';
 import { currentLocale } from '../../lib/i18n.ts';
 import { formatNumber } from '../../lib/format.ts';
 
@@ -8,15 +8,19 @@ export function monthLabel(month: string): string {
   return new Intl.DateTimeFormat(currentLocale(), { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(date);
 }
 
-export function formatMetric(metric: string, value: number): string {
-  if (RATE_METRICS.includes(metric)) return new Intl.NumberFormat(currentLocale(), { style: 'percent', maximumFractionDigits: 1 }).format(value);
-  return formatNumber(value);
+/** One metric of a month or of the totals, as the reader writes numbers; "–" for a share of nothing. */
+export function formatMetric(metric: string, values: Record<string, number>): string {
+  if (!(metric in RATE_METRICS)) return formatNumber(values[metric] ?? 0);
+  const share = shareValue(metric, values);
+  return share === null ? '–' : new Intl.NumberFormat(currentLocale(), { style: 'percent', maximumFractionDigits: 1 }).format(share);
 }
 
-/** One row per month for the charts: the label and every metric (rates in percent). */
-export function chartRows(result: StatisticsResult): Record<string, string | number>[] {
-  return result.months.map(({ month, values }) => ({
-    month: monthLabel(month),
-    ...Object.fromEntries(Object.entries(values).map(([metric, value]) => [metric, RATE_METRICS.includes(metric) ? Math.round(value * 1000) / 10 : value])),
-  }));
+/** One row per month for the charts: the label and every metric (shares in percent; none where there is nothing to share: a gap in the line). */
+export function chartRows(result: StatisticsResult): Record<string, string | number | null>[] {
+  const chartValue = (metric: string, values: Record<string, number>) => {
+    if (!(metric in RATE_METRICS)) return values[metric];
+    const share = shareValue(metric, values);
+    return share === null ? null : Math.round(share * 1000) / 10;
+  };
+  return result.months.map(({ month, values }) => ({ month: monthLabel(month), ...Object.fromEntries(Object.keys(values).map((metric) => [metric, chartValue(metric, values)])) }));
 }

@@ -18,6 +18,7 @@ import { TanLicensesModal } from './components/TanLicensesModal.tsx';
 import { confirmDanger } from '../../components/confirm-danger.tsx';
 import { formatDate, formatNumber } from '../../lib/format.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import rowActions from '../../components/RowActions.module.css';
 
 type SortField = (typeof TAN_SORT_FIELDS)[number];
 type RevokedFilter = 'all' | 'active' | 'revoked';
@@ -148,11 +149,12 @@ export default function TanListPage() {
               <Table.Th>{t('tans.policy')}</Table.Th>
               <SortHeader field="activatedCount" sort={sort} onSort={resetPage(setSort)} label={t('tans.activations')} />
               <SortHeader field="licenseCount" sort={sort} onSort={resetPage(setSort)} label={t('tans.licenseCount')} />
-              <Table.Th>{t('tans.distributor')}</Table.Th>
+              {/* A distributor sees only its own TANs: the column would repeat its own name. */}
+              {canChooseDistributor && <Table.Th>{t('tans.distributor')}</Table.Th>}
               <SortHeader field="freeUpdatesUntil" sort={sort} onSort={resetPage(setSort)} label={t('tans.freeUpdatesUntil')} />
               <Table.Th>{t('tans.tags')}</Table.Th>
               <SortHeader field="createdAt" sort={sort} onSort={resetPage(setSort)} label={t('tans.created')} />
-              <Table.Th>{t('common.actions')}</Table.Th>
+              <Table.Th className={rowActions.pinned}>{t('common.actions')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -170,14 +172,28 @@ export default function TanListPage() {
                     )}
                   </Table.Td>
                   <Table.Td>{tan.productName}</Table.Td>
-                  <Table.Td>{tan.licensePolicyName ? policyLabel({ name: tan.licensePolicyName }, t) : t('tans.policyFromProduct')}</Table.Td>
+                  <Table.Td>
+                    {tan.licensePolicyName ? (
+                      policyLabel({ name: tan.licensePolicyName }, t)
+                    ) : (
+                      <Text span size="sm" c="dimmed">
+                        {t('tans.policyFromProduct')}
+                      </Text>
+                    )}
+                  </Table.Td>
                   <Table.Td>
                     <Anchor component="button" type="button" onClick={() => setActivations(tan)} aria-label={t('tans.showActivationsOf', { count: tan.activatedCount })}>
                       {formatNumber(tan.activatedCount)}
                     </Anchor>
                   </Table.Td>
                   <Table.Td>{tan.licenseCount}</Table.Td>
-                  <Table.Td>{tan.distributorName ?? '–'}</Table.Td>
+                  {canChooseDistributor && (
+                    <Table.Td miw={120} maw={200}>
+                      <Text size="sm" lineClamp={2} title={tan.distributorName ?? undefined}>
+                        {tan.distributorName ?? '–'}
+                      </Text>
+                    </Table.Td>
+                  )}
                   <Table.Td>{freeUpdatesBadge(tan.freeUpdatesUntil)}</Table.Td>
                   <Table.Td>
                     <Group gap={4}>
@@ -193,7 +209,7 @@ export default function TanListPage() {
                       <span>{formatDate(tan.createdAt)}</span>
                     </Tooltip>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td className={rowActions.pinned}>
                     <Group gap="xs" wrap="nowrap">
                       <Button size="xs" variant="light" disabled={!canUpdate} onClick={() => setEditing(tan)}>
                         {t('common.edit')}

@@ -34,7 +34,8 @@ export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint: Webhoo
     initialValues: { url: endpoint?.url ?? '', events: endpoint?.events ?? [], enabled: endpoint?.enabled ?? true, description: endpoint?.description ?? '' },
     validate: (values) => {
       const errors = formValidator(webhookEndpointFields)(values);
-      if (errors.url) errors.url = t('webhooks.urlErrors.scheme');
+      // An empty address keeps the shared "required" text; an address of another kind learns what one must look like.
+      if (errors.url && values.url.trim()) errors.url = t('webhooks.urlErrors.scheme');
       if (errors.events) errors.events = t('webhooks.eventsRequired');
       return errors;
     },
