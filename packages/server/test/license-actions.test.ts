@@ -85,6 +85,15 @@ describeBothDatabases('licenses: actions', (t) => {
       expect((await tanLicense((await customer()).api, 'OLD-BOX')).machineId).toBe('OLD-BOX');
     });
 
+    it('refuses the machine the license is on already, saying so on the field, and writes nothing', async () => {
+      const { api } = await customer();
+      const license = await tanLicense(api, 'SAME-BOX');
+      const before = (await changeLog(license.id)).length;
+      const body = expectError(await api.put(`/api/licenses/${license.id}/machine`, { body: { machineId: ' SAME-BOX ' }, headers: { 'accept-language': 'de' } }), 400, 'ERR_VALIDATION');
+      expect(body.details).toEqual([expect.objectContaining({ path: 'machineId', code: 'currentMachine', message: 'Die Lizenz ist bereits an diesen Rechner gebunden' })]);
+      expect(await changeLog(license.id)).toHaveLength(before);
+    });
+
     it('refuses a machine that holds a license for the product', async () => {
       const { api } = await customer();
       const first = await tanLicense(api, 'TAKEN-1');

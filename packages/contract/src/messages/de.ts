@@ -64,6 +64,7 @@ export default {
     dateOrder: 'Das Startdatum darf nicht nach dem Enddatum liegen',
     rangeTooLong: 'Wählen Sie einen Zeitraum von höchstens {{months}} Monaten',
     sameEmail: 'Das ist bereits die E-Mail-Adresse des Kontos',
+    currentMachine: 'Die Lizenz ist bereits an diesen Rechner gebunden',
     currentOwner: 'Die Lizenz gehört bereits diesem Konto',
     pageCursor: 'Dieser Verweis auf eine Seite passt nicht mehr zur Liste und ihrer Sortierung; beginnen Sie wieder auf der ersten Seite',
     unknownProduct: 'Dieses Produkt gibt es nicht',

@@ -64,6 +64,7 @@ export default {
     dateOrder: 'The start date must not be after the end date',
     rangeTooLong: 'Choose a range of at most {{months}} months',
     sameEmail: 'This is already the e-mail address of the account',
+    currentMachine: 'The license is already on this machine',
     currentOwner: 'The license already belongs to this account',
     pageCursor: 'This link to a page no longer fits the list and its order; start again from the first page',
     unknownProduct: 'This product does not exist',

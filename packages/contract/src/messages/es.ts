@@ -64,6 +64,7 @@ export default {
     dateOrder: 'La fecha de inicio no puede ser posterior a la fecha de fin',
     rangeTooLong: 'Elija un periodo de {{months}} meses como máximo',
     sameEmail: 'Esta ya es la dirección de correo de la cuenta',
+    currentMachine: 'La licencia ya está en este equipo',
     currentOwner: 'La licencia ya pertenece a esta cuenta',
     pageCursor: 'Este enlace a una página ya no corresponde a la lista ni a su orden; vuelva a empezar desde la primera página',
     unknownProduct: 'Este producto no existe',

@@ -64,6 +64,7 @@ export default {
     dateOrder: 'La date de début ne doit pas être postérieure à la date de fin',
     rangeTooLong: 'Choisissez une période de {{months}} mois au plus',
     sameEmail: 'C’est déjà l’adresse e-mail du compte',
+    currentMachine: 'La licence est déjà sur cette machine',
     currentOwner: 'La licence appartient déjà à ce compte',
     pageCursor: 'Ce lien vers une page ne correspond plus à la liste et à son tri ; recommencez à la première page',
     unknownProduct: 'Ce produit n’existe pas',

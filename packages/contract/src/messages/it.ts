@@ -64,6 +64,7 @@ export default {
     dateOrder: 'La data di inizio non può essere successiva alla data di fine',
     rangeTooLong: 'Scegli un periodo di al massimo {{months}} mesi',
     sameEmail: 'Questo è già l’indirizzo e-mail dell’account',
+    currentMachine: 'La licenza è già su questo computer',
     currentOwner: 'La licenza appartiene già a questo account',
     pageCursor: 'Questo collegamento a una pagina non corrisponde più all’elenco e al suo ordinamento; ricomincia dalla prima pagina',
     unknownProduct: 'Questo prodotto non esiste',

@@ -49,7 +49,10 @@ export async function changeMachine(ctx: AppContext, request: FastifyRequest, id
   await ctx.db.transaction().execute(async (trx) => {
     const row = await loadLicenseForChange(trx, request, id, 'update', 'machineId');
     assertLive(row);
-    if (row.machine_id === machineId) return;
+    // Like a move to the own account: the person meant another machine, and hears so.
+    if (row.machine_id === machineId) {
+      throw new AppError(400, 'ERR_VALIDATION', 'machineId: currentMachine', { details: [{ path: 'machineId', message: 'currentMachine', code: 'currentMachine' }] });
+    }
     const now = new Date();
     const today = todayOf(now);
     if (await machineTaken(trx, { machineId, productId: row.product_id, kind: row.kind }, today, id)) throw machineIdUsed();
