@@ -151,7 +151,7 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
     // export:pdf is used by the products and by suite: refused.
     await page.getByRole('button', { name: 'Delete export:pdf' }).click();
     await page.getByTestId('confirm-delete').click();
-    await expect.poll(() => page.getByText(/An error occurred: export:pdf is still in use/).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(/An error occurred: export:pdf is still used by .*suite\. Take it out of those first, then delete it\./).isVisible()).toBe(true);
     await expect.poll(() => page.getByRole('cell', { name: 'export:pdf', exact: true }).first().isVisible()).toBe(true);
 
     // suite is used by nothing: cancelling keeps it, confirming deletes it.

@@ -104,6 +104,8 @@ export default {
     ERR_FEATURE_CYCLE: 'Diese Features würden sich gegenseitig ersetzen: {{cycle}}',
     ERR_UNKNOWN_FEATURE: 'Unbekannte Features: {{names}}',
     ERR_IN_USE: '{{name}} wird noch verwendet und kann nicht gelöscht werden.',
+    ERR_IN_USE_users: '{{name}} wird noch von {{users}} verwendet. Entfernen Sie es dort zuerst und löschen Sie es dann.',
+    ERR_IN_USE_records: '{{name}} kann nicht gelöscht werden, solange es TANs oder Lizenzen dafür gibt. Setzen Sie es stattdessen auf inaktiv: Dann wird es nicht mehr angeboten.',
     ERR_PAYLOAD_TOO_LARGE: 'Die Datei ist zu groß.',
     ERR_CONFIRMATION_PENDING: 'Die Registrierung ist noch nicht bestätigt.',
     ERR_INVALID_TOKEN: 'Der Link ist ungültig, wurde bereits verwendet oder ist abgelaufen.',

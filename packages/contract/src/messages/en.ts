@@ -104,6 +104,8 @@ export default {
     ERR_FEATURE_CYCLE: 'These features would expand into each other: {{cycle}}',
     ERR_UNKNOWN_FEATURE: 'Unknown features: {{names}}',
     ERR_IN_USE: '{{name}} is still in use and cannot be deleted.',
+    ERR_IN_USE_users: '{{name}} is still used by {{users}}. Take it out of those first, then delete it.',
+    ERR_IN_USE_records: '{{name}} cannot be deleted while TANs or licenses of it exist. Set it to inactive instead: it is then no longer offered.',
     ERR_PAYLOAD_TOO_LARGE: 'The file is too large.',
     ERR_CONFIRMATION_PENDING: 'The registration is not confirmed yet.',
     ERR_INVALID_TOKEN: 'The link is invalid, was already used or has expired.',

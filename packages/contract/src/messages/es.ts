@@ -104,6 +104,8 @@ export default {
     ERR_FEATURE_CYCLE: 'Estas características se reemplazarían entre sí: {{cycle}}',
     ERR_UNKNOWN_FEATURE: 'Características desconocidas: {{names}}',
     ERR_IN_USE: '{{name}} todavía está en uso y no se puede eliminar.',
+    ERR_IN_USE_users: '{{name}} todavía lo usa {{users}}. Quítelo de ahí primero y luego elimínelo.',
+    ERR_IN_USE_records: '{{name}} no se puede eliminar mientras existan TAN o licencias suyas. Márquelo como inactivo: así deja de ofrecerse.',
     ERR_PAYLOAD_TOO_LARGE: 'El archivo es demasiado grande.',
     ERR_CONFIRMATION_PENDING: 'El registro aún no está confirmado.',
     ERR_INVALID_TOKEN: 'El enlace no es válido, ya se ha utilizado o ha caducado.',

@@ -104,6 +104,8 @@ export default {
     ERR_FEATURE_CYCLE: 'Ces fonctionnalités se remplaceraient mutuellement : {{cycle}}',
     ERR_UNKNOWN_FEATURE: 'Fonctionnalités inconnues : {{names}}',
     ERR_IN_USE: '{{name}} est encore utilisé et ne peut pas être supprimé.',
+    ERR_IN_USE_users: '{{name}} est encore utilisé par {{users}}. Retirez-le d’abord de là, puis supprimez-le.',
+    ERR_IN_USE_records: '{{name}} ne peut pas être supprimé tant que des TAN ou des licences existent pour lui. Rendez-le plutôt inactif : il n’est alors plus proposé.',
     ERR_PAYLOAD_TOO_LARGE: 'Le fichier est trop volumineux.',
     ERR_CONFIRMATION_PENDING: 'L’inscription n’est pas encore confirmée.',
     ERR_INVALID_TOKEN: 'Le lien n’est pas valide, a déjà été utilisé ou a expiré.',

@@ -104,6 +104,8 @@ export default {
     ERR_FEATURE_CYCLE: 'Queste funzionalità si sostituirebbero a vicenda: {{cycle}}',
     ERR_UNKNOWN_FEATURE: 'Funzionalità sconosciute: {{names}}',
     ERR_IN_USE: '{{name}} è ancora in uso e non può essere eliminato.',
+    ERR_IN_USE_users: '{{name}} è ancora usato da {{users}}. Rimuovilo prima da lì, poi eliminalo.',
+    ERR_IN_USE_records: '{{name}} non può essere eliminato finché esistono TAN o licenze per esso. Impostalo invece come inattivo: così non viene più offerto.',
     ERR_PAYLOAD_TOO_LARGE: 'Il file è troppo grande.',
     ERR_CONFIRMATION_PENDING: 'La registrazione non è ancora confermata.',
     ERR_INVALID_TOKEN: 'Il link non è valido, è già stato usato o è scaduto.',

@@ -32,6 +32,15 @@ describe('errorText', () => {
     expect(errorText(failure(422, 'ERR_TRIAL_USED'), 'licenses.addFailed')).toBe('errors.ERR_TRIAL_USED');
   });
 
+  it('says what keeps a record from being deleted, and so what to do, where the server names it', () => {
+    const usedBy = new ApiError(409, { error: 'ERR_IN_USE', message: 'server text', params: { name: 'export:pdf', users: 'Acme CAD 5, suite' } }, 'server text');
+    expect(errorText(usedBy, 'catalogue.deleteFailed')).toMatch(/^errors\.ERR_IN_USE_users: /);
+    const hasLicenses = new ApiError(409, { error: 'ERR_IN_USE', message: 'server text', params: { name: 'Acme CAD 5', tans: 0, licenses: 3 } }, 'server text');
+    expect(errorText(hasLicenses, 'catalogue.deleteFailed')).toMatch(/^errors\.ERR_IN_USE_records: /);
+    const automated = new ApiError(409, { error: 'ERR_IN_USE', message: 'server text', params: { name: 'Acme CAD 5', tans: 0, licenses: 0 } }, 'server text');
+    expect(errorText(automated, 'catalogue.deleteFailed')).toBe('errors.ERR_IN_USE');
+  });
+
   it('says how far a trial can be extended', () => {
     const tooFar = new ApiError(422, { error: 'ERR_EXTEND_TOO_FAR', message: 'server text', params: { latest: '2026-12-08', max: 14 } }, 'server text');
     expect(errorText(tooFar, 'licenses.updateFailed')).toBe(`errors.ERR_EXTEND_TOO_FAR_latest: ${formatDate('2026-12-08')}`);

@@ -14,6 +14,9 @@ const UNSPECIFIC_CODES = new Set(['ERR_VALIDATION', 'ERR_BAD_REQUEST', 'ERR_INTE
 function errorContext(code: string, params: Record<string, string | number>): Record<string, string> {
   if (code === 'ERR_TRIAL_USED' && typeof params.nextTrialFrom === 'string') return { context: 'later', nextTrialFrom: formatDate(params.nextTrialFrom) };
   if (code === 'ERR_EXTEND_TOO_FAR' && typeof params.latest === 'string') return { context: 'latest', latest: formatDate(params.latest) };
+  // What keeps a record from being deleted, and what to do: the products or features that use a feature; a product's TANs or licenses.
+  if (code === 'ERR_IN_USE' && typeof params.users === 'string') return { context: 'users' };
+  if (code === 'ERR_IN_USE' && (Number(params.tans) > 0 || Number(params.licenses) > 0)) return { context: 'records' };
   return {};
 }
 
