@@ -53,7 +53,7 @@ export default {
     featureNameChars: 'Nur Buchstaben, Ziffern und : / _ - sind erlaubt',
     featureTagChars: '„{{tag}}“ enthält Zeichen, die nicht erlaubt sind: nur Buchstaben, Ziffern und : / _ -',
     duplicateFeature: 'Jedes Feature darf nur einmal vorkommen',
-    indefiniteNoPublicName: 'Eine Richtlinie vom Typ Unbestimmt hat keinen öffentlichen Namen',
+    indefiniteNoPublicName: 'Eine Richtlinie vom Typ Fortlaufend hat keinen öffentlichen Namen',
     refetchBeyondValidity_one: 'Wählen Sie weniger als die Gültigkeit der Datei von {{count}} Tag',
     refetchBeyondValidity_other: 'Wählen Sie weniger als die Gültigkeit der Datei von {{count}} Tagen',
     refetchBeyondValidity_many: 'Wählen Sie weniger als die Gültigkeit der Datei von {{count}} Tagen',
