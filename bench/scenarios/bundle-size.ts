@@ -59,7 +59,12 @@ const scenario: Scenario = {
     if (build.status !== 0) throw new Error(build.stderr || build.stdout);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-bench-bundle-'));
     const { child, url } = await startServer(dataDir);
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    // A browser that cannot start (Chromium missing) leaves no server behind.
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }).catch((error: unknown) => {
+      child.kill('SIGTERM');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      throw error;
+    });
     try {
       const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
       const loaded: Loaded[] = [];
