@@ -1,6 +1,7 @@
 import type { UseFormReturnType } from '@mantine/form';
 import { ApiError } from './api.ts';
 import i18n from './i18n.ts';
+import { errorText } from './notify.ts';
 
 /** The form text for one refused field, by the answer's error code (a conflict by its detail: a taken name, a taken version). */
 function fieldMessage(error: ApiError, detail: { message: string; code?: string }): string {
@@ -29,4 +30,12 @@ export function showFieldErrors<T>(form: UseFormReturnType<T>, error: unknown, c
   if (Object.keys(errors).length === 0) return false;
   form.setErrors(errors);
   return true;
+}
+
+/**
+ * A taken e-mail address on the form's e-mail field, beside the spec's toast: the toast goes after
+ * a few seconds, the field keeps saying what to change.
+ */
+export function markTakenEmail<T>(form: UseFormReturnType<T>, error: unknown): void {
+  if (error instanceof ApiError && error.code === 'ERR_DUPLICATE_EMAIL') form.setFieldError('email', errorText(error));
 }

@@ -10,7 +10,8 @@ import { USER_FORM_FIELDS, UserFormFields, userFormValues, userPayload, type Use
 import { ApiError } from '../../lib/api.ts';
 import { auth } from '../../lib/auth.ts';
 import { formValidator } from '../../lib/forms.ts';
-import { errorText, showError, showSuccess } from '../../lib/notify.ts';
+import { showError, showSuccess } from '../../lib/notify.ts';
+import { markTakenEmail } from '../../lib/server-errors.ts';
 import { accountsApi, myAccountKey } from './api.ts';
 
 /** My account's fields; those the rules deny are disabled and hatched, e-mail has its own page. */
@@ -33,8 +34,7 @@ export function AccountForm({ user }: { user: User }) {
     } catch (error) {
       // Spec section 8: 'Saving account settings failed'; a taken address says so.
       showError(error instanceof ApiError && error.code === 'ERR_DUPLICATE_EMAIL' ? error : null, 'accounts.settings.saveFailed');
-      // The toast goes after a few seconds; the field keeps saying what to change.
-      if (error instanceof ApiError && error.code === 'ERR_DUPLICATE_EMAIL') form.setFieldError('email', errorText(error));
+      markTakenEmail(form, error);
     }
   });
 

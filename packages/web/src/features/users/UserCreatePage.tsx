@@ -10,7 +10,8 @@ import { PageTitle } from '../../components/PageTitle.tsx';
 import { USER_FORM_FIELDS, UserFormFields, userFormValues, userPayload, type UserFormValues } from '../../components/UserFormFields.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formValidator } from '../../lib/forms.ts';
-import { errorText, showError, showSuccess } from '../../lib/notify.ts';
+import { showError, showSuccess } from '../../lib/notify.ts';
+import { markTakenEmail } from '../../lib/server-errors.ts';
 import { USERS_KEY, usersApi } from './api.ts';
 
 /** `/users/create`: the account is confirmed at once, gets a random password and no mail (spec section 4). */
@@ -30,8 +31,7 @@ export default function UserCreatePage() {
     } catch (error) {
       // Spec section 8: 'Create failed'; a taken address says so.
       showError(error instanceof ApiError && error.code === 'ERR_DUPLICATE_EMAIL' ? error : null, 'users.createFailed');
-      // The toast goes after a few seconds; the field keeps saying what to change.
-      if (error instanceof ApiError && error.code === 'ERR_DUPLICATE_EMAIL') form.setFieldError('email', errorText(error));
+      markTakenEmail(form, error);
     }
   });
 

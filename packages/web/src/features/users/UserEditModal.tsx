@@ -8,7 +8,8 @@ import { useFieldAccess } from '../../components/FieldAccess.tsx';
 import { USER_FORM_FIELDS, UserFormFields, userFormValues, userPayload, type UserFormValues } from '../../components/UserFormFields.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formValidator } from '../../lib/forms.ts';
-import { errorText, showError, showSuccess } from '../../lib/notify.ts';
+import { showError, showSuccess } from '../../lib/notify.ts';
+import { markTakenEmail } from '../../lib/server-errors.ts';
 import { USERS_KEY, usersApi } from './api.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import { confirmDanger } from '../../components/confirm-danger.tsx';
@@ -37,8 +38,7 @@ export function UserEditModal({ user, onClose }: { user: User; onClose: () => vo
       // Spec section 8: 'Update failed'; a taken address or the last administrator say why.
       const explained = error instanceof ApiError && (error.code === 'ERR_DUPLICATE_EMAIL' || error.code === 'ERR_LAST_ADMIN');
       showError(explained ? error : null, 'users.updateFailed');
-      // The toast goes after a few seconds; the field keeps saying what to change.
-      if (error instanceof ApiError && error.code === 'ERR_DUPLICATE_EMAIL') form.setFieldError('email', errorText(error));
+      markTakenEmail(form, error);
     }
   });
 
