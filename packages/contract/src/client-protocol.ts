@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { machineId } from './license.ts';
+import { MAX_BORROW_DAYS } from './license-policy.ts';
 import { LICENSE_FILE_FORMATS, LICENSE_SIGNATURE_ALGORITHM } from './license-file.ts';
 import { isoDateTime } from './list.ts';
 
@@ -10,6 +11,11 @@ export const clientLicenseRequest = z.object({
   product: z.string().trim().min(1).max(255),
   /** The product version; without it the newest licensed version is chosen. */
   version: z.string().trim().min(1).max(100).optional(),
+  /**
+   * Borrow the floating seat for this many days of offline use (up to the policy's maxBorrowDays):
+   * the seat stays taken and the file valid until then, or until the machine returns it (DELETE).
+   */
+  borrowDays: z.number().int().min(1).max(MAX_BORROW_DAYS).optional(),
 });
 export type ClientLicenseRequest = z.output<typeof clientLicenseRequest>;
 

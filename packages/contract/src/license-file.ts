@@ -49,6 +49,8 @@ export interface LicensePayload {
   refetchBeforeExpirySeconds: number;
   serverCustomerId: string | null;
   kid: string;
+  /** A floating seat borrowed for offline use (DESIGN.md section 6) runs until then; absent otherwise. */
+  borrowedUntil?: string;
 }
 
 export interface LicenseFileJson {

@@ -31,8 +31,15 @@ describe('durations', () => {
 });
 
 describe('licensePolicyFields', () => {
-  it('takes a valid policy and defaults public name, free updates and notes', () => {
-    expect(licensePolicyFields.parse(valid)).toEqual({ ...valid, publicName: {}, freeUpdatesPeriodDays: null, notes: null });
+  it('takes a valid policy and defaults public name, free updates, borrowing and notes', () => {
+    expect(licensePolicyFields.parse(valid)).toEqual({ ...valid, publicName: {}, freeUpdatesPeriodDays: null, maxBorrowDays: 0, notes: null });
+  });
+
+  it('lets only floating policies allow borrowing, for at most a year', () => {
+    expect(licensePolicyFields.safeParse({ ...valid, type: 'FLOATING', maxBorrowDays: 30 }).success).toBe(true);
+    const refused = licensePolicyFields.safeParse({ ...valid, type: 'PERPETUAL', maxBorrowDays: 30 });
+    expect(refused.error?.issues).toMatchObject([{ path: ['maxBorrowDays'], message: 'validation.borrowOnlyFloating' }]);
+    expect(licensePolicyFields.safeParse({ ...valid, type: 'FLOATING', maxBorrowDays: 366 }).success).toBe(false);
   });
 
   it('refuses values off the spec lists and non-integers', () => {

@@ -10,6 +10,8 @@ import {
 import { isoDateTime, listQuery, listResponse, updateOf } from './list.ts';
 
 export const POLICY_TYPES = ['INDEFINITE', 'PERPETUAL', 'FLOATING'] as const;
+/** The longest a floating seat may be borrowed for offline use. */
+export const MAX_BORROW_DAYS = 365;
 export type PolicyType = (typeof POLICY_TYPES)[number];
 /** The types a person may choose (spec section 5); INDEFINITE belongs to the built-in policy. */
 export const SELECTABLE_POLICY_TYPES = ['PERPETUAL', 'FLOATING'] as const satisfies readonly PolicyType[];
@@ -80,8 +82,11 @@ export const licensePolicyFields = z
       .refine((value) => FREE_UPDATES_PERIOD_OPTIONS_DAYS.includes(value), 'validation.notAnOption')
       .nullable()
       .default(null),
+    /** Days a machine may borrow a floating seat for offline use; 0: no borrowing. */
+    maxBorrowDays: z.number().int().min(0).max(MAX_BORROW_DAYS).default(0),
     notes: z.string().max(10000).nullish().transform((value) => value || null),
   })
+  .refine((policy) => policy.type === 'FLOATING' || policy.maxBorrowDays === 0, { path: ['maxBorrowDays'], message: 'validation.borrowOnlyFloating' })
   .refine((policy) => policy.type !== 'INDEFINITE' || Object.keys(policy.publicName).length === 0, {
     path: ['publicName'],
     message: 'validation.indefiniteNoPublicName',
@@ -114,6 +119,7 @@ export const licensePolicy = z.object({
   maxDifferentMachinesCount: z.number().int(),
   maxDifferentMachinesIntervalHours: z.number().int(),
   freeUpdatesPeriodDays: z.number().nullable(),
+  maxBorrowDays: z.number().int(),
   /** For administrators only: left out of answers to anyone else. */
   notes: z.string().nullable().optional(),
   createdAt: isoDateTime,

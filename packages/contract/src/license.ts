@@ -129,6 +129,14 @@ export const license = z.object({
   validUntil: isoDate.nullable(),
   permanent: z.boolean(),
   revoked: z.boolean(),
+  /** Its TAN is suspended (an unpaid subscription): no file until the TAN is reinstated. */
+  suspended: z.boolean(),
+  /** Its TAN's validity (a subscription's paid period plus grace); the license ends then at the latest. */
+  tanValidUntil: isoDate.nullable(),
+  /** A temporary license: the latest end its extensions may reach (its start plus the trial limit); null otherwise. */
+  latestTrialEnd: isoDate.nullable(),
+  /** A floating license: the machine's seat now, if it holds one, and whether it is borrowed for offline use. */
+  seat: z.object({ leasedUntil: isoDateTime, borrowedUntil: isoDateTime.nullable() }).nullable(),
   freeUpdatesUntil: isoDate.nullable(),
   freeUpdatesState: z.enum(['none', 'active', 'expiring', 'expired']),
   upgradedToId: z.number().int().nullable(),
@@ -142,6 +150,11 @@ export type License = z.output<typeof license>;
 export const LICENSE_SORT_FIELDS = ['id', 'createdAt', 'machineId', 'validUntil', 'freeUpdatesUntil'] as const;
 
 export const licenseListQuery = listQuery(LICENSE_SORT_FIELDS).extend({
+  /**
+   * `all`: every license the caller may see across accounts (view-list on License: administrators
+   * all, distributors those of their TANs); `filter` then also matches the owner's name and e-mail.
+   */
+  scope: z.enum(['all']).optional(),
   /** Another account's licenses (view-list on License). */
   userId: wholeNumberText(1, MAX_RECORD_ID).optional(),
   /** The licenses activated from one TAN (view-list on License). */

@@ -97,6 +97,8 @@ export const tanFields = z.object({
   licenseCount: z.number().int().min(1),
   distributorId: optionalId,
   freeUpdatesUntil: isoDate.nullish().transform((value) => value ?? null),
+  /** A subscription's paid period plus grace: the TAN's licenses are valid until the end of this day (DESIGN.md section 6). */
+  validUntil: isoDate.nullish().transform((value) => value ?? null),
   tags: tagList.default([]),
   notes,
 });
@@ -106,10 +108,13 @@ export type TanFieldsInput = z.input<typeof tanFields>;
 export const tanCreate = tanFields;
 export const tanCreateQuery = z.object({ count: wholeNumberText(1, TAN_MAX_BULK_COUNT).default(1) });
 
-/** A TAN as an edit leaves it: the create fields and revoked. */
-export const tanEdit = tanFields.extend({ revoked: z.boolean() });
-/** The body of `PUT /tans/{id}`: a field left out keeps its value. */
-export const tanUpdate = updateOf(tanEdit);
+/** A TAN as an edit leaves it: the create fields, revoked and suspended. */
+export const tanEdit = tanFields.extend({ revoked: z.boolean(), suspended: z.boolean() });
+/**
+ * The body of `PUT /tans/{id}`: a field left out keeps its value. `revokeLicenses` with a revocation
+ * revokes the TAN's licenses in the same transaction (a leaked or refunded TAN).
+ */
+export const tanUpdate = updateOf(tanEdit).extend({ revokeLicenses: z.boolean().optional() });
 export type TanUpdate = z.output<typeof tanUpdate>;
 
 export const tan = z.object({
@@ -120,11 +125,18 @@ export const tan = z.object({
   productName: z.string(),
   licensePolicyId: z.number().int().nullable(),
   licensePolicyName: z.string().nullable(),
+  /** Activations in all; for a FLOATING TAN the number of seats in use at once. */
   licenseCount: z.number().int(),
+  /** Licenses (machines) activated from it; a floating TAN's are bounded by its policy's machine window, not licenseCount. */
   activatedCount: z.number().int(),
   distributorId: z.number().int().nullable(),
   distributorName: z.string().nullable(),
   revoked: z.boolean(),
+  /** Reversible, unlike revoked: the licenses get no file while it is set (an unpaid subscription). */
+  suspended: z.boolean(),
+  validUntil: isoDate.nullable(),
+  /** The type of the policy its licenses get (the TAN's, else the product's default): FLOATING counts seats, not machines. */
+  policyType: z.enum(['INDEFINITE', 'PERPETUAL', 'FLOATING']),
   freeUpdatesUntil: isoDate.nullable(),
   tags: z.array(z.string()),
   notes: z.string().nullable(),

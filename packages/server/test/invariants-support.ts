@@ -35,6 +35,7 @@ export interface PolicyOptions {
   maxDifferentMachinesIntervalHours?: number;
   refetchIntervalSeconds?: number;
   refetchBeforeExpirySeconds?: number;
+  maxBorrowDays?: number;
 }
 
 export interface ProductOptions {
@@ -83,6 +84,7 @@ export function invariantsSetup(t: Harness) {
       maxDifferentMachinesCount: options.maxDifferentMachinesCount ?? 100,
       maxDifferentMachinesIntervalHours: options.maxDifferentMachinesIntervalHours ?? 720,
       freeUpdatesPeriodDays: 366,
+      maxBorrowDays: options.maxBorrowDays ?? 0,
     };
     return (await created(await admin.post('/api/license-policies', { body }))).id;
   }

@@ -73,6 +73,9 @@ export default {
     builtInPolicyType: 'Der Typ einer eingebauten Richtlinie kann nicht geändert werden',
     builtInPolicyName: 'Eine eingebaute Richtlinie behält ihren Namen',
     notDistributor: 'Wählen Sie ein Konto mit der Rolle Distributor',
+    revokeLicensesWithoutRevoke: 'Widerrufen Sie auch die TAN, wenn ihre Lizenzen widerrufen werden sollen',
+    borrowOnlyFloating: 'Nur eine Richtlinie vom Typ Floating erlaubt das Ausleihen eines Platzes; für andere Typen 0 eintragen',
+    borrowTooLong: 'Diese Lizenz erlaubt das Ausleihen eines Platzes für höchstens {{max}} Tage',
   },
   errors: {
     generic: 'Ein Fehler ist aufgetreten: {{msg}}',
@@ -123,5 +126,8 @@ export default {
     ERR_TWO_FACTOR_ENROLLMENT_REQUIRED: 'Richten Sie zuerst die Anmeldung mit zweitem Faktor ein: Sie ist für Ihr Konto vorgeschrieben.',
     ERR_WRONG_PASSWORD: 'Das Passwort stimmt nicht.',
     ERR_LIMIT_EXCEEDED: 'Die Höchstzahl von {{max}} ist erreicht.',
+    ERR_LICENSE_SUSPENDED: 'Diese Lizenz ist ausgesetzt, meist weil eine Zahlung des Abonnements aussteht. Bitte wenden Sie sich an Ihren Anbieter.',
+    ERR_TRIAL_ENDED: 'Diese temporäre Lizenz ist abgelaufen und kann nicht mehr verlängert werden.',
+    ERR_NO_SEAT: 'Alle Plätze dieser Floating-Lizenz sind belegt. Versuchen Sie es erneut, wenn ein anderer Rechner seinen Platz freigegeben hat.',
   },
 } satisfies MessageCatalog;

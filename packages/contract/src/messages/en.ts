@@ -73,6 +73,9 @@ export default {
     builtInPolicyType: 'The type of a built-in policy cannot be changed',
     builtInPolicyName: 'A built-in policy keeps its name',
     notDistributor: 'Choose an account with the Distributor role',
+    revokeLicensesWithoutRevoke: 'Revoke the TAN too when its licenses are to be revoked',
+    borrowOnlyFloating: 'Only a floating policy lets machines borrow a seat; set 0 for other types',
+    borrowTooLong: 'This license lets a machine borrow a seat for at most {{max}} days',
   },
   errors: {
     generic: 'An error occurred: {{msg}}',
@@ -123,5 +126,8 @@ export default {
     ERR_TWO_FACTOR_ENROLLMENT_REQUIRED: 'Set up two-factor sign-in first: it is required for your account.',
     ERR_WRONG_PASSWORD: 'The password is not right.',
     ERR_LIMIT_EXCEEDED: 'The limit of {{max}} is reached.',
+    ERR_LICENSE_SUSPENDED: 'This license is suspended, usually because a subscription payment is outstanding. Please contact your vendor.',
+    ERR_TRIAL_ENDED: 'This temporary license has ended and can no longer be extended.',
+    ERR_NO_SEAT: 'All seats of this floating license are in use. Try again when another machine has released its seat.',
   },
 } satisfies MessageCatalog;

@@ -73,6 +73,9 @@ export default {
     builtInPolicyType: 'El tipo de una política integrada no se puede cambiar',
     builtInPolicyName: 'Una política integrada conserva su nombre',
     notDistributor: 'Elija una cuenta con el rol de distribuidor',
+    revokeLicensesWithoutRevoke: 'Revoque también el TAN si se deben revocar sus licencias',
+    borrowOnlyFloating: 'Solo una política flotante permite tomar prestado un puesto; indique 0 para otros tipos',
+    borrowTooLong: 'Esta licencia permite tomar prestado un puesto durante {{max}} días como máximo',
   },
   errors: {
     generic: 'Se ha producido un error: {{msg}}',
@@ -123,5 +126,8 @@ export default {
     ERR_TWO_FACTOR_ENROLLMENT_REQUIRED: 'Configure primero el inicio de sesión en dos pasos: es obligatorio para su cuenta.',
     ERR_WRONG_PASSWORD: 'La contraseña no es correcta.',
     ERR_LIMIT_EXCEEDED: 'Se ha alcanzado el límite de {{max}}.',
+    ERR_LICENSE_SUSPENDED: 'Esta licencia está suspendida, normalmente porque hay un pago de la suscripción pendiente. Póngase en contacto con su proveedor.',
+    ERR_TRIAL_ENDED: 'Esta licencia temporal ha finalizado y ya no se puede prolongar.',
+    ERR_NO_SEAT: 'Todos los puestos de esta licencia flotante están en uso. Inténtelo de nuevo cuando otro equipo haya liberado su puesto.',
   },
 } satisfies MessageCatalog;

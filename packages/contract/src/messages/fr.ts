@@ -73,6 +73,9 @@ export default {
     builtInPolicyType: 'Le type d’une politique intégrée ne peut pas être modifié',
     builtInPolicyName: 'Une politique intégrée conserve son nom',
     notDistributor: 'Choisissez un compte ayant le rôle de distributeur',
+    revokeLicensesWithoutRevoke: 'Révoquez aussi le TAN si ses licences doivent être révoquées',
+    borrowOnlyFloating: 'Seule une politique flottante permet d’emprunter une place ; indiquez 0 pour les autres types',
+    borrowTooLong: 'Cette licence permet d’emprunter une place pendant {{max}} jours au plus',
   },
   errors: {
     generic: 'Une erreur est survenue : {{msg}}',
@@ -123,5 +126,8 @@ export default {
     ERR_TWO_FACTOR_ENROLLMENT_REQUIRED: 'Configurez d\'abord la connexion en deux étapes : elle est obligatoire pour votre compte.',
     ERR_WRONG_PASSWORD: 'Le mot de passe n\'est pas correct.',
     ERR_LIMIT_EXCEEDED: 'La limite de {{max}} est atteinte.',
+    ERR_LICENSE_SUSPENDED: 'Cette licence est suspendue, en général parce qu’un paiement de l’abonnement est en attente. Veuillez contacter votre fournisseur.',
+    ERR_TRIAL_ENDED: 'Cette licence temporaire a pris fin et ne peut plus être prolongée.',
+    ERR_NO_SEAT: 'Toutes les places de cette licence flottante sont occupées. Réessayez quand une autre machine aura libéré sa place.',
   },
 } satisfies MessageCatalog;

@@ -73,6 +73,9 @@ export default {
     builtInPolicyType: 'Il tipo di un criterio integrato non può essere modificato',
     builtInPolicyName: 'Un criterio integrato mantiene il suo nome',
     notDistributor: 'Scegli un account con il ruolo di distributore',
+    revokeLicensesWithoutRevoke: 'Revoca anche il TAN se le sue licenze devono essere revocate',
+    borrowOnlyFloating: 'Solo un criterio flottante consente di prendere in prestito un posto; indica 0 per gli altri tipi',
+    borrowTooLong: 'Questa licenza consente di prendere in prestito un posto per al massimo {{max}} giorni',
   },
   errors: {
     generic: 'Si è verificato un errore: {{msg}}',
@@ -123,5 +126,8 @@ export default {
     ERR_TWO_FACTOR_ENROLLMENT_REQUIRED: 'Configura prima l\'accesso in due passaggi: è obbligatorio per il tuo account.',
     ERR_WRONG_PASSWORD: 'La password non è corretta.',
     ERR_LIMIT_EXCEEDED: 'È stato raggiunto il limite di {{max}}.',
+    ERR_LICENSE_SUSPENDED: 'Questa licenza è sospesa, di solito perché un pagamento dell’abbonamento è in sospeso. Contatta il tuo fornitore.',
+    ERR_TRIAL_ENDED: 'Questa licenza temporanea è terminata e non può più essere prolungata.',
+    ERR_NO_SEAT: 'Tutti i posti di questa licenza flottante sono occupati. Riprova quando un altro computer avrà liberato il suo posto.',
   },
 } satisfies MessageCatalog;

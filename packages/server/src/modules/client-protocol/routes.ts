@@ -30,7 +30,20 @@ const PROTOCOL_HEADERS = {
 const OPERATIONS: Record<string, { operation: string; outcomes: readonly string[] }> = {
   'POST /api/client/v1/license': {
     operation: 'license',
-    outcomes: ['200', '304', 'ERR_NO_LICENSE', 'ERR_LICENSE_REVOKED', 'ERR_LICENSE_EXPIRED', 'ERR_LICENSE_UPGRADED', 'ERR_NO_SEAT', 'ERR_TOO_MANY_MACHINES', 'ERR_VALIDATION', 'ERR_RATE_LIMITED'],
+    outcomes: [
+      '200',
+      '304',
+      'ERR_NO_LICENSE',
+      'ERR_LICENSE_REVOKED',
+      'ERR_LICENSE_SUSPENDED',
+      'ERR_LICENSE_EXPIRED',
+      'ERR_LICENSE_UPGRADED',
+      'ERR_NO_SEAT',
+      'ERR_TOO_MANY_MACHINES',
+      'ERR_BORROW_NOT_ALLOWED',
+      'ERR_VALIDATION',
+      'ERR_RATE_LIMITED',
+    ],
   },
   'DELETE /api/client/v1/license': { operation: 'release', outcomes: ['204', 'ERR_NO_LICENSE', 'ERR_VALIDATION', 'ERR_RATE_LIMITED'] },
   'GET /api/client/v1/keys': { operation: 'keys', outcomes: ['200', 'ERR_RATE_LIMITED'] },

@@ -16,7 +16,7 @@ export async function fetchClientLicense(ctx: AppContext, request: ClientLicense
   if (!license) throw noLicenseForMachine();
   // The software's own contact, refused or not, is what the active-machines statistics count.
   lastSeenRecorder(ctx).record(license.id, request.machineId, now.toISOString());
-  return answerLicenseFile(ctx, license, { machineId: request.machineId, now, refusalStatus: 403, ifNoneMatch });
+  return answerLicenseFile(ctx, license, { machineId: request.machineId, now, refusalStatus: 403, ifNoneMatch, borrowDays: request.borrowDays });
 }
 
 /** `DELETE /api/client/v1/license`: frees the floating seats the machine holds for the product. */

@@ -19,6 +19,7 @@ export interface PolicyRow {
   refetchBeforeExpirySeconds: number;
   maxDifferentMachinesCount: number;
   maxDifferentMachinesIntervalHours: number;
+  maxBorrowDays: number;
 }
 
 /** A stored license and its owner's name. */
@@ -35,6 +36,9 @@ export interface LicenseRow {
   revoked: boolean;
   freeUpdatesUntil: string | null;
   upgradedToId: number | null;
+  /** Its TAN's suspension and validity (copies on the license, migration 0021). */
+  suspended: boolean;
+  tanValidUntil: string | null;
   owner: { firstName: string; lastName: string; company: string | null };
 }
 
@@ -57,6 +61,8 @@ const LICENSE_COLUMNS = [
   'l.revoked',
   'l.free_updates_until',
   'l.upgraded_to_id',
+  'l.suspended',
+  'l.tan_valid_until',
   'u.first_name',
   'u.last_name',
   'u.company',
@@ -79,6 +85,8 @@ function toLicenseRow(row: RawLicenseRow): LicenseRow {
     revoked: Boolean(row.revoked),
     freeUpdatesUntil: row.free_updates_until,
     upgradedToId: row.upgraded_to_id,
+    suspended: Boolean(row.suspended),
+    tanValidUntil: row.tan_valid_until,
     owner: { firstName: row.first_name, lastName: row.last_name, company: row.company },
   };
 }
@@ -98,6 +106,7 @@ const POLICY_COLUMNS = [
   'refetch_before_expiry_seconds',
   'max_different_machines_count',
   'max_different_machines_interval_hours',
+  'max_borrow_days',
 ] as const;
 
 const toPolicyRow = (row: {
@@ -108,6 +117,7 @@ const toPolicyRow = (row: {
   refetch_before_expiry_seconds: number;
   max_different_machines_count: number;
   max_different_machines_interval_hours: number;
+  max_borrow_days: number;
 }): PolicyRow => ({
   id: row.id,
   type: row.type,
@@ -116,6 +126,7 @@ const toPolicyRow = (row: {
   refetchBeforeExpirySeconds: row.refetch_before_expiry_seconds,
   maxDifferentMachinesCount: row.max_different_machines_count,
   maxDifferentMachinesIntervalHours: row.max_different_machines_interval_hours,
+  maxBorrowDays: row.max_borrow_days,
 });
 
 /** One license with its product, policy and the distributor of its TAN (for the download's permission check). */
@@ -216,6 +227,8 @@ export interface SeatRow {
   license_id: number;
   leased_until: string;
   renewed_at: string;
+  /** Set when the machine borrows the seat for offline use: the lease's end, which no refresh shortens. */
+  borrowed_until: string | null;
 }
 
 /** What decides whether a license may still hold a seat for a machine. */
@@ -223,15 +236,20 @@ export interface LicenseBinding {
   machineId: string | null;
   revoked: boolean;
   upgradedToId: number | null;
+  suspended: boolean;
+  tanValidUntil: string | null;
 }
 
-const licenseBinding = new PreparedQuery<{ machine_id: string | null; revoked: boolean | number; upgraded_to_id: number | null }, { id: number }>(['id'], (db, { id }) =>
-  db.selectFrom('licenses').select(['machine_id', 'revoked', 'upgraded_to_id']).where('id', '=', id),
-);
+const licenseBinding = new PreparedQuery<
+  { machine_id: string | null; revoked: boolean | number; upgraded_to_id: number | null; suspended: boolean | number; tan_valid_until: string | null },
+  { id: number }
+>(['id'], (db, { id }) => db.selectFrom('licenses').select(['machine_id', 'revoked', 'upgraded_to_id', 'suspended', 'tan_valid_until']).where('id', '=', id));
 
 export async function findLicenseBinding(db: Executor, id: number): Promise<LicenseBinding | undefined> {
   const [row] = await licenseBinding.execute(db, { id });
-  return row && { machineId: row.machine_id, revoked: Boolean(row.revoked), upgradedToId: row.upgraded_to_id };
+  return (
+    row && { machineId: row.machine_id, revoked: Boolean(row.revoked), upgradedToId: row.upgraded_to_id, suspended: Boolean(row.suspended), tanValidUntil: row.tan_valid_until }
+  );
 }
 
 export interface SeatState {
@@ -259,6 +277,7 @@ const seatStateQuery = new PreparedQuery<
       .where('floating_seats.leased_until', '>', now)
       .where('floating_seats.machine_id', '<>', machineId)
       .where('l.revoked', '=', false)
+      .where('l.suspended', '=', false)
       .where('l.upgraded_to_id', 'is', null)
       .whereRef('l.machine_id', '=', 'floating_seats.machine_id')
       .as('leased_by_others'),
@@ -276,12 +295,19 @@ export async function findSeatState(db: Executor, values: { pool: string; machin
   };
 }
 
-const seatUpsert = new PreparedQuery<never, SeatRow & { pool: string }>(['pool', 'machine_id', 'license_id', 'leased_until', 'renewed_at'], (db, seat) =>
+const seatUpsert = new PreparedQuery<never, SeatRow & { pool: string }>(['pool', 'machine_id', 'license_id', 'leased_until', 'renewed_at', 'borrowed_until'], (db, seat) =>
   db
     .insertInto('floating_seats')
     .values(seat)
     .onConflict((conflict) =>
-      conflict.columns(['pool', 'machine_id']).doUpdateSet({ license_id: seat.license_id, leased_until: seat.leased_until, renewed_at: seat.renewed_at }),
+      conflict.columns(['pool', 'machine_id']).doUpdateSet({
+        license_id: seat.license_id,
+        // A borrowed seat stays taken until its end, whatever the machine fetches meanwhile (a
+        // refresh without borrowing, a shorter borrow); only a release ends it early.
+        leased_until: sql<string>`case when floating_seats.license_id = ${seat.license_id} and floating_seats.borrowed_until > ${seat.leased_until} then floating_seats.borrowed_until else ${seat.leased_until} end`,
+        borrowed_until: sql<string | null>`case when floating_seats.license_id = ${seat.license_id} and floating_seats.borrowed_until > coalesce(${seat.borrowed_until}, ${seat.renewed_at}) then floating_seats.borrowed_until else ${seat.borrowed_until} end`,
+        renewed_at: seat.renewed_at,
+      }),
     ),
 );
 
@@ -296,7 +322,8 @@ export async function upsertSeat(db: Executor, pool: string, seat: SeatRow): Pro
 function leaseExtension(db: Executor, seat: { pool: string; machineId: string; licenseId: number; leasedUntil: string; renewedAt: string }) {
   return db
     .updateTable('floating_seats')
-    .set({ leased_until: seat.leasedUntil, renewed_at: seat.renewedAt })
+    // Never shorter: a borrowed lease runs further ahead than a refresh's.
+    .set({ leased_until: sql<string>`case when leased_until > ${seat.leasedUntil} then leased_until else ${seat.leasedUntil} end`, renewed_at: seat.renewedAt })
     .where('pool', '=', seat.pool)
     .where('machine_id', '=', seat.machineId)
     .where('license_id', '=', seat.licenseId)
@@ -306,6 +333,7 @@ function leaseExtension(db: Executor, seat: { pool: string; machineId: string; l
         .where('licenses.id', '=', seat.licenseId)
         .where('licenses.machine_id', '=', seat.machineId)
         .where('licenses.revoked', '=', false)
+        .where('licenses.suspended', '=', false)
         .where('licenses.upgraded_to_id', 'is', null);
       // PostgreSQL: the license row is share-locked, so a revocation, move or machine change under
       // way is waited for and its result seen (a plain subquery would read the statement's older
@@ -376,7 +404,7 @@ export async function extendSeats(db: Kysely<DB>, extensions: SeatExtension[]): 
 
 /** Ends the lease of a machine now (released, or its license revoked). */
 export async function endSeatLeases(db: Executor, where: { pool?: string; machineId?: string; licenseId?: number }, now: string): Promise<void> {
-  let query = db.updateTable('floating_seats').set({ leased_until: now }).where('leased_until', '>', now);
+  let query = db.updateTable('floating_seats').set({ leased_until: now, borrowed_until: null }).where('leased_until', '>', now);
   if (where.pool !== undefined) query = query.where('pool', '=', where.pool);
   if (where.machineId !== undefined) query = query.where('machine_id', '=', where.machineId);
   if (where.licenseId !== undefined) query = query.where('license_id', '=', where.licenseId);

@@ -35,9 +35,11 @@ async function seatCapacity(trx: Executor, license: Pick<LicenseForFile, 'tanId'
 }
 
 /**
- * Takes or renews the machine's seat. The license was read before the pool's lock was taken; it is
- * read again under the lock, and `stillIssuable` refuses when it changed meanwhile (bound to another
- * machine, deleted, revoked), so that no seat outlives a change that already ended it.
+ * Takes or renews the machine's seat, up to `leasedUntil`; `borrowed`: the machine takes it offline,
+ * and the seat stays taken until then whatever it fetches meanwhile, unless it releases it. The
+ * license was read before the pool's lock was taken; it is read again under the lock, and
+ * `stillIssuable` refuses when it changed meanwhile (bound to another machine, deleted, revoked,
+ * suspended), so that no seat outlives a change that already ended it.
  */
 export async function leaseSeat(
   ctx: AppContext,
@@ -46,12 +48,13 @@ export async function leaseSeat(
   now: Date,
   leasedUntil: Date,
   stillIssuable: (current: LicenseBinding | undefined) => AppError | null,
+  borrowed = false,
 ): Promise<void> {
   const pool = seatPool(license);
   const nowIso = now.toISOString();
   // A machine that holds its seat (each refresh of a running program) renews it in one statement,
   // without a transaction or the pool's lock: nothing about the pool's other seats is decided.
-  if (await renewHeldSeat(ctx.db, { pool, machineId, licenseId: license.id, now: nowIso, leasedUntil: leasedUntil.toISOString() })) return;
+  if (!borrowed && (await renewHeldSeat(ctx.db, { pool, machineId, licenseId: license.id, now: nowIso, leasedUntil: leasedUntil.toISOString() }))) return;
   await ctx.db.transaction().execute(async (trx) => {
     await lockPool(trx, pool);
     const refusal = stillIssuable(await findLicenseBinding(trx, license.id));
@@ -71,7 +74,8 @@ export async function leaseSeat(
         });
       }
     }
-    await upsertSeat(trx, pool, { machine_id: machineId, license_id: license.id, leased_until: leasedUntil.toISOString(), renewed_at: nowIso });
+    const until = leasedUntil.toISOString();
+    await upsertSeat(trx, pool, { machine_id: machineId, license_id: license.id, leased_until: until, renewed_at: nowIso, borrowed_until: borrowed ? until : null });
   });
 }
 

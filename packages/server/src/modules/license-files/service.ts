@@ -9,13 +9,28 @@ import { leaseSeat, renewSeatLater } from './seats.ts';
 
 const DAY_MS = 86_400_000;
 
-/** The moment a license ends: the end (UTC) of its valid-until day; null when permanent or unlimited. */
-export function licenseEnd(license: Pick<LicenseForFile, 'validUntil' | 'permanent'>): Date | null {
-  if (license.permanent || !license.validUntil) return null;
-  const value = license.validUntil;
+/**
+ * The date a license is valid until: its own (unless permanent) or its TAN's (a subscription's paid
+ * period plus grace, which bounds even a permanent license), whichever comes first; null: no end.
+ */
+export function effectiveValidUntil(license: Pick<LicenseForFile, 'validUntil' | 'permanent' | 'tanValidUntil'>): string | null {
+  const own = license.permanent ? null : license.validUntil;
+  const tan = license.tanValidUntil;
+  if (own === null || tan === null) return own ?? tan;
+  return endOf(tan).getTime() < endOf(own).getTime() ? tan : own;
+}
+
+function endOf(value: string): Date {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(Date.parse(`${value}T00:00:00.000Z`) + DAY_MS);
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? null : new Date(time);
+  return new Date(Date.parse(value));
+}
+
+/** The moment a license ends: the end (UTC) of its effective valid-until day; null when it has none. */
+export function licenseEnd(license: Pick<LicenseForFile, 'validUntil' | 'permanent' | 'tanValidUntil'>): Date | null {
+  const value = effectiveValidUntil(license);
+  if (!value) return null;
+  const end = endOf(value);
+  return Number.isNaN(end.getTime()) ? null : end;
 }
 
 export type RefusalStatus = 403 | 422;
@@ -29,8 +44,9 @@ export function refusalOf(license: LicenseForFile, now: Date, status: RefusalSta
   if (license.upgradedToId !== null) {
     return new AppError(status, 'ERR_LICENSE_UPGRADED', 'This license was upgraded to a newer version; use the license of the new version');
   }
+  if (license.suspended) return new AppError(status, 'ERR_LICENSE_SUSPENDED', 'This license is suspended; please contact your vendor');
   const end = licenseEnd(license);
-  if (end && end.getTime() <= now.getTime()) return new AppError(status, 'ERR_LICENSE_EXPIRED', `This license expired on ${license.validUntil}`);
+  if (end && end.getTime() <= now.getTime()) return new AppError(status, 'ERR_LICENSE_EXPIRED', `This license expired on ${effectiveValidUntil(license)}`);
   return null;
 }
 
@@ -80,6 +96,20 @@ export interface IssueOptions {
   now?: Date;
   /** 403 for the desktop protocol (DESIGN.md section 6), 422 for a download in the web app. */
   refusalStatus: RefusalStatus;
+  /** Borrow the floating seat for this many days offline (checked against the policy by borrowRefusal). */
+  borrowDays?: number;
+}
+
+/** Why a machine may not borrow this license's seat for `days` days, or null. */
+export function borrowRefusal(license: Pick<LicenseForFile, 'policy'>, days: number): AppError | null {
+  const max = license.policy.type === 'FLOATING' ? license.policy.maxBorrowDays : 0;
+  if (days <= max) return null;
+  return new AppError(422, 'ERR_BORROW_NOT_ALLOWED', `This license lets a machine borrow a seat for at most ${max} days`, { params: { max } });
+}
+
+/** The end of a borrowed seat taken now: `days` ahead, never past the license's own end. */
+export function borrowEnd(license: LicenseForFile, now: Date, days: number): Date {
+  return earliest(new Date(now.getTime() + days * DAY_MS), licenseEnd(license))!;
 }
 
 /** A desktop-protocol answer: a new file, or the word that the file the machine holds is still right. */
@@ -89,7 +119,7 @@ export type FileAnswer = ({ notModified: false } & IssuedFile) | { notModified: 
  * The file a license would get if issued at `issuedAt`: everything but the two times comes from the
  * license, the catalogue cache and the active key, so the same inputs give the same bytes.
  */
-type PayloadAt = (issuedAt: Date) => LicensePayload;
+type PayloadAt = (issuedAt: Date, borrowedUntil?: Date) => LicensePayload;
 
 /** Refused when revoked, upgraded or expired; otherwise what building the file needs. */
 async function prepareFile(ctx: AppContext, license: LicenseForFile, options: IssueOptions): Promise<{ now: Date; payloadAt: PayloadAt; signer: Signer }> {
@@ -100,7 +130,7 @@ async function prepareFile(ctx: AppContext, license: LicenseForFile, options: Is
   const [features, serverCustomerId] = await Promise.all([cache.featureNames(license.productId, now.getTime()), cache.serverCustomerId(now.getTime())]);
   const signer = signingKeys(ctx).current();
   // The key order is the file's: a file rebuilt for the conditional check must hash like the one signed.
-  const payloadAt: PayloadAt = (issuedAt) => ({
+  const payloadAt: PayloadAt = (issuedAt, borrowedUntil) => ({
     formatVersion: LICENSE_FILE_FORMAT_VERSION,
     licenseId: license.id,
     kind: license.kind,
@@ -110,14 +140,15 @@ async function prepareFile(ctx: AppContext, license: LicenseForFile, options: Is
     machineId: options.machineId,
     owner: { name: `${license.owner.firstName} ${license.owner.lastName}`.trim(), company: license.owner.company },
     issuedAt: issuedAt.toISOString(),
-    expiresAt: fileExpiry(license, issuedAt)?.toISOString() ?? null,
-    licenseValidUntil: license.permanent ? null : license.validUntil,
+    expiresAt: (borrowedUntil ?? fileExpiry(license, issuedAt))?.toISOString() ?? null,
+    licenseValidUntil: effectiveValidUntil(license),
     permanent: license.permanent,
     freeUpdatesUntil: license.freeUpdatesUntil,
     refetchIntervalSeconds: license.policy.refetchIntervalSeconds,
     refetchBeforeExpirySeconds: license.policy.refetchBeforeExpirySeconds,
     serverCustomerId,
     kid: signer.kid,
+    ...(borrowedUntil ? { borrowedUntil: borrowedUntil.toISOString() } : {}),
   });
   return { now, payloadAt, signer };
 }
@@ -131,12 +162,25 @@ function leaseFor(license: LicenseForFile, now: Date): Date | null {
  * Takes or renews the machine's seat, before any file of a floating license is issued, up to that
  * file's expiry: so no more valid floating files exist than seats.
  */
-async function takeSeat(ctx: AppContext, license: LicenseForFile, options: IssueOptions, now: Date, leasedUntil: Date): Promise<void> {
-  await leaseSeat(ctx, license, options.machineId, now, leasedUntil, (current) =>
-    current?.machineId !== options.machineId
-      ? noLicenseForMachine()
-      : refusalOf({ ...license, revoked: current.revoked, upgradedToId: current.upgradedToId }, now, options.refusalStatus),
+async function takeSeat(ctx: AppContext, license: LicenseForFile, options: IssueOptions, now: Date, leasedUntil: Date, borrowed = false): Promise<void> {
+  await leaseSeat(
+    ctx,
+    license,
+    options.machineId,
+    now,
+    leasedUntil,
+    (current) => (current?.machineId !== options.machineId ? noLicenseForMachine() : refusalOf({ ...license, ...current, machineId: license.machineId }, now, options.refusalStatus)),
+    borrowed,
   );
+}
+
+/** A floating file borrowed for offline use: the seat taken until the borrow ends, and the file valid as long. */
+async function issueBorrowed(ctx: AppContext, license: LicenseForFile, options: IssueOptions & { borrowDays: number }, now: Date, payloadAt: PayloadAt, signer: Signer) {
+  const refusal = borrowRefusal(license, options.borrowDays);
+  if (refusal) throw refusal;
+  const until = borrowEnd(license, now, options.borrowDays);
+  await takeSeat(ctx, license, options, now, until, true);
+  return signFull(payloadAt(now, until), signer);
 }
 
 /**
@@ -160,6 +204,7 @@ function stillRight(tag: FileTag, now: Date, payloadAt: PayloadAt): boolean {
  */
 export async function issueLicenseFile(ctx: AppContext, license: LicenseForFile, options: IssueOptions): Promise<IssuedFile> {
   const { now, payloadAt, signer } = await prepareFile(ctx, license, options);
+  if (options.borrowDays) return issueBorrowed(ctx, license, { ...options, borrowDays: options.borrowDays }, now, payloadAt, signer);
   const lease = leaseFor(license, now);
   if (lease) await takeSeat(ctx, license, options, now, lease);
   return signFull(payloadAt(now), signer);
@@ -172,6 +217,8 @@ export async function issueLicenseFile(ctx: AppContext, license: LicenseForFile,
  */
 export async function answerLicenseFile(ctx: AppContext, license: LicenseForFile, options: IssueOptions & { ifNoneMatch?: string }): Promise<FileAnswer> {
   const { now, payloadAt, signer } = await prepareFile(ctx, license, options);
+  // A borrow always gets its own file: the one the machine holds runs only as long as a refresh's.
+  if (options.borrowDays) return { notModified: false, ...(await issueBorrowed(ctx, license, { ...options, borrowDays: options.borrowDays }, now, payloadAt, signer)) };
   const lease = leaseFor(license, now);
   const held = parseFileTags(options.ifNoneMatch).find((tag) => stillRight(tag, now, payloadAt));
   if (held) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LicenseForFile, PolicyRow } from './repo.ts';
 import { licenseForFile } from './license-for-file.fixture.ts';
-import { fileExpiry, licenseEnd, refusalOf } from './service.ts';
+import { borrowEnd, borrowRefusal, fileExpiry, licenseEnd, refusalOf } from './service.ts';
 
 const NOW = new Date('2026-03-10T12:00:00.000Z');
 const DAY = 86_400_000;
@@ -10,10 +10,16 @@ const license = (policy: Partial<PolicyRow>, values: Partial<LicenseForFile> = {
 
 describe('licenseEnd', () => {
   it('ends a license at the end (UTC) of its valid-until day, and never when permanent', () => {
-    expect(licenseEnd({ validUntil: '2026-03-10', permanent: false })).toEqual(new Date('2026-03-11T00:00:00.000Z'));
-    expect(licenseEnd({ validUntil: '2026-03-10T08:00:00.000Z', permanent: false })).toEqual(new Date('2026-03-10T08:00:00.000Z'));
-    expect(licenseEnd({ validUntil: '2026-03-10', permanent: true })).toBeNull();
-    expect(licenseEnd({ validUntil: null, permanent: false })).toBeNull();
+    expect(licenseEnd({ validUntil: '2026-03-10', permanent: false, tanValidUntil: null })).toEqual(new Date('2026-03-11T00:00:00.000Z'));
+    expect(licenseEnd({ validUntil: '2026-03-10T08:00:00.000Z', permanent: false, tanValidUntil: null })).toEqual(new Date('2026-03-10T08:00:00.000Z'));
+    expect(licenseEnd({ validUntil: '2026-03-10', permanent: true, tanValidUntil: null })).toBeNull();
+    expect(licenseEnd({ validUntil: null, permanent: false, tanValidUntil: null })).toBeNull();
+  });
+
+  it('ends with its TAN’s validity (a subscription) when that comes first, even when permanent', () => {
+    expect(licenseEnd({ validUntil: null, permanent: true, tanValidUntil: '2026-04-30' })).toEqual(new Date('2026-05-01T00:00:00.000Z'));
+    expect(licenseEnd({ validUntil: '2026-04-10', permanent: false, tanValidUntil: '2026-04-30' })).toEqual(new Date('2026-04-11T00:00:00.000Z'));
+    expect(licenseEnd({ validUntil: '2026-05-10', permanent: false, tanValidUntil: '2026-04-30' })).toEqual(new Date('2026-05-01T00:00:00.000Z'));
   });
 });
 
@@ -43,5 +49,27 @@ describe('refusalOf', () => {
     expect(refusalOf(license({}, { upgradedToId: 9 }), NOW, 422)).toMatchObject({ status: 422, code: 'ERR_LICENSE_UPGRADED' });
     expect(refusalOf(license({}, { permanent: false, validUntil: '2026-03-09' }), NOW, 403)).toMatchObject({ code: 'ERR_LICENSE_EXPIRED' });
     expect(refusalOf(license({}, { permanent: false, validUntil: '2026-03-10' }), NOW, 403)).toBeNull();
+  });
+
+  it('refuses a suspended license, and one whose TAN’s validity (a lapsed subscription) has passed', () => {
+    expect(refusalOf(license({}, { suspended: true }), NOW, 403)).toMatchObject({ status: 403, code: 'ERR_LICENSE_SUSPENDED' });
+    expect(refusalOf(license({}, { tanValidUntil: '2026-03-09' }), NOW, 403)).toMatchObject({ code: 'ERR_LICENSE_EXPIRED' });
+    expect(refusalOf(license({}, { tanValidUntil: '2026-03-10' }), NOW, 403)).toBeNull();
+    // Revocation is final and says so first.
+    expect(refusalOf(license({}, { suspended: true, revoked: true }), NOW, 403)).toMatchObject({ code: 'ERR_LICENSE_REVOKED' });
+  });
+});
+
+describe('borrowing', () => {
+  it('lets a floating license borrow up to its policy’s maxBorrowDays, others not at all', () => {
+    expect(borrowRefusal(license({ type: 'FLOATING', maxBorrowDays: 14 }), 14)).toBeNull();
+    expect(borrowRefusal(license({ type: 'FLOATING', maxBorrowDays: 14 }), 15)).toMatchObject({ status: 422, code: 'ERR_BORROW_NOT_ALLOWED', params: { max: 14 } });
+    expect(borrowRefusal(license({ type: 'FLOATING', maxBorrowDays: 0 }), 1)).toMatchObject({ code: 'ERR_BORROW_NOT_ALLOWED' });
+    expect(borrowRefusal(license({ type: 'INDEFINITE', maxBorrowDays: 14 }), 1)).toMatchObject({ code: 'ERR_BORROW_NOT_ALLOWED', params: { max: 0 } });
+  });
+
+  it('ends a borrow after its days, never past the license’s end', () => {
+    expect(borrowEnd(license({ type: 'FLOATING' }), NOW, 7)).toEqual(new Date(NOW.getTime() + 7 * DAY));
+    expect(borrowEnd(license({ type: 'FLOATING' }, { tanValidUntil: '2026-03-12' }), NOW, 7)).toEqual(new Date('2026-03-13T00:00:00.000Z'));
   });
 });

@@ -48,6 +48,7 @@ function columns(fields: LicensePolicyFields) {
     refetch_before_expiry_seconds: fields.refetchBeforeExpirySeconds,
     max_different_machines_count: fields.maxDifferentMachinesCount,
     max_different_machines_interval_hours: fields.maxDifferentMachinesIntervalHours,
+    max_borrow_days: fields.maxBorrowDays,
     free_updates_period_days: fields.freeUpdatesPeriodDays,
     notes: fields.notes,
   };

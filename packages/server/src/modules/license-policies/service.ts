@@ -29,6 +29,7 @@ export function toLicensePolicy(row: LicensePolicyRow): LicensePolicy {
     refetchBeforeExpirySeconds: row.refetch_before_expiry_seconds,
     maxDifferentMachinesCount: row.max_different_machines_count,
     maxDifferentMachinesIntervalHours: row.max_different_machines_interval_hours,
+    maxBorrowDays: row.max_borrow_days,
     freeUpdatesPeriodDays: row.free_updates_period_days === null ? null : Number(row.free_updates_period_days),
     notes: row.notes,
     createdAt: row.created_at,

@@ -10,7 +10,7 @@ import { machineIdUsed, machineTaken, refuseUsedTrial, tooManyMachines } from '.
 import { endSeatsOfLicense } from '../license-files/seats.ts';
 import { bindMachine, findLicenseRow, findProductForLicensing, insertLicense, licenseMachineBindings, lockTanOfLicense, productVersions, recordTrial, updateLicense, type LicenseViewRow } from './repo.ts';
 import { checkMachineWindow, extendTrial } from './rules.ts';
-import { isLive, loadLicenseForChange } from './service.ts';
+import { loadLicenseForChange } from './service.ts';
 import { freeUpgradeOf, licenseById, licenseValues } from './view.ts';
 
 /** Upgraded and revoked licenses take no more changes from their owner. */
@@ -19,7 +19,7 @@ function assertLive(row: LicenseViewRow): void {
   if (row.revoked) throw new AppError(422, 'ERR_LICENSE_REVOKED', 'This license is revoked');
 }
 
-/** `POST /licenses/{id}/extend`: a temporary license runs longer, up to today + the product's trial days (within the configured max). */
+/** `POST /licenses/{id}/extend`: a running temporary license runs longer, up to its start + the product's trial days (within the configured max). */
 export async function extendLicense(ctx: AppContext, request: FastifyRequest, id: number, input: ExtendLicense): Promise<License> {
   await ctx.db.transaction().execute(async (trx) => {
     const row = await loadLicenseForChange(trx, request, id, 'extend');
@@ -29,15 +29,12 @@ export async function extendLicense(ctx: AppContext, request: FastifyRequest, id
     const product = await findProductForLicensing(trx, row.product_id);
     const maxDays = trialReachDays(product?.trial_days ?? null, await settingValue<number>(trx, 'license.temporaryMaxDays'));
     const today = todayOf(now);
-    const result = extendTrial(row.valid_until, input.amount, input.unit, today, maxDays);
+    const result = extendTrial({ startedOn: row.created_at.slice(0, 10), validUntil: row.valid_until }, input.amount, input.unit, today, maxDays);
+    if (!result.allowed && result.reason === 'ended') throw new AppError(422, 'ERR_TRIAL_ENDED', 'This temporary license has ended and can no longer be extended');
     if (!result.allowed) {
       throw new AppError(422, 'ERR_EXTEND_TOO_FAR', 'You cannot extend the license this far into the future', { params: { latest: result.latest, max: maxDays } });
     }
     const old = (await findLicenseRow(trx, id))!;
-    // An ended trial that runs again must find its machine free, like a new one.
-    if (old.machine_id && !isLive(old, today) && (await machineTaken(trx, { machineId: old.machine_id, productId: old.product_id, kind: old.kind }, today, id))) {
-      throw machineIdUsed();
-    }
     const updated = await updateLicense(trx, id, { valid_until: result.validUntil }, now.toISOString());
     await recordChange(trx, actorOf(request), { model: 'License', recordId: id, operation: 'update', oldValues: licenseValues(old), newValues: licenseValues(updated) });
   });

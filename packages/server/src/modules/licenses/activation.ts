@@ -7,7 +7,7 @@ import { actorOf, authorize, requireUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { FIFTEEN_MINUTES, rateLimited } from '../../platform/limits/limiter.ts';
 import { settingValue } from '../settings/service.ts';
-import { claimActivation, findTanForActivation } from '../tans/repo.ts';
+import { claimActivation, findTanById, findTanForActivation } from '../tans/repo.ts';
 import {
   bindMachine,
   findPolicy,
@@ -96,19 +96,24 @@ async function activateIn(trx: Executor, request: FastifyRequest, ownerId: numbe
   const nowText = now.toISOString();
   const today = todayOf(now);
   const tan = await findTanForActivation(trx, input.tan);
+  const policy = tan && (await resolvePolicy(trx, tan.license_policy_id, tan.product_policy_id));
+  const floating = policy?.type === 'FLOATING';
   const refusal = tanActivationRefusal(
-    tan && { revoked: Boolean(tan.revoked), licenseCount: tan.license_count, activatedCount: tan.activated_count, productActive: Boolean(tan.product_active) },
+    tan && { revoked: Boolean(tan.revoked), licenseCount: tan.license_count, activatedCount: tan.activated_count, productActive: Boolean(tan.product_active), floating },
   );
-  if (!tan || refusal) throw invalidLicense();
+  if (!tan || !policy || refusal) throw invalidLicense();
 
   // The count is enforced here, by the conditional UPDATE. It also locks the TAN's row until the
   // transaction ends, so that the checks below see every activation of this TAN that came first;
   // a refusal below rolls the claim back.
-  const activatedCount = await claimActivation(trx, tan.id, nowText);
+  const activatedCount = await claimActivation(trx, tan.id, nowText, { floating });
   if (activatedCount === null) throw invalidLicense();
+  // Read before the claim locked the row, so read again: a suspension committed meanwhile counts.
+  const current = (await findTanById(trx, tan.id))!;
+  if (current.suspended) throw new AppError(422, 'ERR_LICENSE_SUSPENDED', 'This license is suspended; please contact your vendor');
+  if (current.valid_until !== null && current.valid_until < today) throw new AppError(422, 'ERR_LICENSE_EXPIRED', `This license expired on ${current.valid_until}`);
   if (await machineTaken(trx, { machineId: input.machineId, productId: tan.product_id, kind: 'TAN' }, today)) throw machineIdUsed();
 
-  const policy = await resolvePolicy(trx, tan.license_policy_id, tan.product_policy_id);
   const window = tanMachineWindow(
     { maxCount: policy.max_different_machines_count, intervalHours: policy.max_different_machines_interval_hours },
     tan.license_count,

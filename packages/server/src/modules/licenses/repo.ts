@@ -29,12 +29,15 @@ export function licenseView(db: Executor) {
       'licenses.free_updates_until',
       'licenses.upgraded_to_id',
       'licenses.upgraded_from_id',
+      'licenses.suspended',
+      'licenses.tan_valid_until',
       'licenses.created_at',
       'licenses.updated_at',
       'products.name as product_name',
       'products.version as product_version',
       'products.active as product_active',
       'products.release_date as product_release_date',
+      'products.trial_days as product_trial_days',
       'license_policies.name as policy_name',
       'license_policies.type as policy_type',
       'license_policies.public_name as policy_public_name',
@@ -64,6 +67,11 @@ export interface LicenseListFilter {
   distributorIds: number[] | null;
   /** Lowercased text matched in the machine id, and without dashes in the TAN code. */
   text?: string;
+  /**
+   * The staff's search across accounts (`scope=all`): each an indexed lookup, any of them matching:
+   * the exact machine id, a TAN code prefix, the accounts the user search found.
+   */
+  staffSearch?: { machineId: string; tanCodeRange: { from: string; to: string | null } | null; ownerIds: number[] };
   /** Only licenses an offline machine can use today. */
   usableOn?: string;
 }
@@ -90,7 +98,9 @@ function licenseConditions(filter: LicenseListFilter, plan: Plan) {
     if (filter.ownerId !== undefined) conditions.push(eb('licenses.owner_id', '=', filter.ownerId));
     if (filter.tanId !== undefined) conditions.push(eb('licenses.tan_id', '=', filter.tanId));
     if (filter.distributorIds) {
-      conditions.push(filter.distributorIds.length ? eb(column('licenses.distributor_id'), 'in', filter.distributorIds) : sql<boolean>`1 = 0`);
+      // Across accounts the distributor is the scope that leads the indexes (migration 0022); within one, a filter.
+      const distributor = filter.ownerId === undefined && filter.tanId === undefined ? sql.ref('licenses.distributor_id') : column('licenses.distributor_id');
+      conditions.push(filter.distributorIds.length ? eb(distributor, 'in', filter.distributorIds) : sql<boolean>`1 = 0`);
     }
     if (filter.text) {
       const machinePattern = `%${escapeLike(filter.text)}%`;
@@ -98,6 +108,15 @@ function licenseConditions(filter: LicenseListFilter, plan: Plan) {
       conditions.push(
         eb.or([eb(sql`lower(licenses.machine_id)`, 'like', sql`${machinePattern} escape '\\'`), eb('licenses.tan_code', 'like', sql<string>`${codePattern} escape '\\'`)]),
       );
+    }
+    if (filter.staffSearch) {
+      const { machineId, tanCodeRange, ownerIds } = filter.staffSearch;
+      const any: Expression<SqlBool>[] = [eb('licenses.machine_id', '=', machineId)];
+      if (tanCodeRange) {
+        any.push(eb.and([eb('licenses.tan_code', '>=', tanCodeRange.from), ...(tanCodeRange.to ? [eb('licenses.tan_code', '<', tanCodeRange.to)] : [])]));
+      }
+      if (ownerIds.length) any.push(eb('licenses.owner_id', 'in', ownerIds));
+      conditions.push(eb.or(any));
     }
     if (filter.usableOn) {
       conditions.push(eb(column('licenses.revoked'), '=', false), eb(column('licenses.upgraded_to_id'), 'is', null));
@@ -201,23 +220,31 @@ export async function bindMachine(trx: Executor, licenseId: number, machineId: s
   await trx.insertInto('license_machines').values({ license_id: licenseId, machine_id: machineId, bound_at: now }).execute();
 }
 
-export type NewLicense = Omit<LicenseRow, 'id' | 'created_at' | 'updated_at' | 'upgraded_to_id' | 'upgraded_from_id' | 'permanent' | 'revoked' | 'distributor_id'> & {
+export type NewLicense = Omit<
+  LicenseRow,
+  'id' | 'created_at' | 'updated_at' | 'upgraded_to_id' | 'upgraded_from_id' | 'permanent' | 'revoked' | 'distributor_id' | 'suspended' | 'tan_valid_until'
+> & {
   permanent?: boolean;
   upgraded_from_id?: number;
 };
 
 /**
- * Inserts a license with its TAN's distributor (migration 0018). The TAN's row is read under a share
+ * Inserts a license with its TAN's distributor (migration 0018), suspension and validity (0021). The TAN's row is read under a share
  * lock: a change of the TAN's distributor running meanwhile either passes its new distributor to this
  * license too (it waits for this transaction) or has committed before this read.
  */
 export async function insertLicense(trx: Executor, license: NewLicense, now: string): Promise<LicenseRow> {
-  const tan = license.tan_id === null ? undefined : await forShare(trx, trx.selectFrom('tans').select('distributor_id').where('id', '=', license.tan_id)).executeTakeFirst();
+  const tan =
+    license.tan_id === null
+      ? undefined
+      : await forShare(trx, trx.selectFrom('tans').select(['distributor_id', 'suspended', 'valid_until']).where('id', '=', license.tan_id)).executeTakeFirst();
   return trx
     .insertInto('licenses')
     .values({
       ...license,
       distributor_id: tan?.distributor_id ?? null,
+      suspended: Boolean(tan?.suspended),
+      tan_valid_until: tan?.valid_until ?? null,
       permanent: license.permanent ?? false,
       revoked: false,
       upgraded_to_id: null,
@@ -239,6 +266,17 @@ export async function updateLicense(trx: Executor, id: number, changes: LicenseC
     .executeTakeFirstOrThrow();
 }
 
+/** The live floating seats of licenses (a page's), by license. */
+export async function liveSeatsOf(db: Executor, licenseIds: readonly number[], now: string) {
+  if (!licenseIds.length) return [];
+  return db
+    .selectFrom('floating_seats')
+    .select(['license_id', 'leased_until', 'borrowed_until'])
+    .where('license_id', 'in', [...licenseIds])
+    .where('leased_until', '>', now)
+    .execute();
+}
+
 export function findLicenseRow(db: Executor, id: number): Promise<LicenseRow | undefined> {
   return db.selectFrom('licenses').selectAll().where('id', '=', id).executeTakeFirst();
 }
@@ -257,6 +295,32 @@ export function licensesFollowingTan(db: Executor, tanId: number) {
     .where('tan_id', '=', tanId)
     .where('upgraded_to_id', 'is', null)
     .execute();
+}
+
+/** The licenses of a TAN with what a change of the TAN passes on to them. */
+export function licensesOfTan(db: Executor, tanId: number) {
+  return db.selectFrom('licenses').select(['id', 'suspended', 'tan_valid_until', 'revoked']).where('tan_id', '=', tanId).orderBy('id').execute();
+}
+
+/** Gives licenses their TAN's suspension and validity (copies, migration 0021). */
+export async function setTanState(trx: Executor, ids: readonly number[], state: { suspended: boolean; validUntil: string | null }, now: string): Promise<void> {
+  for (let start = 0; start < ids.length; start += 1000) {
+    await trx
+      .updateTable('licenses')
+      .set({ suspended: state.suspended, tan_valid_until: state.validUntil, updated_at: now })
+      .where('id', 'in', ids.slice(start, start + 1000))
+      .execute();
+  }
+}
+
+export async function revokeLicenses(trx: Executor, ids: readonly number[], now: string): Promise<void> {
+  for (let start = 0; start < ids.length; start += 1000) {
+    await trx
+      .updateTable('licenses')
+      .set({ revoked: true, updated_at: now })
+      .where('id', 'in', ids.slice(start, start + 1000))
+      .execute();
+  }
 }
 
 export async function setFreeUpdates(trx: Executor, ids: readonly number[], freeUpdatesUntil: string, now: string): Promise<void> {

@@ -12,13 +12,15 @@ export interface TanForActivation {
   licenseCount: number;
   activatedCount: number;
   productActive: boolean;
+  /** A floating TAN's license count is seats in use at once: any number of machines may join (DESIGN.md section 6). */
+  floating: boolean;
 }
 
 /** Why a TAN cannot be activated now, or null when it can: unknown, revoked, used up, inactive product. */
 export function tanActivationRefusal(tan: TanForActivation | undefined): 'unknown' | 'revoked' | 'used-up' | 'inactive-product' | null {
   if (!tan) return 'unknown';
   if (tan.revoked) return 'revoked';
-  if (tan.activatedCount >= tan.licenseCount) return 'used-up';
+  if (!tan.floating && tan.activatedCount >= tan.licenseCount) return 'used-up';
   if (!tan.productActive) return 'inactive-product';
   return null;
 }
@@ -91,17 +93,30 @@ export function temporaryValidityRefusal(validUntil: string, today: string, maxD
   return null;
 }
 
-export type ExtensionResult = { allowed: true; validUntil: string } | { allowed: false; latest: string };
+export type ExtensionResult = { allowed: true; validUntil: string } | { allowed: false; reason: 'ended' } | { allowed: false; reason: 'too-far'; latest: string };
+
+/** The latest end of a trial: its start (first day) plus the trial limit, never counted from today. */
+export function latestTrialEnd(startedOn: string, maxDays: number): string {
+  return addDays(startedOn, maxDays);
+}
 
 /**
- * Extends a trial from its end (or from today when it has already ended) by days, weeks or months;
- * refused past today + maxDays ('You cannot extend the license this far into the future').
+ * Extends a running trial from its end by days, weeks or months, up to its start + maxDays (DESIGN.md
+ * section 6: 'You cannot extend the license this far into the future'). A trial that has ended (its
+ * last day before today) is not extended: extending it would restart a trial the machine has used.
  */
-export function extendTrial(validUntil: string | null, amount: number, unit: TrialExtensionUnit, today: string, maxDays: number): ExtensionResult {
-  const from = validUntil && validUntil > today ? validUntil : today;
+export function extendTrial(
+  trial: { startedOn: string; validUntil: string | null },
+  amount: number,
+  unit: TrialExtensionUnit,
+  today: string,
+  maxDays: number,
+): ExtensionResult {
+  if (trial.validUntil !== null && trial.validUntil < today) return { allowed: false, reason: 'ended' };
+  const from = trial.validUntil ?? today;
   const extended = addDays(from, extensionDays(amount, unit));
-  const latest = addDays(today, maxDays);
-  return extended <= latest ? { allowed: true, validUntil: extended } : { allowed: false, latest };
+  const latest = latestTrialEnd(trial.startedOn, maxDays);
+  return extended <= latest ? { allowed: true, validUntil: extended } : { allowed: false, reason: 'too-far', latest };
 }
 
 /** The major version: the leading number of a version string, or null for one that has none. */

@@ -14,7 +14,7 @@ import {
 } from './rules.ts';
 
 describe('TAN activation', () => {
-  const usable = { revoked: false, licenseCount: 5, activatedCount: 4, productActive: true };
+  const usable = { revoked: false, licenseCount: 5, activatedCount: 4, productActive: true, floating: false };
 
   it('accepts a known, unrevoked TAN with activations left for an active product', () => {
     expect(tanActivationRefusal(usable)).toBeNull();
@@ -26,6 +26,12 @@ describe('TAN activation', () => {
     expect(tanActivationRefusal({ ...usable, activatedCount: 5 })).toBe('used-up');
     expect(tanActivationRefusal({ ...usable, activatedCount: 6 })).toBe('used-up');
     expect(tanActivationRefusal({ ...usable, productActive: false })).toBe('inactive-product');
+  });
+
+  it('lets any number of machines join a floating TAN: its count is seats in use, not activations', () => {
+    expect(tanActivationRefusal({ ...usable, floating: true, activatedCount: 5 })).toBeNull();
+    expect(tanActivationRefusal({ ...usable, floating: true, activatedCount: 500 })).toBeNull();
+    expect(tanActivationRefusal({ ...usable, floating: true, revoked: true })).toBe('revoked');
   });
 });
 
@@ -116,16 +122,30 @@ describe('temporary licenses', () => {
     expect(checkTrialAllowed(['2025-12-31T23:00:00.000Z', '2026-01-01T00:00:00.000Z'], product, today)).toEqual({ allowed: false, nextTrialFrom: null });
   });
 
-  it('extend from their end by days, weeks or months up to today + the maximum', () => {
-    expect(extendTrial('2026-06-20', 5, 'days', today, 30)).toEqual({ allowed: true, validUntil: '2026-06-25' });
-    expect(extendTrial('2026-06-20', 2, 'weeks', today, 30)).toEqual({ allowed: true, validUntil: '2026-07-04' });
-    expect(extendTrial('2026-06-15', 1, 'months', today, 31)).toEqual({ allowed: true, validUntil: '2026-07-16' });
-    expect(extendTrial('2026-06-20', 1, 'months', today, 30)).toEqual({ allowed: false, latest: '2026-07-15' });
+  it('extend from their end by days, weeks or months up to the trial’s start + the maximum', () => {
+    const started = { startedOn: today };
+    expect(extendTrial({ ...started, validUntil: '2026-06-20' }, 5, 'days', today, 30)).toEqual({ allowed: true, validUntil: '2026-06-25' });
+    expect(extendTrial({ ...started, validUntil: '2026-06-20' }, 2, 'weeks', today, 30)).toEqual({ allowed: true, validUntil: '2026-07-04' });
+    expect(extendTrial({ ...started, validUntil: '2026-06-15' }, 1, 'months', today, 31)).toEqual({ allowed: true, validUntil: '2026-07-16' });
+    expect(extendTrial({ ...started, validUntil: '2026-06-20' }, 1, 'months', today, 30)).toEqual({ allowed: false, reason: 'too-far', latest: '2026-07-15' });
   });
 
-  it('extend an already ended trial from today', () => {
-    expect(extendTrial('2026-05-01', 3, 'days', today, 30)).toEqual({ allowed: true, validUntil: '2026-06-18' });
-    expect(extendTrial(null, 3, 'days', today, 30)).toEqual({ allowed: true, validUntil: '2026-06-18' });
+  it('count the limit from the trial’s start, never from today', () => {
+    // Started on 1 June with a 14-day limit, ending tomorrow: three extensions of 13 days each
+    // counted from today would reach 2 July; from the start it ends on 15 June at the latest.
+    const trial = { startedOn: '2026-06-01', validUntil: '2026-06-16' };
+    expect(extendTrial(trial, 13, 'days', '2026-06-15', 14)).toEqual({ allowed: false, reason: 'too-far', latest: '2026-06-15' });
+    const running = { startedOn: '2026-06-01', validUntil: '2026-06-10' };
+    expect(extendTrial(running, 5, 'days', '2026-06-09', 14)).toEqual({ allowed: true, validUntil: '2026-06-15' });
+    expect(extendTrial({ ...running, validUntil: '2026-06-15' }, 1, 'days', '2026-06-09', 14)).toEqual({ allowed: false, reason: 'too-far', latest: '2026-06-15' });
+    // A 200-day maximum and a trial ending tomorrow that started 100 days ago: 100 more days at most, not 150.
+    expect(extendTrial({ startedOn: '2026-03-07', validUntil: '2026-06-16' }, 150, 'days', today, 200)).toEqual({ allowed: false, reason: 'too-far', latest: '2026-09-23' });
+  });
+
+  it('do not extend a trial that has ended; its last day still counts as running', () => {
+    expect(extendTrial({ startedOn: '2026-05-01', validUntil: '2026-06-14' }, 3, 'days', today, 60)).toEqual({ allowed: false, reason: 'ended' });
+    expect(extendTrial({ startedOn: '2026-05-01', validUntil: today }, 3, 'days', today, 60)).toEqual({ allowed: true, validUntil: '2026-06-18' });
+    expect(extendTrial({ startedOn: today, validUntil: null }, 3, 'days', today, 30)).toEqual({ allowed: true, validUntil: '2026-06-18' });
   });
 });
 

@@ -15,16 +15,25 @@ import {
   findLicenseRow,
   findLicenseView,
   licensesFollowingTan,
+  licensesOfTan,
   listLicenses,
+  revokeLicenses,
+  setTanState,
   lockLicenseRow,
   setFreeUpdates,
   updateLicense,
+  type LicenseListFilter,
   type LicenseRow,
   type LicenseViewRow,
 } from './repo.ts';
 import { machineIdUsed, machineTaken } from './activation.ts';
 import { endSeatsOfLicense } from '../license-files/seats.ts';
 import { listScope, scopedIds } from './scope.ts';
+import { normalizeTanCode, TAN_ALPHABET } from '@lm/contract/tan';
+import { prefixUpperBound } from '../tans/repo.ts';
+import { listUsers } from '../users/list-repo.ts';
+
+const isTanCodePrefix = (text: string) => [...text].every((character) => TAN_ALPHABET.includes(character));
 import { licenseById, licenseSubject, licenseValues, toLicenses } from './view.ts';
 
 /**
@@ -62,6 +71,7 @@ export async function getLicense(ctx: AppContext, request: FastifyRequest, id: n
  */
 export async function listVisibleLicenses(ctx: AppContext, request: FastifyRequest, query: LicenseListQuery): Promise<ListResult<License>> {
   const user = requireUser(request);
+  if (query.scope === 'all') return listAllVisibleLicenses(ctx, request, query);
   const others = (query.userId !== undefined && query.userId !== user.id) || query.tanId !== undefined;
   let distributorIds: number[] | null = null;
   let ownerId: number | undefined = query.userId ?? user.id;
@@ -87,6 +97,35 @@ export async function listVisibleLicenses(ctx: AppContext, request: FastifyReque
       text: query.filter ? query.filter.toLowerCase() : undefined,
       usableOn: query.offline ? today : undefined,
     },
+    query,
+  );
+  return { items: await toLicenses(ctx.db, rows), totalCount, totalCountExact, nextCursor };
+}
+
+/** How many accounts a staff search looks at by name or e-mail: a search matching more is too vague to be one customer. */
+const OWNER_SEARCH_LIMIT = 1000;
+
+/**
+ * `GET /licenses?scope=all`: every license the caller may see across accounts (administrators all,
+ * distributors those of their TANs), for support: `filter` finds the exact machine id a customer reads
+ * out, a TAN by its code or its first characters, and the accounts whose name, company or e-mail
+ * contain it (the user search), each by its own index.
+ */
+async function listAllVisibleLicenses(ctx: AppContext, request: FastifyRequest, query: LicenseListQuery): Promise<ListResult<License>> {
+  authorize(request, 'view-list', 'License');
+  const scope = listScope(request.ability, 'view-list', 'License');
+  const text = query.filter?.trim();
+  let staffSearch: LicenseListFilter['staffSearch'];
+  if (text) {
+    const code = normalizeTanCode(text);
+    const tanCodeRange = code.length >= 4 && isTanCodePrefix(code) ? { from: code, to: prefixUpperBound(code) } : null;
+    const owners = await listUsers(ctx.db, ctx.dialect, { filter: text, offset: 0, limit: OWNER_SEARCH_LIMIT, sort: [] });
+    staffSearch = { machineId: text, tanCodeRange, ownerIds: owners.items.map((owner) => owner.id) };
+  }
+  const { rows, totalCount, totalCountExact, nextCursor } = await listLicenses(
+    ctx.db,
+    ctx.dialect,
+    { distributorIds: scope === 'all' ? null : scopedIds(scope, 'distributorId'), staffSearch },
     query,
   );
   return { items: await toLicenses(ctx.db, rows), totalCount, totalCountExact, nextCursor };
@@ -152,6 +191,47 @@ export async function deleteLicenseFor(ctx: AppContext, request: FastifyRequest,
     await recordChange(trx, actorOf(request), { model: 'License', recordId: id, operation: 'delete', oldValues: licenseValues(old) });
     await deleteLicense(trx, id);
   });
+}
+
+/**
+ * A TAN's suspension and validity reach the licenses activated from it, in the TAN's transaction
+ * (DESIGN.md section 6, "Suspension and subscriptions"): each changed license is logged (and so
+ * announced as license.updated), and a suspension frees their floating seats at once.
+ */
+export async function propagateTanState(trx: Executor, actor: Actor, tanId: number, state: { suspended: boolean; validUntil: string | null }, now: Date): Promise<void> {
+  const licenses = (await licensesOfTan(trx, tanId)).filter((license) => Boolean(license.suspended) !== state.suspended || license.tan_valid_until !== state.validUntil);
+  if (!licenses.length) return;
+  await setTanState(
+    trx,
+    licenses.map((license) => license.id),
+    state,
+    now.toISOString(),
+  );
+  for (const license of licenses) {
+    if (state.suspended && !license.suspended) await endSeatsOfLicense(trx, { id: license.id, tanId }, now);
+    await recordChange(trx, actor, {
+      model: 'License',
+      recordId: license.id,
+      operation: 'update',
+      oldValues: { suspended: Boolean(license.suspended), tanValidUntil: license.tan_valid_until },
+      newValues: { suspended: state.suspended, tanValidUntil: state.validUntil },
+    });
+  }
+}
+
+/** Revokes every license of a TAN that is not revoked yet, in the TAN's transaction (a leaked or refunded TAN); answers how many. */
+export async function revokeLicensesOfTan(trx: Executor, actor: Actor, tanId: number, now: Date): Promise<number> {
+  const licenses = (await licensesOfTan(trx, tanId)).filter((license) => !license.revoked);
+  await revokeLicenses(
+    trx,
+    licenses.map((license) => license.id),
+    now.toISOString(),
+  );
+  for (const license of licenses) {
+    await endSeatsOfLicense(trx, { id: license.id, tanId }, now);
+    await recordChange(trx, actor, { model: 'License', recordId: license.id, operation: 'update', oldValues: { revoked: false }, newValues: { revoked: true } });
+  }
+  return licenses.length;
 }
 
 /** A TAN's new free-updates date reaches the licenses activated from it (in the TAN's transaction). */

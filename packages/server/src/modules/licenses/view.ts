@@ -1,9 +1,10 @@
 import { formatUserName } from '@lm/contract';
-import { freeUpdatesState, todayOf, type License } from '@lm/contract/license';
+import { freeUpdatesState, todayOf, trialReachDays, type License } from '@lm/contract/license';
 import { formatProductName } from '@lm/contract/product';
 import type { Executor } from '../../platform/db/database.ts';
-import { findLicenseView, productVersions, type LicenseRow, type LicenseViewRow } from './repo.ts';
-import { findFreeUpgrade, type ProductVersion } from './rules.ts';
+import { settingValue } from '../settings/service.ts';
+import { findLicenseView, liveSeatsOf, productVersions, type LicenseRow, type LicenseViewRow } from './repo.ts';
+import { findFreeUpgrade, latestTrialEnd, type ProductVersion } from './rules.ts';
 
 /** A license as the permission rules see it. */
 export function licenseSubject(row: { owner_id: number; kind: string; distributor_id?: number | null }) {
@@ -22,6 +23,8 @@ export function licenseValues(row: LicenseRow): Record<string, unknown> {
     validUntil: row.valid_until,
     permanent: Boolean(row.permanent),
     revoked: Boolean(row.revoked),
+    suspended: Boolean(row.suspended),
+    tanValidUntil: row.tan_valid_until,
     freeUpdatesUntil: row.free_updates_until,
     upgradedToId: row.upgraded_to_id,
   };
@@ -59,7 +62,15 @@ export function freeUpgradeOf(row: LicenseViewRow, versions: readonly ProductVer
   return findFreeUpgrade(currentVersion(row), { from: freeUpdatesFrom(row), until: row.free_updates_until }, versions, today);
 }
 
-export function toLicense(row: LicenseViewRow, upgrade: ProductVersion | null, today: string): License {
+/** What a page of licenses shares beyond its rows: today, the trial limit setting, the floating seats. */
+interface PageContext {
+  today: string;
+  temporaryMaxDays: number;
+  seats: Map<number, License['seat']>;
+}
+
+export function toLicense(row: LicenseViewRow, upgrade: ProductVersion | null, page: PageContext): License {
+  const { today } = page;
   return {
     id: row.id,
     kind: row.kind,
@@ -80,6 +91,10 @@ export function toLicense(row: LicenseViewRow, upgrade: ProductVersion | null, t
     validUntil: row.valid_until,
     permanent: Boolean(row.permanent),
     revoked: Boolean(row.revoked),
+    suspended: Boolean(row.suspended),
+    tanValidUntil: row.tan_valid_until,
+    latestTrialEnd: row.kind === 'TEMPORARY' ? latestTrialEnd(row.created_at.slice(0, 10), trialReachDays(row.product_trial_days, page.temporaryMaxDays)) : null,
+    seat: page.seats.get(row.id) ?? null,
     freeUpdatesUntil: row.free_updates_until,
     freeUpdatesState: freeUpdatesState(row.free_updates_until, today),
     upgradedToId: row.upgraded_to_id,
@@ -93,7 +108,15 @@ export function toLicense(row: LicenseViewRow, upgrade: ProductVersion | null, t
 export async function toLicenses(db: Executor, rows: readonly LicenseViewRow[], now = new Date()): Promise<License[]> {
   const today = todayOf(now);
   const versions = await productVersions(db, [...new Set(rows.map((row) => row.product_name))]);
-  return rows.map((row) => toLicense(row, freeUpgradeOf(row, versions, today), today));
+  const floating = rows.filter((row) => row.policy_type === 'FLOATING').map((row) => row.id);
+  const seats = new Map(
+    (await liveSeatsOf(db, floating, now.toISOString())).map((seat) => [
+      seat.license_id,
+      { leasedUntil: seat.leased_until, borrowedUntil: seat.borrowed_until !== null && seat.borrowed_until > now.toISOString() ? seat.borrowed_until : null },
+    ]),
+  );
+  const page: PageContext = { today, temporaryMaxDays: await settingValue<number>(db, 'license.temporaryMaxDays'), seats };
+  return rows.map((row) => toLicense(row, freeUpgradeOf(row, versions, today), page));
 }
 
 export async function licenseById(db: Executor, id: number): Promise<License> {

@@ -24,6 +24,7 @@ function tanView(db: Executor) {
     .selectFrom('tans')
     .innerJoin('products', 'products.id', 'tans.product_id')
     .leftJoin('license_policies', 'license_policies.id', 'tans.license_policy_id')
+    .leftJoin('license_policies as default_policy', 'default_policy.id', 'products.default_license_policy_id')
     .leftJoin('users as distributor', 'distributor.id', 'tans.distributor_id')
     .select([
       'tans.id',
@@ -34,6 +35,8 @@ function tanView(db: Executor) {
       'tans.activated_count',
       'tans.distributor_id',
       'tans.revoked',
+      'tans.suspended',
+      'tans.valid_until',
       'tans.free_updates_until',
       'tans.notes',
       'tans.created_at',
@@ -41,6 +44,8 @@ function tanView(db: Executor) {
       'products.name as product_name',
       'products.version as product_version',
       'license_policies.name as policy_name',
+      'license_policies.type as policy_type',
+      'default_policy.type as default_policy_type',
       'distributor.first_name as distributor_first_name',
       'distributor.last_name as distributor_last_name',
       'distributor.company as distributor_company',
@@ -65,6 +70,10 @@ export function toTan(row: TanViewRow, tags: string[]): Tan {
         ? formatUserName({ firstName: row.distributor_first_name, lastName: row.distributor_last_name ?? '', company: row.distributor_company })
         : null,
     revoked: Boolean(row.revoked),
+    suspended: Boolean(row.suspended),
+    validUntil: row.valid_until,
+    // The policy its licenses get: the TAN's, else the product's default, else the built-in indefinite one.
+    policyType: row.policy_type ?? row.default_policy_type ?? 'INDEFINITE',
     freeUpdatesUntil: row.free_updates_until,
     tags,
     notes: row.notes,
@@ -210,6 +219,7 @@ export interface NewTan {
   licenseCount: number;
   distributorId: number | null;
   freeUpdatesUntil: string | null;
+  validUntil: string | null;
   notes: string | null;
   createdBy: number | null;
 }
@@ -230,6 +240,7 @@ export async function insertTans(trx: Executor, tans: readonly NewTan[], now: st
           distributor_id: tan.distributorId,
           revoked: false,
           free_updates_until: tan.freeUpdatesUntil,
+          valid_until: tan.validUntil,
           notes: tan.notes,
           created_by: tan.createdBy,
           created_at: now,
@@ -256,6 +267,8 @@ export async function replaceTags(trx: Executor, tanId: number, tags: readonly s
 
 export type TanUpdateValues = Pick<TansTable, 'product_id' | 'license_policy_id' | 'license_count' | 'distributor_id' | 'free_updates_until' | 'notes'> & {
   revoked: boolean;
+  suspended: boolean;
+  valid_until: string | null;
 };
 
 /** Updates a TAN; its licenses' copy of its distributor (migration 0018) follows in the same transaction. */
@@ -270,12 +283,13 @@ export async function updateTan(trx: Executor, id: number, values: TanUpdateValu
  * the condition is checked by the UPDATE itself, so that concurrent activations (row lock on
  * PostgreSQL, one writer on SQLite) never pass the count.
  */
-export async function claimActivation(trx: Executor, id: number, now: string): Promise<number | null> {
+export async function claimActivation(trx: Executor, id: number, now: string, options: { floating: boolean }): Promise<number | null> {
   const row = await trx
     .updateTable('tans')
     .set((eb) => ({ activated_count: eb('activated_count', '+', 1), updated_at: now }))
     .where('id', '=', id)
-    .where('activated_count', '<', (eb) => eb.ref('license_count'))
+    // A floating TAN counts the machines that joined; its license count bounds the seats in use (seats.ts).
+    .$if(!options.floating, (query) => query.where('activated_count', '<', (eb) => eb.ref('license_count')))
     .where('revoked', '=', false)
     .returning('activated_count')
     .executeTakeFirst();
@@ -294,6 +308,8 @@ export function findTanForActivation(db: Executor, code: string) {
       'tans.license_count',
       'tans.activated_count',
       'tans.revoked',
+      'tans.suspended',
+      'tans.valid_until',
       'tans.free_updates_until',
       'tans.distributor_id',
       'products.active as product_active',

@@ -9,7 +9,9 @@ import { actorOf, authorize, authorizeRecord, requireUser } from '../../platform
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { mergeUpdate } from '../../platform/http/validation.ts';
 import { settingValue } from '../settings/service.ts';
-import { propagateFreeUpdates } from '../licenses/service.ts';
+import { propagateFreeUpdates, propagateTanState, revokeLicensesOfTan } from '../licenses/service.ts';
+import { resolvePolicy } from '../licenses/activation.ts';
+import { findProductForLicensing } from '../licenses/repo.ts';
 import { productExists } from '../products/repo.ts';
 import { listScope, scopedIds } from '../licenses/scope.ts';
 import {
@@ -158,13 +160,17 @@ async function insertTanBatch(ctx: AppContext, request: FastifyRequest, fields: 
   return rows.map((row) => ({ ...names, ...toTanFields(row), tags: fields.tags }));
 }
 
-function toTanFields(row: TanRow): Pick<Tan, 'id' | 'code' | 'licenseCount' | 'activatedCount' | 'revoked' | 'freeUpdatesUntil' | 'notes' | 'createdAt' | 'updatedAt'> {
+function toTanFields(
+  row: TanRow,
+): Pick<Tan, 'id' | 'code' | 'licenseCount' | 'activatedCount' | 'revoked' | 'suspended' | 'validUntil' | 'freeUpdatesUntil' | 'notes' | 'createdAt' | 'updatedAt'> {
   return {
     id: row.id,
     code: row.code,
     licenseCount: row.license_count,
     activatedCount: row.activated_count,
     revoked: Boolean(row.revoked),
+    suspended: Boolean(row.suspended),
+    validUntil: row.valid_until,
     freeUpdatesUntil: row.free_updates_until,
     notes: row.notes,
     createdAt: row.created_at,
@@ -182,6 +188,8 @@ function changeValues(row: TanRow, tags: string[]): Record<string, unknown> {
     activatedCount: row.activated_count,
     distributorId: row.distributor_id,
     revoked: Boolean(row.revoked),
+    suspended: Boolean(row.suspended),
+    validUntil: row.valid_until,
     freeUpdatesUntil: row.free_updates_until,
     tags,
     notes: row.notes,
@@ -205,9 +213,13 @@ export async function updateTanFor(ctx: AppContext, request: FastifyRequest, id:
     // The TAN must stay the caller's: a distributor cannot hand it to someone else.
     authorize(request, 'update', 'Tan', { distributorId: fields.distributorId });
     await checkReferences(trx, fields, old.license_count);
-    if (fields.licenseCount < old.activated_count) {
+    // A floating TAN's count is seats in use at once: it may be lowered below the machines that joined.
+    const product = await findProductForLicensing(trx, fields.productId);
+    const floating = (await resolvePolicy(trx, fields.licensePolicyId, product?.default_license_policy_id ?? null)).type === 'FLOATING';
+    if (!floating && fields.licenseCount < old.activated_count) {
       throw invalid('licenseCount', 'belowActivations', { minimum: old.activated_count, min: old.activated_count });
     }
+    if (input.revokeLicenses && !fields.revoked) throw invalid('revokeLicenses', 'revokeLicensesWithoutRevoke');
     const oldTags = stored.tags;
     const now = nowIso();
     const updated = await updateTan(
@@ -221,14 +233,19 @@ export async function updateTanFor(ctx: AppContext, request: FastifyRequest, id:
         free_updates_until: fields.freeUpdatesUntil,
         notes: fields.notes,
         revoked: fields.revoked,
+        suspended: fields.suspended,
+        valid_until: fields.validUntil,
       },
       now,
     );
     await replaceTags(trx, id, fields.tags);
-    await recordChange(trx, actorOf(request), { model: 'Tan', recordId: id, operation: 'update', oldValues: changeValues(old, oldTags), newValues: changeValues(updated, fields.tags) });
+    const actor = actorOf(request);
+    await recordChange(trx, actor, { model: 'Tan', recordId: id, operation: 'update', oldValues: changeValues(old, oldTags), newValues: changeValues(updated, fields.tags) });
     if (fields.freeUpdatesUntil !== null && fields.freeUpdatesUntil !== old.free_updates_until) {
-      await propagateFreeUpdates(trx, actorOf(request), id, fields.freeUpdatesUntil, now);
+      await propagateFreeUpdates(trx, actor, id, fields.freeUpdatesUntil, now);
     }
+    await propagateTanState(trx, actor, id, { suspended: fields.suspended, validUntil: fields.validUntil }, new Date(now));
+    if (input.revokeLicenses) await revokeLicensesOfTan(trx, actor, id, new Date(now));
   });
   return (await findTanView(ctx.db, id))!;
 }

@@ -132,6 +132,8 @@ export interface LicensePoliciesTable {
   max_different_machines_count: number;
   max_different_machines_interval_hours: number;
   free_updates_period_days: number | null;
+  /** Migration 0021: how many days a machine may borrow a floating seat for offline use; 0 = none. */
+  max_borrow_days: ColumnType<number, number | undefined, number>;
   notes: string | null;
   created_at: string;
   updated_at: string;
@@ -177,6 +179,9 @@ export interface TansTable {
   free_updates_until: string | null;
   notes: string | null;
   created_by: number | null;
+  /** Migration 0021: suspended (reversible, an unpaid subscription) and the end of a subscription's paid period plus grace. */
+  suspended: ColumnType<Bool, Bool | undefined, Bool>;
+  valid_until: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -203,6 +208,9 @@ export interface LicensesTable {
   revoked: Bool;
   free_updates_until: string | null;
   upgraded_to_id: number | null;
+  /** Copies of the TAN's `suspended` and `valid_until` (migration 0021), kept equal to them like distributor_id. */
+  suspended: ColumnType<Bool, Bool | undefined, Bool>;
+  tan_valid_until: ColumnType<string | null, string | null | undefined, string | null>;
   /** The license this one continues after a free upgrade (migration 0007); it counts as no new activation. */
   upgraded_from_id: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: string;
@@ -254,6 +262,8 @@ export interface FloatingSeatsTable {
   license_id: number;
   leased_until: string;
   renewed_at: string;
+  /** Migration 0021: the end of a borrowed lease (the machine took the seat offline); null when not borrowed. */
+  borrowed_until: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface LicenseLastSeenTable {
