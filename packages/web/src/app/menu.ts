@@ -33,6 +33,7 @@ const changeLogPaths: Record<(typeof CHANGE_LOG_MODELS)[number], string> = {
 export const MENU: MenuEntry[] = [
   { labelKey: 'nav.myLicenses', to: '/account/licenses', login: true },
   { labelKey: 'nav.users', to: '/users', ability: ['view-list', 'User'] },
+  { labelKey: 'nav.licenses', to: '/licenses', ability: ['view-list', 'License'] },
   {
     labelKey: 'nav.products',
     links: [

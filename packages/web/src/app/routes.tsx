@@ -56,6 +56,7 @@ export const ROUTES: AppRoute[] = [
     page: page(() => import('../features/license-policies/LicensePolicyCreatePage.tsx')),
     requires: can('create', 'LicensePolicy'),
   },
+  { path: '/licenses', page: page(() => import('../features/licenses/LicenseSearchPage.tsx')), requires: can('view-list', 'License') },
   { path: '/tans', page: page(() => import('../features/tans/TanListPage.tsx')), requires: can('view-list', 'Tan') },
   { path: '/tans/create', page: page(() => import('../features/tans/TanCreatePage.tsx')), requires: can('create', 'Tan') },
   { path: '/features', page: page(() => import('../features/features/FeatureListPage.tsx')), requires: can('view-list', 'Feature') },

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { LOCALES, MONTH_DAYS, LOCALE_NAMES } from '@lm/contract';
 import {
   licensePolicyFields,
+  MAX_BORROW_DAYS,
   publicNameEntries,
   SELECTABLE_POLICY_TYPES,
   type LicensePolicy,
@@ -33,6 +34,7 @@ interface PolicyFormValues {
   maxDifferentMachinesCount: number | string;
   maxDifferentMachinesIntervalHours: string;
   freeUpdatesPeriodDays: string;
+  maxBorrowDays: number | string;
   notes: string;
 }
 
@@ -47,6 +49,7 @@ const DEFAULTS: PolicyFormValues = {
   maxDifferentMachinesCount: 3,
   maxDifferentMachinesIntervalHours: String(720),
   freeUpdatesPeriodDays: '',
+  maxBorrowDays: 0,
   notes: '',
 };
 
@@ -63,6 +66,7 @@ function initialValues(policy: LicensePolicy | null): PolicyFormValues {
     maxDifferentMachinesCount: policy.maxDifferentMachinesCount,
     maxDifferentMachinesIntervalHours: String(policy.maxDifferentMachinesIntervalHours),
     freeUpdatesPeriodDays: policy.freeUpdatesPeriodDays === null ? '' : String(policy.freeUpdatesPeriodDays),
+    maxBorrowDays: policy.maxBorrowDays,
     notes: policy.notes ?? '',
   };
 }
@@ -82,6 +86,8 @@ function toBody(values: PolicyFormValues): LicensePolicyInput {
     maxDifferentMachinesCount: integer(values.maxDifferentMachinesCount),
     maxDifferentMachinesIntervalHours: integer(values.maxDifferentMachinesIntervalHours),
     freeUpdatesPeriodDays: values.freeUpdatesPeriodDays === '' ? null : integer(values.freeUpdatesPeriodDays),
+    // Only floating seats can be borrowed: another type sends 0, whatever was typed before switching.
+    maxBorrowDays: values.type === 'FLOATING' ? integer(values.maxBorrowDays) : 0,
     notes: values.notes,
   };
 }
@@ -207,6 +213,17 @@ export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: Licen
             data={machinesIntervalOptions(t, policy?.maxDifferentMachinesIntervalHours ?? null)}
             {...form.getInputProps('maxDifferentMachinesIntervalHours')}
           />
+          {form.values.type === 'FLOATING' && (
+            <NumberInput
+              label={t('catalogue.policy.maxBorrowDays')}
+              description={t('catalogue.policy.maxBorrowDaysHelp')}
+              min={0}
+              max={MAX_BORROW_DAYS}
+              allowDecimal={false}
+              allowNegative={false}
+              {...form.getInputProps('maxBorrowDays')}
+            />
+          )}
         </SimpleGrid>
         <Textarea label={t('catalogue.notes')} autosize minRows={2} {...form.getInputProps('notes')} />
         <FormActions editing={Boolean(policy)} saving={save.isPending} onCancel={onCancel} />

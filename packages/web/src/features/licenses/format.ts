@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
-import { asSubject } from '@lm/contract';
+import { asSubject, type TrialExtensionUnit } from '@lm/contract';
+import { daysBetween, extensionDays, MAX_EXTENSION_AMOUNT } from '@lm/contract/license';
 import { policyLabel } from '../../lib/license-policies.ts';
 import type { LicenseItem } from './api/licenses.ts';
 
@@ -8,9 +9,17 @@ export function licenseSubject(license: LicenseItem) {
   return asSubject('License', { ownerId: license.ownerId, kind: license.kind, distributorId: license.distributorId } as Record<string, unknown>);
 }
 
-/** A temporary or dated license whose last day has passed (permanent ones never end). */
-export function hasEnded(license: LicenseItem, today: string): boolean {
-  return !license.permanent && license.validUntil !== null && license.validUntil < today;
+/** The last day a license is valid: its own (unless permanent) or its TAN's subscription, whichever comes first. */
+export function lastValidDay(license: Pick<LicenseItem, 'permanent' | 'validUntil' | 'tanValidUntil'>): string | null {
+  const own = license.permanent ? null : license.validUntil;
+  if (own === null || license.tanValidUntil === null) return own ?? license.tanValidUntil;
+  return own < license.tanValidUntil ? own : license.tanValidUntil;
+}
+
+/** A license whose last day has passed (permanent ones end only with their TAN's subscription). */
+export function hasEnded(license: Pick<LicenseItem, 'permanent' | 'validUntil' | 'tanValidUntil'>, today: string): boolean {
+  const last = lastValidDay(license);
+  return last !== null && last < today;
 }
 
 /**
@@ -21,4 +30,19 @@ export function hasEnded(license: LicenseItem, today: string): boolean {
 export function policyName(license: LicenseItem, locale: string, t: TFunction): string {
   if (license.kind === 'TEMPORARY') return t('licenses.trialPolicy');
   return license.licensePolicyPublicName[locale] || policyLabel({ name: license.licensePolicyName }, t);
+}
+
+/**
+ * The most a trial may still be extended by, in each unit: up to its latest end (its start plus the
+ * trial limit, DESIGN.md section 6), counted from its current end.
+ */
+export function extensionLimits(license: Pick<LicenseItem, 'validUntil' | 'latestTrialEnd'>, today: string): Record<TrialExtensionUnit, number> {
+  const from = license.validUntil ?? today;
+  const left = license.latestTrialEnd ? Math.max(0, daysBetween(from, license.latestTrialEnd)) : MAX_EXTENSION_AMOUNT;
+  const most = (unit: TrialExtensionUnit) => {
+    let amount = Math.min(MAX_EXTENSION_AMOUNT, Math.floor(left / extensionDays(1, unit)));
+    while (amount > 0 && extensionDays(amount, unit) > left) amount--;
+    return amount;
+  };
+  return { days: most('days'), weeks: most('weeks'), months: most('months') };
 }

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Group, SegmentedControl, Select, Stack, Table, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Button, Checkbox, Group, SegmentedControl, Select, Stack, Table, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { asSubject, LIST_FILTER_MAX_LENGTH, SELECT_SEARCH_DEBOUNCE_MS } from '@lm/contract';
 import { freeUpdatesState, todayOf } from '@lm/contract/license';
-import { formatTanCode, TAN_SORT_FIELDS, type TanFieldsInput } from '@lm/contract/tan';
+import { formatTanCode, TAN_SORT_FIELDS } from '@lm/contract/tan';
 import { ListPager, useCountText } from '../../components/ListPager.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useListPaging } from '../../lib/list-paging.ts';
@@ -41,18 +41,6 @@ function SortHeader({ field, sort, onSort, label }: { field: SortField; sort: st
 /** A TAN as the permission rules see it. */
 const tanSubject = (tan: TanItem) => asSubject('Tan', { distributorId: tan.distributorId } as Record<string, unknown>);
 
-function bodyOf(tan: TanItem): TanFieldsInput {
-  return {
-    productId: tan.productId,
-    licensePolicyId: tan.licensePolicyId,
-    licenseCount: tan.licenseCount,
-    distributorId: tan.distributorId,
-    freeUpdatesUntil: tan.freeUpdatesUntil,
-    tags: tan.tags,
-    notes: tan.notes,
-  };
-}
-
 /** `/tans`: the TAN list with filter, tag filter, revoked state, sort, activations, edit and revoke. */
 export default function TanListPage() {
   const { t } = useTranslation();
@@ -83,15 +71,22 @@ export default function TanListPage() {
   // Changing a filter or the sort starts at page 1 again (useListPaging).
   const resetPage = <T,>(set: (value: T) => void) => set;
 
-  const revoke = (tan: TanItem) =>
+  const revoke = (tan: TanItem) => {
+    // A leaked or refunded TAN: its licenses may go with it (DESIGN.md section 6), asked with their count.
+    let revokeLicenses = false;
     confirmDanger({
       title: t('tans.revokeTitle'),
       text: t('tans.revokeText', { code: formatTanCode(tan.code) }),
+      extra:
+        tan.activatedCount > 0 ? (
+          <Checkbox mt="sm" label={t('tans.revokeLicenses', { count: tan.activatedCount })} onChange={(event) => (revokeLicenses = event.currentTarget.checked)} />
+        ) : undefined,
       confirmLabel: t('tans.revoke'),
-      run: () => update.mutateAsync({ id: tan.id, body: { ...bodyOf(tan), revoked: true } }),
+      run: () => update.mutateAsync({ id: tan.id, body: { revoked: true, ...(revokeLicenses ? { revokeLicenses: true } : {}) } }),
       done: t('tans.revokedDone'),
       failedKey: 'tans.updateFailed',
     });
+  };
 
   const freeUpdatesBadge = (date: string | null) => {
     const state = freeUpdatesState(date, today);
@@ -170,6 +165,16 @@ export default function TanListPage() {
                         {t('tans.revoked')}
                       </Badge>
                     )}
+                    {tan.suspended && !tan.revoked && (
+                      <Badge color="orange" size="sm" display="block" w="fit-content" mt={4}>
+                        {t('tans.suspended')}
+                      </Badge>
+                    )}
+                    {tan.validUntil && !tan.revoked && (
+                      <Badge color={tan.validUntil < today ? 'red' : 'blue'} variant="light" size="sm" display="block" w="fit-content" mt={4} tt="none">
+                        {t('tans.validUntilBadge', { date: formatDate(tan.validUntil) })}
+                      </Badge>
+                    )}
                   </Table.Td>
                   <Table.Td>{tan.productName}</Table.Td>
                   <Table.Td>
@@ -186,7 +191,15 @@ export default function TanListPage() {
                       {formatNumber(tan.activatedCount)}
                     </Anchor>
                   </Table.Td>
-                  <Table.Td>{tan.licenseCount}</Table.Td>
+                  <Table.Td>
+                    {tan.licenseCount}
+                    {/* A floating TAN's count is seats in use at once; any number of machines may join. */}
+                    {tan.policyType === 'FLOATING' && (
+                      <Text span size="xs" c="dimmed" ml={4}>
+                        {t('tans.seats', { count: tan.licenseCount })}
+                      </Text>
+                    )}
+                  </Table.Td>
                   {canChooseDistributor && (
                     <Table.Td miw={120} maw={200}>
                       <Text size="sm" lineClamp={2} title={tan.distributorName ?? undefined}>

@@ -15,6 +15,9 @@ const tan: TanItem = {
   distributorId: 4,
   distributorName: 'Dora',
   revoked: false,
+  suspended: false,
+  validUntil: '2027-06-30',
+  policyType: 'INDEFINITE',
   freeUpdatesUntil: '2027-01-31',
   tags: ['fair:2026', 'Müller'],
   notes: null,
@@ -33,8 +36,10 @@ describe('the TAN form', () => {
 
   it('turns select strings into the ids and nulls the API takes, and back', () => {
     const values = toTanForm(tan);
-    expect(values).toEqual({ productId: 3, licensePolicyId: null, licenseCount: 5, distributorId: 4, freeUpdatesUntil: '2027-01-31', tags: ['fair:2026', 'Müller'], notes: '' });
-    expect(toTanBody(values)).toEqual({ productId: 3, licensePolicyId: null, licenseCount: 5, distributorId: 4, freeUpdatesUntil: '2027-01-31', tags: ['fair:2026', 'Müller'], notes: null });
+    const fields = { productId: 3, licensePolicyId: null, licenseCount: 5, distributorId: 4, freeUpdatesUntil: '2027-01-31', validUntil: '2027-06-30', tags: ['fair:2026', 'Müller'] };
+    expect(values).toEqual({ ...fields, notes: '' });
+    expect(toTanBody(values)).toEqual({ ...fields, notes: null });
+    expect(toTanBody({ ...values, validUntil: '' as never }).validUntil).toBeNull();
   });
 
   it('requires a product and a count within the configured maximum, and valid tags', () => {

@@ -10,6 +10,8 @@ export interface TanFormValues {
   licenseCount: number | string;
   distributorId: number | null;
   freeUpdatesUntil: string | null;
+  /** A subscription's paid period plus grace: the licenses run until the end of this day. */
+  validUntil: string | null;
   tags: string[];
   notes: string;
 }
@@ -20,6 +22,7 @@ export const emptyTanForm: TanFormValues = {
   licenseCount: 1,
   distributorId: null,
   freeUpdatesUntil: null,
+  validUntil: null,
   tags: [],
   notes: '',
 };
@@ -32,6 +35,7 @@ export function tanFormSchema(maxLicenseCount: number) {
     licenseCount: z.number().int().min(1).max(maxLicenseCount),
     distributorId: z.number().int().positive().nullable(),
     freeUpdatesUntil: z.iso.date().nullable(),
+    validUntil: z.iso.date().nullable(),
     tags: z
       .array(z.string())
       .max(TAN_MAX_TAGS)
@@ -49,6 +53,7 @@ export function toTanBody(values: TanFormValues): TanFieldsInput {
     licenseCount: Number(values.licenseCount),
     distributorId: values.distributorId,
     freeUpdatesUntil: values.freeUpdatesUntil || null,
+    validUntil: values.validUntil || null,
     tags: values.tags,
     notes: values.notes.trim() ? values.notes : null,
   };
@@ -61,6 +66,7 @@ export function toTanForm(tan: TanItem): TanFormValues {
     licenseCount: tan.licenseCount,
     distributorId: tan.distributorId,
     freeUpdatesUntil: tan.freeUpdatesUntil,
+    validUntil: tan.validUntil,
     tags: tan.tags,
     notes: tan.notes ?? '',
   };

@@ -8,6 +8,8 @@ export type LicenseItem = Omit<License, 'createdAt' | 'updatedAt'> & { createdAt
 
 export interface LicenseListParams {
   userId?: number;
+  /** `all`: every license the caller may see across accounts (staff). */
+  scope?: 'all';
   offline?: boolean;
   filter?: string;
   offset: number;
@@ -25,7 +27,7 @@ export function useLicenses(params: LicenseListParams) {
     queryFn: ({ signal }) =>
       api<ListResult<LicenseItem>>('/licenses', {
         signal,
-        query: { userId: params.userId, offline: params.offline ? 'true' : undefined, filter: params.filter, offset: params.offset, after: params.after, limit: params.limit, sort: params.sort },
+        query: { scope: params.scope, userId: params.userId, offline: params.offline ? 'true' : undefined, filter: params.filter, offset: params.offset, after: params.after, limit: params.limit, sort: params.sort },
       }),
     placeholderData: keepPreviousData,
   });

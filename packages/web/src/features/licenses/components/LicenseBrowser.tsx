@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Group, Loader, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Group, Loader, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -18,29 +18,56 @@ interface Props {
   header?: (page: ListResult<LicenseItem>) => ReactNode;
   /** What an empty list says; by default it speaks to the owner ("You have no licenses yet"). */
   emptyText?: string;
+  /** Every license the caller may see across accounts (the staff's search), with a choice of order. */
+  scope?: 'all';
+  searchLabel?: string;
 }
 
+const ORDERS = ['-createdAt', 'createdAt', 'machineId', 'validUntil', '-validUntil', 'freeUpdatesUntil'] as const;
+
 /** Licenses as cards, searchable by machine id and TAN, 50 a page. */
-export function LicenseBrowser({ userId, offline, showOwner, header, emptyText }: Props) {
+export function LicenseBrowser({ userId, offline, showOwner, header, emptyText, scope, searchLabel }: Props) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<(typeof ORDERS)[number]>('-createdAt');
   const [filter] = useDebouncedValue(search.trim(), SELECT_SEARCH_DEBOUNCE_MS);
-  const paging = useListPaging(JSON.stringify([userId, offline, filter]));
+  const paging = useListPaging(JSON.stringify([userId, offline, filter, sort]));
   const countText = useCountText();
-  const { data, isLoading, error } = useLicenses({ userId, offline, filter: filter || undefined, ...paging.request, limit: paging.limit });
+  const { data, isLoading, error } = useLicenses({
+    scope,
+    userId,
+    offline,
+    filter: filter || undefined,
+    ...paging.request,
+    limit: paging.limit,
+    sort: scope ? sort : undefined,
+  });
+  const label = searchLabel ?? t('licenses.search');
   return (
     <Stack>
       {data && header?.(data)}
       <Group justify="space-between" wrap="wrap">
-        <TextInput
-          aria-label={t('licenses.search')}
-          placeholder={t('licenses.search')}
-          leftSection={<IconSearch size={16} />}
-          value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-          w={{ base: '100%', sm: 340 }}
-          maxLength={LIST_FILTER_MAX_LENGTH}
-        />
+        <Group gap="sm" wrap="wrap" style={{ flex: 1 }}>
+          <TextInput
+            aria-label={label}
+            placeholder={label}
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+            w={{ base: '100%', sm: 420 }}
+            maxLength={LIST_FILTER_MAX_LENGTH}
+          />
+          {scope && (
+            <Select
+              aria-label={t('licenses.order')}
+              data={ORDERS.map((value) => ({ value, label: t(`licenses.orders.${value}`) }))}
+              value={sort}
+              onChange={(value) => value && setSort(value as (typeof ORDERS)[number])}
+              allowDeselect={false}
+              w={{ base: '100%', sm: 240 }}
+            />
+          )}
+        </Group>
         <Text size="sm" c="dimmed" aria-live="polite">
           {countText('licenses.totalCount', data)}
         </Text>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Card, Group, Popover, Stack, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Card, Group, Popover, Stack, Table, Text, Title } from '@mantine/core';
 import { openConfirmModal } from '../../../components/modals.tsx';
 import { IconArrowsExchange, IconCalendarPlus, IconDeviceDesktop, IconDownload, IconEdit, IconGift, IconInfoCircle, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,7 @@ import { useAbility } from '../../../lib/auth.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { licenseFileUrl, useDelete, type LicenseItem } from '../api/licenses.ts';
 import { currentLocale } from '../../../lib/i18n.ts';
-import { formatDate } from '../../../lib/format.ts';
+import { formatDate, formatDateTime } from '../../../lib/format.ts';
 import { hasEnded, licenseSubject, policyName } from '../format.ts';
 import { AdminEditDialog, ChangeMachineDialog, ExtendDialog, MoveDialog } from './LicenseDialogs.tsx';
 import { useUpgradeOffer } from './FreeUpgrade.tsx';
@@ -41,6 +41,14 @@ function FreeUpdatesInfo({ license }: { license: LicenseItem }) {
   );
 }
 
+/** A floating license's seat: held now by its machine, borrowed for offline use until a date, or free. */
+function SeatInfo({ seat }: { seat: LicenseItem['seat'] }) {
+  const { t } = useTranslation();
+  if (!seat) return <Text span size="sm" c="dimmed">{t('licenses.seatFree')}</Text>;
+  if (seat.borrowedUntil) return <Badge color="violet" variant="light" tt="none">{t('licenses.seatBorrowed', { date: formatDateTime(seat.borrowedUntil) })}</Badge>;
+  return <Badge color="green" variant="light" tt="none">{t('licenses.seatInUse')}</Badge>;
+}
+
 /** One license (spec section 2): product, machine, validity, free updates, and the actions the rules allow. */
 export function LicenseCard({ license, showOwner = false }: { license: LicenseItem; showOwner?: boolean }) {
   const { t } = useTranslation();
@@ -52,6 +60,8 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
   const today = todayOf();
   const live = !license.revoked && license.upgradedToId === null;
   const ended = hasEnded(license, today);
+  // What the server would refuse to sign: no download link that only leads to an error.
+  const downloadable = live && !license.suspended && !ended;
   const isTemporary = license.kind === 'TEMPORARY';
   const can = (action: 'update' | 'extend' | 'delete' | 'download' | 'create', field?: string) => ability.can(action, subject, field);
 
@@ -86,9 +96,15 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
             {isTemporary && <Badge color="yellow">{t('licenses.temporary')}</Badge>}
             {license.revoked && <Badge color="red">{t('licenses.revoked')}</Badge>}
             {license.upgradedToId !== null && <Badge color="gray">{t('licenses.upgraded')}</Badge>}
+            {license.suspended && !license.revoked && <Badge color="orange">{t('licenses.suspended')}</Badge>}
             {ended && !license.revoked && <Badge color="red" variant="outline">{t('licenses.ended')}</Badge>}
           </Group>
         </Group>
+        {license.suspended && !license.revoked && (
+          <Alert color="orange" variant="light" p="xs" data-testid="license-suspended">
+            <Text size="sm">{t('licenses.suspendedNotice')}</Text>
+          </Alert>
+        )}
         <Table variant="vertical" withRowBorders={false} verticalSpacing={2} fz="sm">
           <Table.Tbody>
             <Table.Tr>
@@ -107,6 +123,20 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
               <Table.Th>{t('licenses.validUntil')}</Table.Th>
               <Table.Td data-testid="license-valid-until">{validity}</Table.Td>
             </Table.Tr>
+            {license.tanValidUntil && (
+              <Table.Tr>
+                <Table.Th>{t('licenses.subscriptionUntil')}</Table.Th>
+                <Table.Td data-testid="license-subscription">{formatDate(license.tanValidUntil)}</Table.Td>
+              </Table.Tr>
+            )}
+            {license.licensePolicyType === 'FLOATING' && live && (
+              <Table.Tr>
+                <Table.Th>{t('licenses.seat')}</Table.Th>
+                <Table.Td data-testid="license-seat">
+                  <SeatInfo seat={license.seat} />
+                </Table.Td>
+              </Table.Tr>
+            )}
             <Table.Tr>
               <Table.Th>{t('licenses.policy')}</Table.Th>
               <Table.Td>{policyName(license, currentLocale(), t)}</Table.Td>
@@ -146,24 +176,24 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
             <Button.Group>
               <Button
                 component="a"
-                href={live ? licenseFileUrl(license.id, 'lic') : undefined}
+                href={downloadable ? licenseFileUrl(license.id, 'lic') : undefined}
                 download
                 size="xs"
                 variant="light"
                 leftSection={<IconDownload size={14} />}
-                disabled={!live}
-                title={live ? undefined : t('licenses.noDownload')}
+                disabled={!downloadable}
+                title={downloadable ? undefined : t('licenses.noDownload')}
               >
                 {t('licenses.download')}
               </Button>
               <Button
                 component="a"
-                href={live ? licenseFileUrl(license.id, 'json') : undefined}
+                href={downloadable ? licenseFileUrl(license.id, 'json') : undefined}
                 download
                 size="xs"
                 variant="light"
-                disabled={!live}
-                title={live ? t('licenses.downloadJson') : t('licenses.noDownload')}
+                disabled={!downloadable}
+                title={downloadable ? t('licenses.downloadJson') : t('licenses.noDownload')}
               >
                 .json
               </Button>
@@ -179,7 +209,7 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
               {t('licenses.move')}
             </Button>
           )}
-          {live && isTemporary && can('extend') && (
+          {live && isTemporary && !ended && can('extend') && (
             <Button size="xs" variant="light" leftSection={<IconCalendarPlus size={14} />} onClick={() => setDialog('extend')}>
               {t('licenses.extend')}
             </Button>

@@ -3,7 +3,9 @@ import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { email, TRIAL_EXTENSION_UNITS, type TrialExtensionUnit } from '@lm/contract';
-import { changeMachine, MAX_EXTENSION_AMOUNT } from '@lm/contract/license';
+import { changeMachine, MAX_EXTENSION_AMOUNT, todayOf } from '@lm/contract/license';
+import { extensionLimits } from '../format.ts';
+import { formatDate } from '../../../lib/format.ts';
 import { formValidator } from '../../../lib/forms.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { showFieldErrors } from '../../../lib/server-errors.ts';
@@ -32,11 +34,21 @@ function Actions({ onClose, pending, submitLabel }: { onClose: () => void; pendi
 
 const extendForm = z.object({ amount: z.number().int().min(1).max(MAX_EXTENSION_AMOUNT), unit: z.enum(TRIAL_EXTENSION_UNITS) });
 
-/** Extend a trial by days, weeks or months. */
+/** Extend a trial by days, weeks or months, offering only what its latest end allows. */
 export function ExtendDialog({ license, onClose }: DialogProps) {
   const { t } = useTranslation();
   const extend = useExtend();
-  const form = useForm<{ amount: number | string; unit: TrialExtensionUnit }>({ initialValues: { amount: 7, unit: 'days' }, validate: formValidator(extendForm) });
+  const limits = extensionLimits(license, todayOf());
+  const units = TRIAL_EXTENSION_UNITS.filter((unit) => limits[unit] > 0);
+  const form = useForm<{ amount: number | string; unit: TrialExtensionUnit }>({
+    initialValues: { amount: Math.min(7, limits.days) || 1, unit: 'days' },
+    validate: (values) => {
+      const errors = formValidator(extendForm)(values);
+      if (Number(values.amount) > limits[values.unit]) errors.amount = t('licenses.extendAtMost', { count: limits[values.unit], unit: t(`licenses.units.${values.unit}`) });
+      return errors;
+    },
+  });
+  const unit = form.getValues().unit;
   const submit = form.onSubmit(async ({ amount, unit }) => {
     try {
       await extend.mutateAsync({ id: license.id, amount: Number(amount), unit });
@@ -50,9 +62,25 @@ export function ExtendDialog({ license, onClose }: DialogProps) {
     <Dialog onClose={onClose} title={t('licenses.extendTitle', { product: license.productName })}>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <NumberInput label={t('licenses.extendAmount')} min={1} max={MAX_EXTENSION_AMOUNT} allowDecimal={false} data-autofocus {...form.getInputProps('amount')} />
-          <SegmentedControl data={TRIAL_EXTENSION_UNITS.map((unit) => ({ value: unit, label: t(`licenses.units.${unit}`) }))} {...form.getInputProps('unit')} />
-          <Actions onClose={onClose} pending={extend.isPending} submitLabel={t('licenses.extend')} />
+          {license.latestTrialEnd && <Text size="sm">{t('licenses.extendLatest', { date: formatDate(license.latestTrialEnd) })}</Text>}
+          {units.length === 0 ? (
+            <>
+              <Text size="sm" c="dimmed" data-testid="extend-none-left">
+                {t('licenses.extendNoneLeft')}
+              </Text>
+              <Group justify="flex-end">
+                <Button variant="default" onClick={onClose}>
+                  {t('common.close')}
+                </Button>
+              </Group>
+            </>
+          ) : (
+            <>
+              <NumberInput label={t('licenses.extendAmount')} min={1} max={limits[unit]} allowDecimal={false} data-autofocus {...form.getInputProps('amount')} />
+              <SegmentedControl data={units.map((value) => ({ value, label: t(`licenses.units.${value}`) }))} {...form.getInputProps('unit')} />
+              <Actions onClose={onClose} pending={extend.isPending} submitLabel={t('licenses.extend')} />
+            </>
+          )}
         </Stack>
       </form>
     </Dialog>

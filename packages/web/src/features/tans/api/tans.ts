@@ -56,4 +56,7 @@ export const useCreateTans = () =>
   useTanMutation(({ count, body }: { count: number; body: TanFieldsInput }) => api<ListResult<TanItem>>('/tans', { method: 'POST', query: { count }, body }));
 
 export const useUpdateTan = () =>
-  useTanMutation(({ id, body }: { id: number; body: TanFieldsInput & { revoked: boolean } }) => api<TanItem>(`/tans/${id}`, { method: 'PUT', body }));
+  // A field left out keeps its value (PUT /tans/{id}).
+  useTanMutation(({ id, body }: { id: number; body: Partial<TanFieldsInput> & { revoked?: boolean; suspended?: boolean; revokeLicenses?: boolean } }) =>
+    api<TanItem>(`/tans/${id}`, { method: 'PUT', body }),
+  );

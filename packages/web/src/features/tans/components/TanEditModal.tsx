@@ -31,6 +31,10 @@ export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClo
   const schema = useMemo(() => tanFormSchema(maxLicenseCount ?? Number.MAX_SAFE_INTEGER), [maxLicenseCount]);
   const form = useForm<TanFormValues>({ initialValues: toTanForm(tan), validate: formValidator(schema) });
   const [revoked, setRevoked] = useState(tan.revoked);
+  const [suspended, setSuspended] = useState(tan.suspended);
+  const [revokeLicenses, setRevokeLicenses] = useState(false);
+  // Only a revocation made now can take the licenses with it.
+  const revoking = revoked && !tan.revoked && tan.activatedCount > 0;
 
   const askAboutFreeUpdates = (productId: number | null, defaultPolicyId: number | null) => {
     if (productId === null || productId === tan.productId) return;
@@ -49,7 +53,7 @@ export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClo
 
   const submit = form.onSubmit(async (values) => {
     try {
-      await update.mutateAsync({ id: tan.id, body: { ...toTanBody(values), revoked } });
+      await update.mutateAsync({ id: tan.id, body: { ...toTanBody(values), revoked, suspended, ...(revoking && revokeLicenses ? { revokeLicenses: true } : {}) } });
       showSuccess(t('tans.updated'));
       onClose();
     } catch (error) {
@@ -69,7 +73,21 @@ export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClo
             labels={{ policy: tan.licensePolicyName }}
             onProductChange={askAboutFreeUpdates}
           />
+          <Checkbox
+            label={t('tans.suspended')}
+            description={t('tans.suspendedHelp')}
+            checked={suspended}
+            onChange={(event) => setSuspended(event.currentTarget.checked)}
+          />
           <Checkbox label={t('tans.revoked')} checked={revoked} onChange={(event) => setRevoked(event.currentTarget.checked)} />
+          {revoking && (
+            <Checkbox
+              ml="xl"
+              label={t('tans.revokeLicenses', { count: tan.activatedCount })}
+              checked={revokeLicenses}
+              onChange={(event) => setRevokeLicenses(event.currentTarget.checked)}
+            />
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('common.cancel')}

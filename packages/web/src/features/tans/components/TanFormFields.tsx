@@ -78,6 +78,12 @@ export function TanFormFields({ form, maxLicenseCount, canChooseDistributor, lab
           clearable
           {...form.getInputProps('freeUpdatesUntil')}
         />
+        <LocalizedDateInput
+          label={t('tans.validUntil')}
+          description={t('tans.validUntilHelp')}
+          clearable
+          {...form.getInputProps('validUntil')}
+        />
         <TagsInput
           label={t('tans.tags')}
           description={t('tans.tagsHelp')}
