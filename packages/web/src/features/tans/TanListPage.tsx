@@ -171,7 +171,7 @@ export default function TanListPage() {
                       </Badge>
                     )}
                     {tan.validUntil && !tan.revoked && (
-                      <Badge color={tan.validUntil < today ? 'red' : 'blue'} variant="light" size="sm" display="block" w="fit-content" mt={4} tt="none">
+                      <Badge color={tan.validUntil < today ? 'red' : 'blue'} variant="light" size="sm" display="block" w="fit-content" mt={4} tt="none" ff="var(--mantine-font-family)">
                         {t('tans.validUntilBadge', { date: formatDate(tan.validUntil) })}
                       </Badge>
                     )}

@@ -11,7 +11,7 @@ import { showError, showSuccess } from '../../../lib/notify.ts';
 import { licenseFileUrl, useDelete, type LicenseItem } from '../api/licenses.ts';
 import { currentLocale } from '../../../lib/i18n.ts';
 import { formatDate, formatDateTime } from '../../../lib/format.ts';
-import { hasEnded, licenseSubject, policyName } from '../format.ts';
+import { hasEnded, lastValidDay, licenseSubject, policyName } from '../format.ts';
 import { AdminEditDialog, ChangeMachineDialog, ExtendDialog, MoveDialog } from './LicenseDialogs.tsx';
 import { useUpgradeOffer } from './FreeUpgrade.tsx';
 
@@ -65,11 +65,10 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
   const isTemporary = license.kind === 'TEMPORARY';
   const can = (action: 'update' | 'extend' | 'delete' | 'download' | 'create', field?: string) => ability.can(action, subject, field);
 
-  const validity = license.permanent
-    ? t('licenses.permanent')
-    : license.validUntil
-      ? formatDate(license.validUntil)
-      : t('licenses.unlimited');
+  const lastDay = lastValidDay(license);
+  const validity = lastDay ? formatDate(lastDay) : license.permanent ? t('licenses.permanent') : t('licenses.unlimited');
+  // The subscription's end is the license's when it comes first: said so, since a renewal moves it.
+  const bySubscription = lastDay !== null && lastDay === license.tanValidUntil;
 
   const confirmDelete = () =>
     openConfirmModal({
@@ -121,14 +120,15 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
             )}
             <Table.Tr>
               <Table.Th>{t('licenses.validUntil')}</Table.Th>
-              <Table.Td data-testid="license-valid-until">{validity}</Table.Td>
+              <Table.Td data-testid="license-valid-until">
+                {validity}
+                {bySubscription && (
+                  <Text span size="xs" c="dimmed" ml={6} data-testid="license-subscription">
+                    {t('licenses.bySubscription')}
+                  </Text>
+                )}
+              </Table.Td>
             </Table.Tr>
-            {license.tanValidUntil && (
-              <Table.Tr>
-                <Table.Th>{t('licenses.subscriptionUntil')}</Table.Th>
-                <Table.Td data-testid="license-subscription">{formatDate(license.tanValidUntil)}</Table.Td>
-              </Table.Tr>
-            )}
             {license.licensePolicyType === 'FLOATING' && live && (
               <Table.Tr>
                 <Table.Th>{t('licenses.seat')}</Table.Th>
