@@ -259,6 +259,16 @@ function casesOf(p: Awaited<ReturnType<typeof parameters>>, deepCursor: (list: C
     add('licenses', `sort ${sort}, distributor: account with 10,000`, 'distributor', licenses(heavy));
     add('licenses', `sort ${sort}, distributor: one TAN`, 'distributor', (s) => licenses(`tanId=${pick(p.distributorTans, s)}`)(s));
     add('licenses', `sort ${sort}, account with 10,000, last page`, 'admin', licenses(`${heavy}&offset=9950`));
+    // The staff's search across accounts (issue 37): every license, a machine id, a TAN typed, an owner.
+    add('licenses', `sort ${sort}, every license (scope=all)`, 'admin', licenses('scope=all'));
+    add('licenses', `sort ${sort}, every license, page 200`, 'admin', licenses(`scope=all&${last}`));
+    add('licenses', `sort ${sort}, every license, next page at row 500,000 (cursor)`, 'admin', (s) => `${licenses('scope=all')(s)}&${deepCursor('licenses', sort, 'scope=all') ?? 'offset=500000'}`);
+    add('licenses', `sort ${sort}, every license, machine id`, 'admin', (s) => licenses(`scope=all&filter=${encodeURIComponent(pick(p.machines, s))}`)(s));
+    add('licenses', `sort ${sort}, every license, TAN typed`, 'admin', (s) => licenses(`scope=all&filter=${dashed(typed(pick(p.heavyCodes, s), s, 4))}`)(s));
+    add('licenses', `sort ${sort}, every license, owner's e-mail typed`, 'admin', (s) => licenses(`scope=all&filter=${encodeURIComponent(typed(pick(p.emails, s), s, 3))}`)(s));
+    add('licenses', `sort ${sort}, every license, owner's name`, 'admin', (s) => licenses(`scope=all&filter=${encodeURIComponent(pick(p.names, s))}`)(s));
+    add('licenses', `sort ${sort}, distributor: all of its licenses`, 'distributor', licenses('scope=all'));
+    add('licenses', `sort ${sort}, distributor: owner's e-mail`, 'distributor', (s) => licenses(`scope=all&filter=${encodeURIComponent(pick(p.emails, s))}`)(s));
   }
 
   for (const sort of both(USER_SORTS)) {
@@ -355,6 +365,7 @@ async function benchDatabase(kind: Kind): Promise<Figure[]> {
         await findCursor('tans', sort, `productId=${p.products[0]}`, 10_000);
       }
     }
+    if (LISTS.includes('licenses')) for (const sort of both(LICENSE_SORTS)) await findCursor('licenses', sort, 'scope=all', 500_000);
     if (LISTS.includes('users')) for (const sort of both(USER_SORTS)) await findCursor('users', sort, '', 100_000);
     const cases = casesOf(p, (list, sort, query) => cursors.get(`${list} ${sort} ${query}`) ?? null);
     log(`[${kind}] ${cases.length} cases, ${SAMPLES} samples each; ${machineLoad()}`);
