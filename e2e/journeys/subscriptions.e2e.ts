@@ -74,6 +74,13 @@ describeJourney('subscriptions, floating seats and the staff’s license search'
   it('the administrator suspends the TAN; the customer’s cards say so and the software gets no file', async () => {
     await admin.goto('/tans');
     const row = admin.getByTestId('tan-row').first();
+    // The TAN's licenses say which machines hold a seat now.
+    await row.getByRole('button', { name: /licenses/ }).click();
+    const activations = admin.getByRole('dialog');
+    await expect.poll(() => activations.getByTestId('tan-seats-in-use').textContent()).toBe('2 of 2 seats in use now');
+    expect(await activations.getByTestId('tan-license-seat').getByText('In use now', { exact: true }).count()).toBe(2);
+    await screenshot(admin, 'subscriptions-tan-seats');
+    await activations.getByRole('button', { name: 'Close' }).first().click();
     await row.getByRole('button', { name: 'Edit' }).click();
     const dialog = admin.getByRole('dialog');
     await dialog.getByLabel('Suspended').check();
