@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { copyDistributors } from '../migrations/0018_license_distributor.ts';
+import * as floatingSubscriptions from '../migrations/0021_floating_subscriptions.ts';
+import * as licenseSearchIndexes from '../migrations/0022_license_search_indexes.ts';
 import { fillSortKeys } from '../migrations/0019_user_sort_keys.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { client, describeBothDatabases, loggedIn, withSchemaLock } from './harness.ts';
@@ -58,6 +60,31 @@ describeBothDatabases('migrations', (t) => {
     await sql`update licenses set distributor_id = null`.execute(app.ctx.db);
     await copyDistributors(app.ctx.db);
     expect(await stored()).toEqual(expected);
+  });
+
+  it('0021 keeps a floating TAN activated before it working, and from then on lets more machines join it', async () => {
+    const app = await t.newApp();
+    const admin = client(app, (await loggedIn(app, 'ADMIN')).cookie);
+    const customer = client(app, (await loggedIn(app, 'USER')).cookie);
+    const floating = await app.ctx.db.selectFrom('license_policies').select('id').where('name', '=', 'FLOATING_DEFAULT').executeTakeFirstOrThrow();
+    const product = await insertProduct(app);
+    const [tan] = await createTans(admin, { productId: product.id, licensePolicyId: floating.id, licenseCount: 2 });
+    const first = (await activate(customer, tan.code, 'BEFORE-1')).json().id as number;
+    expect((await activate(customer, tan.code, 'BEFORE-2')).statusCode).toBe(201);
+
+    // As the database was before 0021 (and 0022 on top of it), with the TAN used up, then migrated again.
+    await licenseSearchIndexes.down(app.ctx.db);
+    await floatingSubscriptions.down(app.ctx.db);
+    await floatingSubscriptions.up(app.ctx.db);
+    await licenseSearchIndexes.up(app.ctx.db);
+
+    const stored = await app.ctx.db.selectFrom('licenses').select(['suspended', 'tan_valid_until']).where('id', '=', first).executeTakeFirstOrThrow();
+    expect({ suspended: Boolean(stored.suspended), tanValidUntil: stored.tan_valid_until }).toEqual({ suspended: false, tanValidUntil: null });
+    expect((await activate(customer, tan.code, 'AFTER-3')).statusCode).toBe(201);
+    const fetchFile = (machineId: string) => client(app).post('/api/client/v1/license', { body: { machineId, product: product.name } });
+    expect((await fetchFile('BEFORE-1')).statusCode).toBe(200);
+    expect((await fetchFile('BEFORE-2')).statusCode).toBe(200);
+    expect((await fetchFile('AFTER-3')).json().error).toBe('ERR_NO_SEAT');
   });
 
   it('0019 gives every account the sort keys of its names and company, the ASCII ones and the others alike', async () => {
