@@ -115,9 +115,34 @@ describeJourney('subscriptions, floating seats and the staff’s license search'
     await german.close();
   });
 
+  it('a distributor sees only the licenses of its own TANs and suspends one of them, in French', async () => {
+    const products = (await (await admin.request.get('/api/products?limit=100')).json()) as { items: { id: number; name: string }[] };
+    const productId = products.items.find((p) => p.name === product.name)!.id;
+    const distributor = createAccount(setup.server, 'reseller@e2e.test', 'DISTRIBUTOR');
+    const users = (await (await admin.request.get('/api/users?filter=reseller%40e2e.test')).json()) as { items: { id: number }[] };
+    const made = await admin.request.post('/api/tans?count=1', { data: { productId, licenseCount: 1, distributorId: users.items[0].id } });
+    const own = ((await made.json()) as { items: { id: number; code: string }[] }).items[0];
+    expect((await customer.request.post('/api/licenses/activate', { data: { tan: own.code, machineId: 'RESOLD-PC-1' } })).status()).toBe(201);
+
+    const context = await newContext(setup.browser, setup.server, { locale: 'fr-FR', viewport: { width: 1366, height: 768 } });
+    const page = await context.newPage();
+    await login(page, distributor.email, distributor.password);
+    await page.goto('/licenses');
+    await expect.poll(() => page.getByTestId('license-card').count()).toBe(1);
+    expect(await page.getByTestId('license-machine').textContent()).toBe('RESOLD-PC-1');
+    await page.goto('/tans');
+    await page.getByTestId('tan-row').first().getByRole('button', { name: 'Modifier' }).click();
+    await page.getByRole('dialog').getByLabel('Suspendu').check();
+    await page.getByRole('dialog').getByRole('button', { name: 'Enregistrer' }).click();
+    await expect.poll(() => page.getByTestId('tan-row').first().getByText('Suspendu', { exact: true }).isVisible()).toBe(true);
+    await screenshot(page, 'subscriptions-distributor-fr');
+    await context.close();
+    expect((await customer.request.post('/api/client/v1/license', { data: { machineId: 'RESOLD-PC-1', product: product.name } })).status()).toBe(403);
+  });
+
   it('revoking the TAN asks whether its three licenses go too, and revokes them with it', async () => {
     await admin.goto('/tans');
-    await admin.getByTestId('tan-row').first().getByRole('button', { name: 'Revoke' }).click();
+    await admin.getByTestId('tan-row').filter({ hasText: tan.code.replace(/(.{4})(?=.)/g, '$1-') }).getByRole('button', { name: 'Revoke' }).click();
     const dialog = admin.getByRole('dialog');
     await dialog.getByLabel('Also revoke the 3 licenses activated with it (a leaked or refunded TAN)').check();
     await dialog.getByRole('button', { name: 'Revoke' }).click();
