@@ -128,6 +128,16 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   socket.destroy(error);
 }
 
+/**
+ * An error of reading the request itself: the client closed the connection mid-body (Node's
+ * `aborted`, ECONNRESET) or sent a body HTTP cannot parse (a broken chunked encoding, HPE_*). Its
+ * ECONNRESET is the client's, not the database's.
+ */
+function brokenOffByClient(error: FastifyError, request: FastifyRequest): boolean {
+  if (typeof error.code === 'string' && error.code.startsWith('HPE_')) return true;
+  return error.code === 'ECONNRESET' && (error.message === 'aborted' || request.raw.destroyed);
+}
+
 /** The status and body that answer an error; validation answers in the request's language. */
 function errorAnswer(error: FastifyError, request: FastifyRequest): [number, ErrorBody] {
   if (error instanceof AppError) {
@@ -135,6 +145,12 @@ function errorAnswer(error: FastifyError, request: FastifyRequest): [number, Err
       return [error.status, { ...validationBody(error.details, requestLocale(request)), params: error.params }];
     }
     return [error.status, error.toBody()];
+  }
+  if (brokenOffByClient(error, request)) {
+    // The client's doing (it went away, or sent a body HTTP cannot read): nothing the server must fix,
+    // and its one line at info is the access log's (access-log.ts, onRequestAbort).
+    request.log.debug({ reason: error.message, code: error.code }, 'request body broken off or malformed');
+    return [400, { error: 'ERR_BAD_REQUEST', message: 'The request body did not arrive whole' }];
   }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'database unavailable');
