@@ -21,6 +21,7 @@ import { registerSessionAuth } from './modules/session/request-user.ts';
 import { registerCsrfProtection } from './platform/http/csrf.ts';
 import { REDACTED, REDACTED_LOG_PATHS, registerAccessLog, serializeRequest } from './platform/http/access-log.ts';
 import { answerClientError, registerErrorHandling, sendError } from './platform/http/errors.ts';
+import { registerShuttingDown } from './platform/http/shutting-down.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { serveWebApp } from './platform/http/web-app.ts';
 import { apiModules } from './modules/index.ts';
@@ -55,6 +56,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: proxyTrust(config.trustProxy),
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 500 },
+    // Requests that arrive while closing are answered by registerShuttingDown, in the API's form.
+    return503OnClosing: false,
     frameworkErrors: sendError,
     clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
@@ -88,6 +91,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerErrorHandling(app);
   registerAccessLog(app);
+  registerShuttingDown(app);
   registerHttpMetrics(app, metrics);
   // With rateLimits off (tests not about them) every request is on the allow list.
   await app.register(rateLimit, { global: false, enableDraftSpec: false, allowList: () => !config.rateLimits, keyGenerator: (request) => limitedClient(request.ip) });
