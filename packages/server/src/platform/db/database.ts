@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, type LogConfig, SqliteAdapter, SqliteDialect, type DatabaseConnection, type DialectAdapter, type Driver, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { ColumnNameGuard } from './column-name-guard.ts';
+import { createPrivateFile, makePrivateDir } from '../private-files.ts';
 import { openSqlite, openSqliteReader, type SqliteReader } from './sqlite-adapter.ts';
 import type { DB } from './schema.ts';
 
@@ -132,7 +132,10 @@ export function openDatabase(config: Config['database'], options: OpenOptions = 
       close: () => db.destroy(),
     };
   }
-  if (config.file !== ':memory:') fs.mkdirSync(path.dirname(config.file), { recursive: true });
+  if (config.file !== ':memory:') {
+    makePrivateDir(path.dirname(config.file));
+    createPrivateFile(config.file);
+  }
   const connection = openSqlite(config.file);
   const dialect = new CountedSqliteDialect({ database: connection });
   const db = new Kysely<DB>({ dialect, plugins, log: queryLog(options) });
