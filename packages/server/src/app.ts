@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
@@ -12,13 +12,16 @@ import type { AppContext } from './platform/context.ts';
 import { openDatabase, type Database } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
 import { Limits } from './platform/limits/limiter.ts';
+import { limitedClient } from './platform/limits/client-address.ts';
 import { createMailService, mailBacklog } from './platform/mail/index.ts';
 import { Metrics } from './platform/metrics/index.ts';
 import { registerHttpMetrics } from './platform/metrics/http.ts';
 import { PRODUCT_VERSION } from './platform/version.ts';
 import { registerSessionAuth } from './modules/session/request-user.ts';
 import { registerCsrfProtection } from './platform/http/csrf.ts';
+import { REDACTED, REDACTED_LOG_PATHS, registerAccessLog, serializeRequest } from './platform/http/access-log.ts';
 import { answerClientError, registerErrorHandling, sendError } from './platform/http/errors.ts';
+import { registerShuttingDown } from './platform/http/shutting-down.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { serveWebApp } from './platform/http/web-app.ts';
 import { apiModules } from './modules/index.ts';
@@ -35,6 +38,8 @@ export interface BuildOptions {
   /** An already open database (tests share one per file); otherwise the config's is opened. */
   database?: Database;
   logger?: boolean;
+  /** Where the log goes instead of stdout (tests read it). */
+  logStream?: NodeJS.WritableStream;
 }
 
 export type App = FastifyInstance & { ctx: AppContext; webhooks: WebhookWorker };
@@ -42,10 +47,17 @@ export type App = FastifyInstance & { ctx: AppContext; webhooks: WebhookWorker }
 /** The whole server as a Fastify instance; `main.ts` listens with it, tests call `inject` on it. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: REDACTED }, serializers: { req: serializeRequest }, ...(options.logStream ? { stream: options.logStream } : {}) },
+    // One line per request instead of two, with its address redacted: registerAccessLog.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: proxyTrust(config.trustProxy),
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 500 },
+    // Requests that arrive while closing are answered by registerShuttingDown, in the API's form.
+    return503OnClosing: false,
     frameworkErrors: sendError,
     clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
@@ -78,9 +90,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   webhooks.start();
 
   registerErrorHandling(app);
+  registerAccessLog(app);
+  registerShuttingDown(app);
   registerHttpMetrics(app, metrics);
   // With rateLimits off (tests not about them) every request is on the allow list.
-  await app.register(rateLimit, { global: false, enableDraftSpec: false, allowList: () => !config.rateLimits });
+  await app.register(rateLimit, { global: false, enableDraftSpec: false, allowList: () => !config.rateLimits, keyGenerator: (request) => limitedClient(request.ip) });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -64,11 +64,7 @@ function announceAdministrator(config: Config, admin: Awaited<ReturnType<typeof 
 function stopOnSignals(app: App): void {
   let stopping = false;
   // A client's keep-alive connection would hold the stop until it idles out: answers given while
-  // stopping close their connection, and connections that fall idle are closed as they do.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (stopping) reply.header('connection', 'close');
-    done(null, payload);
-  });
+  // stopping close their connection (shutting-down.ts), and connections that fall idle are closed as they do.
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
       app.log.warn({ signal }, 'stopping at once');

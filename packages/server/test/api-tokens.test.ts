@@ -160,10 +160,43 @@ describeBothDatabases('API tokens', (t) => {
     await refusedWith(token, 'PUT', `/api/users/${customer.id}`, { accessRole: 'ADMIN' });
     await refusedWith(token, 'PUT', `/api/users/${colleague.id}`, { email: `taken-over-${colleague.id}@evil.example` });
     expect((await request(t.app, 'POST', '/api/users', { headers: bearer(token), body: account('USER') })).statusCode).toBe(201);
-    expect((await request(t.app, 'PUT', `/api/users/${colleague.id}`, { headers: bearer(token), body: { accessRole: 'USER' } })).statusCode).toBe(200);
     const moved = await request(t.app, 'PUT', `/api/users/${customer.id}`, { headers: bearer(token), body: { email: `moved-${customer.id}@example.com` } });
     expect(moved.statusCode, moved.body).toBe(200);
     expect((await request(t.app, 'DELETE', `/api/users/${customer.id}`, { headers: bearer(token) })).statusCode).toBe(204);
+  });
+
+  it("cannot take over another staff account or the security settings with an administrator's token", async () => {
+    const refusedWith = async (token: string, method: Parameters<typeof request>[1], url: string, body?: Record<string, unknown>) => {
+      const answer = expectError(await request(t.app, method, url, { headers: bearer(token), body }), 403, 'ERR_FORBIDDEN');
+      expect(answer.message).toContain('Sign in to do this');
+    };
+    const admin = await loggedIn(t.app, 'ADMIN');
+    const { token } = await createToken(t.app, admin.cookie);
+    const otherAdmin = await loggedIn(t.app, 'ADMIN');
+    const distributor = await loggedIn(t.app, 'DISTRIBUTOR');
+    for (const staff of [otherAdmin, distributor]) {
+      // Demoted, moved to another address (where "forgot password" then goes), its second factor reset, closed.
+      await refusedWith(token, 'PUT', `/api/users/${staff.id}`, { accessRole: 'USER' });
+      await refusedWith(token, 'PUT', `/api/users/${staff.id}`, { email: `taken-over-${staff.id}@evil.example` });
+      await refusedWith(token, 'DELETE', `/api/users/${staff.id}/two-factor`);
+      await refusedWith(token, 'DELETE', `/api/users/${staff.id}`);
+      const session = await client(t.app, staff.cookie).get('/api/session');
+      expect(session.statusCode, session.body).toBe(200);
+      expect(session.json()).toMatchObject({ id: staff.id, username: staff.email, accessRole: staff === otherAdmin ? 'ADMIN' : 'DISTRIBUTOR' });
+    }
+    await refusedWith(token, 'PUT', `/api/users/${distributor.id}`, { accessRole: 'ADMIN' });
+    // Nor its own: a role change or closing needs the person signed in.
+    await refusedWith(token, 'PUT', `/api/users/${admin.id}`, { accessRole: 'DISTRIBUTOR' });
+
+    // The two-factor requirement is set by an administrator signed in (with it on, this token would be
+    // refused anyway, as its owner has no second factor: so it is tried with the requirement off).
+    await refusedWith(token, 'PUT', '/api/settings/security.requireTwoFactor', { value: true });
+    await refusedWith(token, 'PUT', '/api/settings/security.requireTwoFactor', { value: false });
+    await refusedWith(token, 'DELETE', '/api/settings/security.requireTwoFactor');
+    expect((await client(t.app, admin.cookie).get('/api/settings')).json()['security.requireTwoFactor']).toBeNull();
+    // Other settings stay open to a token.
+    expect((await request(t.app, 'PUT', '/api/settings/theme.productName', { headers: bearer(token), body: { value: 'Shop' } })).statusCode).toBe(204);
+    expect((await request(t.app, 'DELETE', '/api/settings/theme.productName', { headers: bearer(token) })).statusCode).toBe(204);
   });
 
   it('lets a shop create TANs and read the licenses activated from them with a token', async () => {

@@ -1,17 +1,16 @@
 /**
  * The app survives its database going away: PostgreSQL ending every connection of the app (what a
- * restart or a failover does) or not answering at all for a while, and SQLite locked by another
- * process for longer than the busy timeout. Requests meanwhile answer 503 ERR_DATABASE_UNAVAILABLE
+ * restart or a failover does) or not answering at all for a while (SQLite locked by another process:
+ * sqlite-lock.test.ts). Requests meanwhile answer 503 ERR_DATABASE_UNAVAILABLE
  * (never 500, never a hang), health says why, the same app serves again afterwards with its
  * sessions, and every write it acknowledged is there.
  */
 import { randomBytes } from 'node:crypto';
-import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { App } from '../src/app.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
-import { buildTestApp, createTestApp, expectError, freshDatabase, loggedIn, POSTGRES_URL, postgresReachable, testConfig, type TestDatabase } from './harness.ts';
+import { buildTestApp, expectError, freshDatabase, loggedIn, POSTGRES_URL, postgresReachable, testConfig, type TestDatabase } from './harness.ts';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
 
 const IN_CI = /^(true|1)$/i.test(process.env.CI ?? '');
@@ -128,26 +127,6 @@ describe.skipIf(!postgresReachable && !IN_CI)('database outage [postgres]', () =
       expect((await app.inject({ url: '/api/session', headers: { cookie } })).statusCode).toBe(200);
     } finally {
       await close();
-    }
-  });
-});
-
-describe('database outage [sqlite]', () => {
-  it('answers 503 while another process holds the write lock past the busy timeout, then serves again', { timeout: 30_000 }, async () => {
-    const fresh = await createTestApp('sqlite');
-    try {
-      const { cookie } = await loggedIn(fresh.app, 'ADMIN');
-      if (fresh.config.database.kind !== 'sqlite') throw new Error('a SQLite app without a SQLite file');
-      const other = new DatabaseSync(fresh.config.database.file);
-      other.exec('BEGIN IMMEDIATE');
-      const response = await fresh.app.inject({ method: 'POST', url: '/api/features', headers: { cookie }, payload: { name: 'while-locked' } });
-      expectError(response, 503, 'ERR_DATABASE_UNAVAILABLE');
-      expect(response.headers['retry-after']).toBe('5');
-      other.exec('ROLLBACK');
-      other.close();
-      expect((await fresh.app.inject({ method: 'POST', url: '/api/features', headers: { cookie }, payload: { name: 'after-lock' } })).statusCode).toBe(201);
-    } finally {
-      await fresh.close();
     }
   });
 });

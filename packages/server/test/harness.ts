@@ -137,6 +137,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Overrides of the loaded config, e.g. `{ rateLimits: true }`. */
   config?: Partial<Omit<Config, 'database'>>;
+  /** Where the app logs (at the env's LOG_LEVEL); without it the app logs nothing. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** The config of a test app: quiet, no web app, rate limits off unless asked for. */
@@ -164,8 +166,8 @@ export interface TestApp {
  * lock: every app a test builds must come through here, or its migrator can trip over a schema
  * another test file is dropping.
  */
-export function buildTestApp(config: Config, database: Database): Promise<App> {
-  const build = () => buildApp(config, { database, logger: false });
+export function buildTestApp(config: Config, database: Database, logStream?: NodeJS.WritableStream): Promise<App> {
+  const build = () => buildApp(config, { database, ...(logStream ? { logStream } : { logger: false }) });
   return config.database.kind === 'postgres' ? withSchemaLock(build) : build();
 }
 
@@ -175,7 +177,7 @@ export async function createTestApp(kind: DatabaseKind, options: TestAppOptions 
   let app: App;
   const config = testConfig(fresh.config, options);
   try {
-    app = await buildTestApp(config, fresh.database);
+    app = await buildTestApp(config, fresh.database, options.logStream);
   } catch (error) {
     await fresh.dispose();
     throw error;
@@ -227,6 +229,7 @@ export function describeBothDatabases(name: string, body: (t: Harness) => void, 
           const testApp = await createTestApp(kind, {
             env: { ...options.env, ...more.env },
             config: { ...options.config, ...more.config },
+            logStream: more.logStream ?? options.logStream,
           });
           extra.push(testApp);
           return testApp.app;

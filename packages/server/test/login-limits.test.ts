@@ -72,6 +72,18 @@ describeBothDatabases(
       expect((await attempt(t.app, users[3], users[3].password)).statusCode).toBe(200);
     });
 
+    it('counts an IPv6 client by its /64: thirty failures from thirty of its addresses lock out the whole network', async () => {
+      const network = `2001:db8:${(address = (address % 250) + 1).toString(16)}:7`;
+      const users = await Promise.all(Array.from({ length: 4 }, () => createUser(t.app)));
+      for (let i = 0; i < 30; i++) {
+        expectError(await attempt(t.app, users[i % 3], `wrong ${i}`, { ip: `${network}:${(i + 1).toString(16)}:0:0:1` }), 401, 'ERR_LOGIN_FAILED');
+      }
+      // Another address of the same /64, written out in full or as IPv4-free shorthand: the same client.
+      expectError(await attempt(t.app, users[3], users[3].password, { ip: `${network}::abcd` }), 429, 'ERR_RATE_LIMITED');
+      // The neighbouring /64 is another client.
+      expect((await attempt(t.app, users[3], users[3].password, { ip: `${network.slice(0, -1)}8::1` })).statusCode).toBe(200);
+    });
+
     it('counts across instances and restarts: the failures live in the database', async () => {
       const user = await createUser(t.app);
       const instance = () => buildTestApp(testConfig(t.config.database, { config: { rateLimits: true } }), t.app.ctx);

@@ -61,6 +61,65 @@ describe('stopping the server', () => {
     }
   });
 
+  it('answers a request that arrives while stopping 503 ERR_SHUTTING_DOWN with Retry-After and Connection: close, and finishes the one in flight', { timeout: 90_000 }, async () => {
+    const server = await startServerProcess({ env: { ...ADMIN, LOG_LEVEL: 'info' } });
+    const sockets: net.Socket[] = [];
+    try {
+      const { cookie } = await call(`${server.url}/api/session`, { body: { username: ADMIN.ADMIN_EMAIL, password: ADMIN.ADMIN_PASSWORD } });
+      const { port } = new URL(server.url);
+      const open = () =>
+        new Promise<net.Socket>((resolve) => {
+          const socket = net.connect(Number(port), '127.0.0.1', () => resolve(socket));
+          sockets.push(socket);
+        });
+      const received = (socket: net.Socket) => {
+        let data = '';
+        socket.on('data', (chunk: Buffer) => (data += chunk.toString()));
+        return {
+          text: () => data,
+          until: (test: (text: string) => boolean) =>
+            new Promise<string>((resolve, reject) => {
+              const check = () => test(data) && resolve(data);
+              socket.on('data', check);
+              socket.on('close', () => (test(data) ? resolve(data) : reject(new Error(`closed after: ${JSON.stringify(data)}`))));
+              check();
+            }),
+        };
+      };
+      const body = JSON.stringify({ name: 'in-flight-at-stop' });
+      const head = (length: number, extra = '') =>
+        `POST /api/features HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${extra}`;
+      // In flight: "100 Continue" says the server has taken the request (its checks are behind it).
+      const inFlight = await open();
+      const inFlightData = received(inFlight);
+      inFlight.write(`${head(Buffer.byteLength(body), 'Expect: 100-continue\r\n')}\r\n`);
+      await inFlightData.until((text) => text.startsWith('HTTP/1.1 100'));
+      // Arriving: its headers are on the way (the connection is not idle, so it stays open).
+      const arriving = await open();
+      const arrivingData = received(arriving);
+      arriving.write(head(2));
+      // An answer on a third connection: the server has read what was sent before it.
+      expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+
+      process.kill(server.pid, 'SIGTERM');
+      while (!server.output().includes('stopping: finishing the requests in flight')) await new Promise((resolve) => setTimeout(resolve, 50));
+      arriving.write('\r\n{}');
+      const refused = await arrivingData.until((text) => text.includes('\r\n\r\n{') && text.trimEnd().endsWith('}'));
+      expect(refused).toMatch(/^HTTP\/1\.1 503 /);
+      expect(refused).toMatch(/\r\nretry-after: \d+\r\n/i);
+      expect(refused).toMatch(/\r\nconnection: close\r\n/i);
+      expect(JSON.parse(refused.slice(refused.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: 'ERR_SHUTTING_DOWN' });
+
+      inFlight.write(body);
+      const finished = await inFlightData.until((text) => /HTTP\/1\.1 201[\s\S]*\r\n\r\n\{[\s\S]*\}$/.test(text));
+      expect(finished).toContain('in-flight-at-stop');
+      expect(await server.exited()).toBe(0);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await server.stop();
+    }
+  });
+
   it('stops `npm start` and its server on SIGTERM to npm', { timeout: 90_000 }, async () => {
     const port = await freePort();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-npm-start-'));

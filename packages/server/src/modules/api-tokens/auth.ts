@@ -5,6 +5,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { actAs, bearerToken, sessionRequired } from '../../platform/http/auth.ts';
 import { FIFTEEN_MINUTES, rateLimited } from '../../platform/limits/limiter.ts';
+import { limitedClient } from '../../platform/limits/client-address.ts';
 import { findTokenUser, touchApiToken } from './repo.ts';
 
 /**
@@ -36,14 +37,14 @@ export function registerTokenAuth(app: FastifyInstance, ctx: AppContext): void {
 }
 
 async function authenticate(ctx: AppContext, request: FastifyRequest, token: string): Promise<void> {
-  const blocked = await ctx.limits.blockedFor(TOKEN_LIMIT, request.ip);
+  const blocked = await ctx.limits.blockedFor(TOKEN_LIMIT, limitedClient(request.ip));
   if (blocked !== null) throw rateLimited('Too many wrong API tokens from this address, please try again later', blocked);
   const now = new Date();
   // Looked up by the SHA-256 of the whole token: the index compares hashes, so timing tells nothing
   // about how much of a guessed token was right.
   const row = token.startsWith(API_TOKEN_PREFIX) ? await findTokenUser(ctx.db, hashToken(token), now.toISOString()) : undefined;
   if (!row) {
-    const attempt = await ctx.limits.attempt(TOKEN_LIMIT, request.ip, now);
+    const attempt = await ctx.limits.attempt(TOKEN_LIMIT, limitedClient(request.ip), now);
     if (!attempt.allowed) throw rateLimited('Too many wrong API tokens from this address, please try again later', attempt.retryAfter);
     throw invalidApiToken();
   }

@@ -6,6 +6,7 @@ import { nowIso, type Executor } from '../../platform/db/database.ts';
 import { actorOf, authorize, requireUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { FIFTEEN_MINUTES, rateLimited } from '../../platform/limits/limiter.ts';
+import { limitedClient } from '../../platform/limits/client-address.ts';
 import { settingValue } from '../settings/service.ts';
 import { claimActivation, findTanById, findTanForActivation } from '../tans/repo.ts';
 import {
@@ -75,7 +76,7 @@ export async function resolvePolicy(db: Executor, ...candidates: (number | null)
 export async function activateLicense(ctx: AppContext, request: FastifyRequest, input: ActivateLicense): Promise<License> {
   const user = requireUser(request);
   authorize(request, 'create', 'License', { ownerId: user.id, kind: 'TAN' });
-  const attempts = [await ctx.limits.attempt(ACTIVATION_LIMITS.account, String(user.id)), await ctx.limits.attempt(ACTIVATION_LIMITS.address, request.ip)];
+  const attempts = [await ctx.limits.attempt(ACTIVATION_LIMITS.account, String(user.id)), await ctx.limits.attempt(ACTIVATION_LIMITS.address, limitedClient(request.ip))];
   const refused = attempts.find((attempt) => !attempt.allowed);
   let guessedWrong = false;
   try {

@@ -11,6 +11,7 @@ import { hashToken, randomToken, verifyPassword } from '../../platform/auth/secr
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { FIFTEEN_MINUTES, rateLimited, type Attempt } from '../../platform/limits/limiter.ts';
+import { limitedClient } from '../../platform/limits/client-address.ts';
 import { enrollmentRequired } from '../two-factor/gate.ts';
 import { acceptSecondFactor, hasSecondFactor } from '../two-factor/service.ts';
 import { findUserByEmail, setLastLogin } from '../users/repo.ts';
@@ -64,7 +65,7 @@ export function anonymousSession(): AnonymousSession {
 async function loginAttempts(ctx: AppContext, email: string, client: LoginClient, trustedDevice: string | null): Promise<Attempt[]> {
   const attempts = trustedDevice
     ? [await ctx.limits.attempt(LOGIN_LIMITS.device, trustedDevice)]
-    : [await ctx.limits.attempt(LOGIN_LIMITS.address, client.address), await ctx.limits.attempt(LOGIN_LIMITS.account, email)];
+    : [await ctx.limits.attempt(LOGIN_LIMITS.address, limitedClient(client.address)), await ctx.limits.attempt(LOGIN_LIMITS.account, email)];
   const refused = attempts.find((attempt) => !attempt.allowed);
   if (!refused || refused.allowed) return attempts;
   for (const attempt of attempts) await ctx.limits.forget(attempt);

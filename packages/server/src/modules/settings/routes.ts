@@ -3,12 +3,18 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { settingsMap, settingUpdate, settingUploadResult } from '@lm/contract';
 import type { AppContext } from '../../platform/context.ts';
-import { authorize } from '../../platform/http/auth.ts';
+import { authorize, sessionRequired } from '../../platform/http/auth.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { allSettings, publicSettings, removeSetting, themeFile, updateSetting, uploadSettingFile } from './service.ts';
+import { allSettings, isSecuritySetting, publicSettings, removeSetting, themeFile, updateSetting, uploadSettingFile } from './service.ts';
 
 const keyParam = z.object({ key: z.string().min(1).max(100) });
+
+/** Who may change this key: an administrator, and for the security settings only one signed in (see sessionRequired). */
+function authorizeSettingChange(request: FastifyRequest, key: string): void {
+  authorize(request, 'update', 'Setting');
+  if (request.apiToken && isSecuritySetting(key)) throw sessionRequired();
+}
 
 /** The bytes of the upload's file, or null without one; a body that is not valid multipart is the client's error. */
 async function uploadedFile(request: FastifyRequest): Promise<Buffer | null> {
@@ -42,7 +48,7 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        authorize(request, 'update', 'Setting');
+        authorizeSettingChange(request, request.params.key);
         if (request.isMultipart()) {
           const value = await uploadSettingFile(ctx, request.params.key, await uploadedFile(request));
           return reply.status(200).send({ value });
@@ -57,7 +63,7 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/settings/:key',
       { schema: { tags: ['settings'], summary: 'Unset a setting', params: keyParam, response: { 204: z.null(), ...errorResponses } } },
       async (request, reply) => {
-        authorize(request, 'update', 'Setting');
+        authorizeSettingChange(request, request.params.key);
         await removeSetting(ctx, request.params.key);
         return reply.status(204).send(null);
       },

@@ -43,6 +43,9 @@ export async function settingValue<T>(db: Executor, key: SettingKey): Promise<T>
   return (value ?? SETTING_DEFAULTS[key] ?? null) as T;
 }
 
+/** The settings that decide how staff sign in: an API token changes none of them. */
+export const isSecuritySetting = (key: string) => key.startsWith('security.');
+
 function knownKey(key: string): SettingKey {
   if (!isSettingKey(key)) throw notFound('Setting');
   return key;

@@ -6,6 +6,7 @@ import { actorOf, authorize, requireUser } from '../../platform/http/auth.ts';
 import { requestLocale } from '../../platform/http/locale.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
 import { FIFTEEN_MINUTES } from '../../platform/limits/limiter.ts';
+import { limitedClient } from '../../platform/limits/client-address.ts';
 import { confirmEmailChange, pendingEmailChangeOf, requestEmailChange } from './email-change.ts';
 import { forgotPassword, resetPassword } from './password.ts';
 import { confirmRegistrationByAdministrator, confirmRegistrationByToken, register, resendConfirmation } from './registration.ts';
@@ -35,7 +36,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { tags, summary: 'Register a new account; a confirmation mail is sent', body: registration, response: noContent },
       },
       async (request, reply) => {
-        await ctx.limits.take(MAIL_LIMITS.registrationsPerClient, request.ip);
+        await ctx.limits.take(MAIL_LIMITS.registrationsPerClient, limitedClient(request.ip));
         await register(ctx, request.body, requestLocale(request));
         return reply.status(204).send(null);
       },
@@ -70,7 +71,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { tags, summary: 'Send the confirmation mail again (same answer for every address)', body: emailRequest, response: noContent },
       },
       async (request, reply) => {
-        await ctx.limits.take(MAIL_LIMITS.perClient, `resend:${request.ip}`);
+        await ctx.limits.take(MAIL_LIMITS.perClient, `resend:${limitedClient(request.ip)}`);
         await ctx.limits.take(MAIL_LIMITS.perAddress, `resend:${request.body.email}`);
         await resendConfirmation(ctx, request.body.email, requestLocale(request));
         return reply.status(204).send(null);
@@ -83,7 +84,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { tags, summary: 'Mail a password-reset link (same answer for every address)', body: emailRequest, response: noContent },
       },
       async (request, reply) => {
-        await ctx.limits.take(MAIL_LIMITS.perClient, `forgot:${request.ip}`);
+        await ctx.limits.take(MAIL_LIMITS.perClient, `forgot:${limitedClient(request.ip)}`);
         await ctx.limits.take(MAIL_LIMITS.perAddress, `forgot:${request.body.email}`);
         await forgotPassword(ctx, request.body.email, requestLocale(request));
         return reply.status(204).send(null);

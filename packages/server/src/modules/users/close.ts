@@ -9,7 +9,7 @@ import { deleteApiTokensOfUser } from '../api-tokens/repo.ts';
 import { anonymizeUser, revokeLicensesOfOwner, rewriteChangeLogValues, userChangeLogEntries } from './closing-repo.ts';
 import { countUsersWithRole } from './repo.ts';
 import { sessionRequired } from '../../platform/http/auth.ts';
-import { byTokenOnOwnAccount, lastAdministrator, userSubject, visibleUser, type Caller } from './service.ts';
+import { byToken, byTokenOnOwnAccount, lastAdministrator, userSubject, visibleUser, type Caller } from './service.ts';
 import { deleteTokensOfUser, pendingNewEmails } from './token-repo.ts';
 
 /** The fields of a User change-log entry that name or locate a person. */
@@ -52,7 +52,8 @@ export function redactPersonalFields(json: string | null): string | null {
 export async function closeAccount(ctx: AppContext, caller: Caller, id: number): Promise<void> {
   const row = await visibleUser(ctx, caller.ability, id);
   if (!caller.ability.can('delete', userSubject(row))) throw forbidden();
-  if (byTokenOnOwnAccount(caller, id)) throw sessionRequired();
+  // A token closes customers' accounts (a shop's clean-up), never its own or a staff account.
+  if (byTokenOnOwnAccount(caller, id) || (byToken(caller) && row.access_role !== 'USER')) throw sessionRequired();
   if (row.access_role === 'ADMIN' && (await countUsersWithRole(ctx.db, 'ADMIN')) <= 1) throw lastAdministrator();
   const now = new Date();
   await ctx.db.transaction().execute(async (trx) => {

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { knownMigrations } from './migrate.ts';
+import { createPrivateFile, makePrivateDir, PRIVATE_FILE_MODE } from '../private-files.ts';
 
 export class BackupError extends Error {}
 
@@ -67,9 +68,11 @@ export function backupSqlite(source: string, target: string): BackupSummary {
   if (!fs.existsSync(source)) throw new BackupError(`There is no database at ${source} (see DATA_DIR and DATABASE_URL)`);
   const destination = path.resolve(target);
   if (fs.existsSync(destination)) throw new BackupError(`${destination} already exists: a backup never overwrites a file, choose a new name`);
-  fs.mkdirSync(path.dirname(destination), { recursive: true });
+  makePrivateDir(path.dirname(destination));
   // Written under another name first: a file at the target's name is always a complete backup.
   const partial = `${destination}.partial-${process.pid}`;
+  // VACUUM INTO fills an empty file, which keeps the mode it was made with.
+  createPrivateFile(partial);
   const db = new DatabaseSync(source, { timeout: 30_000 });
   try {
     db.prepare('VACUUM INTO ?').run(partial);
@@ -99,9 +102,11 @@ export function restoreSqlite(from: string, target: string, now = new Date()): R
   if (summary.migration && !known.has(summary.migration)) {
     throw new BackupError(`${backup} comes from a newer version of the license manager (schema ${summary.migration}); install that version to restore it`);
   }
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+  makePrivateDir(path.dirname(target));
   const incoming = `${target}.restoring-${process.pid}`;
   fs.copyFileSync(backup, incoming);
+  // The copy took the backup file's mode; the database is the service's alone.
+  fs.chmodSync(incoming, PRIVATE_FILE_MODE);
   fsyncFile(incoming);
 
   let current: DatabaseSync | null = null;

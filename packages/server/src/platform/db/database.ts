@@ -1,10 +1,11 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, type LogConfig, SqliteAdapter, SqliteDialect, type DatabaseConnection, type DialectAdapter, type Driver, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type LogConfig, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { ColumnNameGuard } from './column-name-guard.ts';
+import { createPrivateFile, makePrivateDir } from '../private-files.ts';
 import { openSqlite, openSqliteReader, type SqliteReader } from './sqlite-adapter.ts';
+import { CountedSqliteDialect } from './sqlite-dialect.ts';
 import type { DB } from './schema.ts';
 
 // PostgreSQL answers counts and sums as strings (int8, numeric); the repos want numbers on both databases.
@@ -22,6 +23,8 @@ export interface PoolUsage {
   idle: number;
   /** Queries waiting for a connection. */
   waiting: number;
+  /** SQLite: statements waiting for another process's write lock (sqlite-dialect.ts); 0 on PostgreSQL. */
+  lockWaiting: number;
 }
 
 export interface Database {
@@ -44,59 +47,13 @@ const CONNECT_TIMEOUT_MS = 5000;
 const IDLE_TIMEOUT_MS = 5 * 60_000;
 const plugins = [new ColumnNameGuard()];
 
-/** Tells Kysely that it need not serialize the connection: CountedSqliteDialect's driver does. */
-class SelfSerializedSqliteAdapter extends SqliteAdapter {
-  override get supportsMultipleConnections(): boolean {
-    return true;
-  }
-}
-
-/**
- * SQLite's one connection, lent to one query or transaction at a time, the others queued in order.
- * Kysely would queue them itself, inside its runtime, where nothing can count them; the queue is what
- * saturation looks like on the embedded database (/metrics), so the driver queues and counts here.
- */
-class CountedSqliteDialect extends SqliteDialect {
-  readonly usage = { busy: 0, waiting: 0 };
-
-  override createAdapter(): DialectAdapter {
-    return new SelfSerializedSqliteAdapter();
-  }
-
-  override createDriver(): Driver {
-    const driver = super.createDriver();
-    const acquire = driver.acquireConnection.bind(driver);
-    const release = driver.releaseConnection.bind(driver);
-    const usage = this.usage;
-    let queueEnd = Promise.resolve();
-    let unlock: (() => void) | undefined;
-    driver.acquireConnection = async () => {
-      const turn = queueEnd;
-      let done!: () => void;
-      queueEnd = new Promise<void>((resolve) => (done = resolve));
-      usage.waiting++;
-      await turn;
-      usage.waiting--;
-      usage.busy++;
-      unlock = done;
-      return acquire();
-    };
-    driver.releaseConnection = async (connection: DatabaseConnection) => {
-      await release(connection);
-      usage.busy--;
-      const next = unlock;
-      unlock = undefined;
-      next?.();
-    };
-    return driver;
-  }
-}
-
 export interface OpenOptions {
   /** Told of every statement that ran (benchmarks explain the plans of the statements a request ran). */
   onQuery?: (query: { sql: string; parameters: readonly unknown[] }) => void;
   /** Told of a connection the database ended (a restart, a failover, pg_terminate_backend). */
   onConnectionError?: (error: Error) => void;
+  /** SQLite: how long a statement waits for another process's write lock (LOCK_WAIT_LIMIT_MS; tests shorten it). */
+  lockWaitLimitMs?: number;
 }
 
 /**
@@ -128,13 +85,16 @@ export function openDatabase(config: Config['database'], options: OpenOptions = 
     return {
       db,
       dialect: 'postgres',
-      poolUsage: () => ({ max: POSTGRES_POOL_SIZE, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      poolUsage: () => ({ max: POSTGRES_POOL_SIZE, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, lockWaiting: 0 }),
       close: () => db.destroy(),
     };
   }
-  if (config.file !== ':memory:') fs.mkdirSync(path.dirname(config.file), { recursive: true });
+  if (config.file !== ':memory:') {
+    makePrivateDir(path.dirname(config.file));
+    createPrivateFile(config.file);
+  }
   const connection = openSqlite(config.file);
-  const dialect = new CountedSqliteDialect({ database: connection });
+  const dialect = new CountedSqliteDialect({ database: connection }, connection, options.lockWaitLimitMs);
   const db = new Kysely<DB>({ dialect, plugins, log: queryLog(options) });
   // A memory database has no second connection: while a transaction holds the main one, its reads queue.
   const reader = config.file === ':memory:' ? undefined : openSqliteReader(config.file, connection.statements);
@@ -151,7 +111,7 @@ export function openDatabase(config: Config['database'], options: OpenOptions = 
   return {
     db,
     dialect: 'sqlite',
-    poolUsage: () => ({ max: 1, total: 1, idle: 1 - dialect.usage.busy, waiting: dialect.usage.waiting }),
+    poolUsage: () => ({ max: 1, total: 1, idle: 1 - dialect.usage.busy, waiting: dialect.usage.waiting, lockWaiting: dialect.usage.lockWaiting }),
     close: async () => {
       await db.destroy();
       reader?.close();

@@ -21,6 +21,24 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
+ * A fault of the database's storage that an operator must fix, by its cause: the disk is full
+ * (SQLite's SQLITE_FULL, PostgreSQL's 53100, ENOSPC), or the database file or its folder cannot be
+ * written (SQLITE_READONLY: a file owned by another user, a read-only mount). Null for anything else.
+ */
+export function storageFault(error: unknown): 'disk-full' | 'read-only' | null {
+  if (!error || typeof error !== 'object') return null;
+  const { code, errcode } = error as { code?: unknown; errcode?: unknown };
+  if (code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number') {
+    if ((errcode & 0xff) === 13) return 'disk-full';
+    if ((errcode & 0xff) === 8) return 'read-only';
+    return null;
+  }
+  if (code === '53100' || code === 'ENOSPC') return 'disk-full';
+  if (code === 'EROFS' || code === '25006') return 'read-only';
+  return null;
+}
+
+/**
  * Serializes the transactions that decide about one thing (the licenses of a machine for a product,
  * the seats of a pool) until the transaction ends, across connections and app instances.
  * PostgreSQL: a transaction-scoped advisory lock on a 64-bit hash of the key; a collision only makes

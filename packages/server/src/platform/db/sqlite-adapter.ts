@@ -28,7 +28,13 @@ function statementCache<Entry>(prepare: (sql: string) => Entry): (sql: string) =
   };
 }
 
-const PRAGMAS = 'PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA mmap_size = 1073741824;';
+/**
+ * SQLite waits for a lock inside the synchronous call, which stops the whole server: a few
+ * milliseconds at most here. Statements that need the write lock wait for it asynchronously instead
+ * (sqlite-dialect.ts); reads in WAL mode need none.
+ */
+const BUSY_TIMEOUT_MS = 5;
+const PRAGMAS = `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA cache_size = -65536; PRAGMA mmap_size = 1073741824;`;
 
 /**
  * Reads of one turn of the event loop in one read transaction. Outside a transaction every statement
@@ -110,7 +116,7 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync; 
     prepare(sql: string): SqliteStatement {
       // Transactions take the write lock when they begin: a deferred one that reads first and writes
       // later fails with SQLITE_BUSY when another process (a second server, the CLI) wrote meanwhile;
-      // an immediate one waits for the lock (busy_timeout) instead. One process alone sees no change.
+      // an immediate one that finds the lock taken is tried again (sqlite-dialect.ts). One process alone sees no change.
       const { statement, reader } = cached(sql === 'begin' ? 'begin immediate' : sql);
       return {
         reader,

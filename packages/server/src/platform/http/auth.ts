@@ -41,12 +41,17 @@ declare module 'fastify' {
 
 /**
  * What changes how an account signs in (its e-mail, password, second factor, sessions, API tokens),
- * gives a staff role or closes the own account needs the person signed in, not an API token: a leaked
- * token could otherwise take an account over, or make itself a staff account, for good: past its own
+ * changes any account's role, closes the own or a staff account, or changes the security settings
+ * needs the person signed in, not an API token: a leaked token could otherwise take an account over,
+ * make itself a staff account or lock the other administrators out, for good: past its own
  * revocation and past the second factor.
  */
 export const sessionRequired = () =>
-  new AppError(403, 'ERR_FORBIDDEN', 'Sign in to do this: an API token cannot change how an account signs in, give a staff role or close its own account');
+  new AppError(
+    403,
+    'ERR_FORBIDDEN',
+    "Sign in to do this: an API token cannot change how an account signs in, change a role, close its own or a staff account, or change the security settings",
+  );
 
 /**
  * The token of an `Authorization: Bearer` header on an /api call, else null (the desktop protocol

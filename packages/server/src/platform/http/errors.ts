@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { issueMessage, renderMessage, type ErrorBody, type ErrorCode, type ErrorDetail, type IssueLike, type Locale } from '@lm/contract';
 import { MESSAGE_CATALOGS } from '@lm/contract/messages/index';
-import { isDatabaseUnavailable } from '../db/dialect.ts';
+import { isDatabaseUnavailable, storageFault } from '../db/dialect.ts';
 import { requestLocale } from './locale.ts';
 
 /** A refusal the client caused: answered with its status and stable code, never logged as a fault. */
@@ -128,6 +128,16 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   socket.destroy(error);
 }
 
+/**
+ * An error of reading the request itself: the client closed the connection mid-body (Node's
+ * `aborted`, ECONNRESET) or sent a body HTTP cannot parse (a broken chunked encoding, HPE_*). Its
+ * ECONNRESET is the client's, not the database's.
+ */
+function brokenOffByClient(error: FastifyError, request: FastifyRequest): boolean {
+  if (typeof error.code === 'string' && error.code.startsWith('HPE_')) return true;
+  return error.code === 'ECONNRESET' && (error.message === 'aborted' || request.raw.destroyed);
+}
+
 /** The status and body that answer an error; validation answers in the request's language. */
 function errorAnswer(error: FastifyError, request: FastifyRequest): [number, ErrorBody] {
   if (error instanceof AppError) {
@@ -135,6 +145,21 @@ function errorAnswer(error: FastifyError, request: FastifyRequest): [number, Err
       return [error.status, { ...validationBody(error.details, requestLocale(request)), params: error.params }];
     }
     return [error.status, error.toBody()];
+  }
+  if (brokenOffByClient(error, request)) {
+    // The client's doing (it went away, or sent a body HTTP cannot read): nothing the server must fix,
+    // and its one line at info is the access log's (access-log.ts, onRequestAbort).
+    request.log.debug({ reason: error.message, code: error.code }, 'request body broken off or malformed');
+    return [400, { error: 'ERR_BAD_REQUEST', message: 'The request body did not arrive whole' }];
+  }
+  const fault = storageFault(error);
+  if (fault === 'disk-full') {
+    request.log.error({ err: error }, 'the disk of the database is full: nothing was written; free space or make the disk larger');
+    return [507, { error: 'ERR_DISK_FULL', message: 'The server has no disk space left; nothing was saved' }];
+  }
+  if (fault === 'read-only') {
+    request.log.error({ err: error }, 'the database cannot be written: its file or folder is read-only to the server (owner, permissions or a read-only mount)');
+    return [503, databaseUnavailable().toBody()];
   }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'database unavailable');

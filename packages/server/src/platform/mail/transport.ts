@@ -3,6 +3,7 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutgoingMail } from './outbox.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.ts';
 
 /** Delivers one mail or throws; the worker retries what throws. */
 export interface MailTransport {
@@ -36,10 +37,10 @@ export function fileTransport(dir: string, log: FastifyBaseLogger): MailTranspor
     kind: 'file',
     async send(mail) {
       const info = await builder.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
-      await fs.mkdir(dir, { recursive: true });
+      await fs.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(dir, `${stamp}-${mail.id}.eml`);
-      await fs.writeFile(file, info.message as Buffer);
+      await fs.writeFile(file, info.message as Buffer, { mode: PRIVATE_FILE_MODE });
       log.info({ to: mail.to, subject: mail.subject, file, link: mail.text.match(FIRST_LINK)?.[0] }, 'mail written to file (SMTP_URL is not set)');
     },
     close: () => builder.close(),

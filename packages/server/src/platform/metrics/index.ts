@@ -87,6 +87,7 @@ export class Metrics {
     total: this.poolGauge('total', 'Database connections open, idle or busy'),
     idle: this.poolGauge('idle', 'Open database connections not in use'),
     waiting: this.poolGauge('waiting', 'Queries and transactions waiting for a database connection'),
+    lockWaiting: this.poolGauge('lock_waiting', "SQLite: statements waiting for another process's write lock (a second server, the CLI, a sqlite3 shell)"),
   };
 
   private readonly sqliteFileBytes = new Gauge({
@@ -136,6 +137,7 @@ export class Metrics {
     this.pool.total.set(usage.total);
     this.pool.idle.set(usage.idle);
     this.pool.waiting.set(usage.waiting);
+    this.pool.lockWaiting.set(usage.lockWaiting);
     const file = this.options.sqliteFile;
     if (file) {
       this.sqliteFileBytes.set({ file: 'database' }, fileSize(file));
