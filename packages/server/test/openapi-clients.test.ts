@@ -11,8 +11,9 @@ import fs from 'node:fs';
 import type net from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
+import { DEFAULT_PRODUCT_NAME } from '@lm/contract';
 import { decodePayload } from '@lm/contract/license-file';
 import type { App } from '../src/app.ts';
 import { OPERATION_IDS } from '../src/platform/http/openapi-operations.ts';
@@ -22,6 +23,19 @@ import { insertPolicy, insertProduct, machine } from './licensing-test-data.ts';
 const CLIENT_DIR = fileURLToPath(new URL('./openapi-client/', import.meta.url));
 const GENERATED_DIR = path.join(CLIENT_DIR, 'generated');
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * The integrator's code, imported by a computed name: tsc checks it against the generated client in
+ * its own project (openapi-client/tsconfig.json), the server's typecheck runs before that exists.
+ */
+const USAGE_MODULE = pathToFileURL(path.join(CLIENT_DIR, 'usage.ts')).href;
+type IntegrationRound = (
+  serverUrl: string,
+  token: string,
+  productId: number,
+  licensePolicyId: number,
+  machineId: string,
+) => Promise<{ tan: object; activated: { id: number }; listed: { id: number }[]; file: { enc: string }; revoked: object; notFound: { error: string }; refusedLimit: object }>;
 
 /** A package's command-line entry, as npm installed it (the project's own TypeScript for tsc). */
 function binOf(packageName: string, bin: string, from = import.meta.url): string {
@@ -167,6 +181,18 @@ describeBothDatabases('OpenAPI for generated clients', (t) => {
     expect((await request(t.app, 'GET', '/api/licenses?userId=1&limit=1', { cookie: cookies.ADMIN })).statusCode).toBe(200);
   });
 
+  it('shows /api/docs under the product name and logo, introduced by authentication, pagination, errors, rate limits and webhooks', async () => {
+    const page = await t.app.inject({ url: '/api/docs' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`<title>${DEFAULT_PRODUCT_NAME} API</title>`);
+    const initializer = await t.app.inject({ url: '/api/docs/static/swagger-initializer.js' });
+    const logo = Buffer.from(fs.readFileSync(fileURLToPath(new URL('../../web/public/favicon.svg', import.meta.url)), 'utf8').trim());
+    expect(initializer.body).toContain(`data:image/svg+xml;base64,${logo.toString('base64')}`);
+    const { info } = (await t.app.inject({ url: '/api/openapi.json' })).json() as { info: { title: string; description: string } };
+    expect(info.title).toBe(`${DEFAULT_PRODUCT_NAME} API`);
+    for (const heading of ['Authentication with a token', 'Pagination', 'Errors', 'Rate limits', 'Webhooks']) expect(info.description).toContain(`## ${heading}\n`);
+  });
+
   it('passes redocly lint without errors or warnings', { timeout: 120_000 }, async () => {
     const { documentFile } = await generateClient(t.app);
     const lint = await run([binOf('@redocly/cli', 'redocly'), 'lint', documentFile, '--config', path.join(CLIENT_DIR, 'redocly.yaml'), '--format', 'stylish']);
@@ -189,7 +215,7 @@ describeBothDatabases('OpenAPI for generated clients', (t) => {
     const policyId = await insertPolicy(t.app);
     const product = await insertProduct(t.app, { defaultLicensePolicyId: policyId });
     const machineId = machine();
-    const { integrationRound } = await import('./openapi-client/usage.ts');
+    const { integrationRound } = (await import(USAGE_MODULE)) as { integrationRound: IntegrationRound };
     const result = await integrationRound(await listeningUrl(t.app), created.json().token, product.id, policyId, machineId);
 
     expect(result.tan).toMatchObject({ productId: product.id, licenseCount: 2, tags: ['order-1001'] });

@@ -27,7 +27,7 @@ Every error answers with one shape, the \`Error\` schema: \`{ "error": "ERR_…"
 
 ## Rate limits
 
-Sign-in, TAN activation, the mails a caller can trigger (confirmation, password reset) and a few public operations are limited per account and per client address. A call over a limit answers \`429 ERR_RATE_LIMITED\` with a \`Retry-After\` header in seconds: wait that long, then try again. Integrations that stay within a few requests per second per address never meet them.
+Sign-in, TAN activation, the mails a caller can trigger (confirmation, password reset) and a few public operations are limited per account and per client address. A call over a limit answers \`429 ERR_RATE_LIMITED\` with a \`Retry-After\` header in seconds: wait that long, then try again. The limits sit above what people and ordinary integrations do; a loop that retries at once does meet them.
 
 ## Webhooks
 
@@ -87,7 +87,7 @@ export const swaggerUiOptions: FastifySwaggerUiOptions = {
   theme: {
     title: `${DEFAULT_PRODUCT_NAME} API`,
     favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: LOGO_SVG }],
-    css: [{ filename: 'theme.css', content: '.swagger-ui .topbar { background-color: #1c7ed6; } .swagger-ui .topbar a img { height: 40px; }' }],
+    css: [{ filename: 'theme.css', content: '.swagger-ui .topbar { background-color: #1c7ed6; } .swagger-ui .topbar a img { height: 40px; } .swagger-ui .topbar .download-url-wrapper { display: none; }' }],
   },
   uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: true, displayOperationId: true },
 };

@@ -100,6 +100,8 @@ const FLAG_TEXTS = new Set(['true', 'false', '1', '0']);
 
 function documentParameter(ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
   const schema = ctx.zodSchema as z.ZodType;
+  // The value a parameter left out stands for (`limit` 50, `format` lic), as the handler sees it.
+  if (schema instanceof z.ZodDefault) ctx.jsonSchema.default = schema._zod.def.defaultValue;
   if (!(schema instanceof z.ZodPipe)) return;
   const { in: input, out: output } = schema._zod.def;
   if (output instanceof z.ZodNumber) return replace(ctx.jsonSchema, z.toJSONSchema(output, { target: 'draft-2020-12' }) as JsonSchema);
