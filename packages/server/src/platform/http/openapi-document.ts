@@ -83,6 +83,10 @@ const STATUS_TEXTS: Record<string, string> = {
 export const transformDocument: TransformObject = (document) => {
   const openapi = zodTransformObject(document) as Json & { paths: Json; components: Json & { schemas?: Record<string, Json> } };
   const schemas = openapi.components.schemas ?? {};
+  for (const id of apiSchemas._idmap.keys()) if (schemas[id]) openAnswerShapes(schemas[id]);
+  for (const operations of Object.values(openapi.paths) as Record<string, { responses?: Json }>[]) {
+    for (const operation of Object.values(operations)) openAnswerShapes(operation.responses);
+  }
   mergeInputForms(openapi, schemas);
   openapi.components.schemas = Object.fromEntries(
     Object.entries(schemas)
@@ -92,6 +96,19 @@ export const transformDocument: TransformObject = (document) => {
   describeResponses(openapi.paths);
   return openapi as ReturnType<TransformObject>;
 };
+
+/**
+ * An answer's objects without `additionalProperties: false`: a later version may add fields to an
+ * answer, and clients generated now (some refuse what their schema does not name) must keep reading
+ * it. Request bodies keep theirs: there an unknown field is refused.
+ */
+function openAnswerShapes(value: unknown): void {
+  if (Array.isArray(value)) return value.forEach(openAnswerShapes);
+  if (typeof value !== 'object' || value === null) return;
+  const record = value as Json;
+  if (record.additionalProperties === false) delete record.additionalProperties;
+  Object.values(record).forEach(openAnswerShapes);
+}
 
 /** `LicenseInput` and `License`: one component when the two are the same JSON, else the input form keeps its suffix; an input form alone drops it. */
 function mergeInputForms(openapi: Json, schemas: Record<string, Json>): void {
