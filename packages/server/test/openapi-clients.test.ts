@@ -170,6 +170,22 @@ describeBothDatabases('OpenAPI for generated clients', (t) => {
     expect(operationsOf(document).filter(({ operation }) => !operation.security).map(({ key }) => key)).toEqual([]);
   });
 
+  it('asks anonymous callers to sign in exactly where the document names a security requirement', async () => {
+    const document = await documentOf(t.app);
+    const example: Record<string, string> = { model: 'User', category: 'new-users', key: 'theme.productName', kid: 'none', token: 'x'.repeat(43) };
+    const mismatches: string[] = [];
+    for (const { key, operation } of operationsOf(document)) {
+      const [method, documentPath] = key.split(' ') as [string, string];
+      // With a body or required query the anonymous call would be refused as malformed first; logging out needs no one.
+      if (operation.requestBody || operation.parameters?.some((parameter) => parameter.in !== 'path' && 'required' in parameter && parameter.required) || key === 'DELETE /session') continue;
+      const url = `/api${documentPath.replace(/\{(\w+)\}/g, (_all, name: string) => example[name] ?? (documentPath.startsWith('/account/sessions') ? 'a'.repeat(24) : '1'))}`;
+      const response = await t.app.inject({ method: method as 'GET', url });
+      const signInNeeded = operation.security!.length > 0 && !operation.security!.some((requirement) => Object.keys(requirement).length === 0);
+      if ((response.statusCode === 401) !== signInNeeded) mismatches.push(`${key}: ${response.statusCode} but security ${JSON.stringify(operation.security)}`);
+    }
+    expect(mismatches).toEqual([]);
+  });
+
   it('refuses a query parameter the operation does not declare, naming it', async () => {
     for (const url of ['/api/licenses?userid=8', '/api/licenses/1?format=json', '/api/session?x=1', '/api/products?activ=true']) {
       const response = await request(t.app, 'GET', url, { cookie: cookies.ADMIN });
