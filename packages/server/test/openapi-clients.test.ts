@@ -120,6 +120,8 @@ describeBothDatabases('OpenAPI for generated clients', (t) => {
       }
     }
     expect(inline).toEqual([]);
+    // Another app in the same process writes the same document (the names are the app's own, not a process's).
+    expect(await documentOf(await t.newApp())).toEqual(document);
     const listLicenses = document.paths['/licenses']!.get!;
     expect(listLicenses.responses['200']!.content!['application/json']!.schema.$ref).toBe('#/components/schemas/LicenseList');
     expect(listLicenses.responses['404']!.content!['application/json']!.schema.$ref).toBe('#/components/schemas/Error');

@@ -1,7 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import { DEFAULT_PRODUCT_NAME, SESSION_COOKIE } from '@lm/contract';
-import { API_BASE_PATH, transformDocument, transformRoute } from './openapi-document.ts';
+import { API_BASE_PATH, documentTransforms } from './openapi-document.ts';
 
 /** The product's mark, the web app's favicon (packages/web/public/favicon.svg): the logo of the API reference too. */
 const LOGO_SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1c7ed6"/><path d="M10 14a6 6 0 1 1 6 6h-2v3h-3v3H8v-5l6-6a6 6 0 0 1-4-1z" fill="#fff"/><circle cx="18" cy="12" r="2" fill="#1c7ed6"/></svg>');
@@ -75,8 +75,7 @@ export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
       },
       security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     },
-    transform: transformRoute,
-    transformObject: transformDocument,
+    ...documentTransforms(),
   };
 }
 

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { errorBody } from '@lm/contract';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { OPERATION_IDS, OPTIONALLY_SIGNED_IN_OPERATIONS, operationKey, PUBLIC_OPERATIONS } from './openapi-operations.ts';
-import { apiSchemas, nameSchema, parameterJsonSchema } from './openapi-schemas.ts';
+import { nameSchema, newSchemaNames, parameterJsonSchema, type SchemaNames } from './openapi-schemas.ts';
 
 /** The base path of every documented operation: the document's `servers` entry, left out of its paths. */
 export const API_BASE_PATH = '/api';
@@ -13,29 +13,37 @@ type TransformObject = NonNullable<FastifyDynamicSwaggerOptions['transformObject
 type Json = Record<string, unknown>;
 type SecurityRequirement = Record<string, string[]>;
 
-const zodTransform = createJsonSchemaTransform({ schemaRegistry: apiSchemas });
-const zodTransformObject = createJsonSchemaTransformObject({ schemaRegistry: apiSchemas });
-
 const SIGNED_IN: SecurityRequirement[] = [{ bearerAuth: [] }, { sessionCookie: [] }];
 
 /** `/api/licenses/:id` → `/licenses/{id}`, as the document writes a path below its server. */
 export const documentPath = (url: string) => url.slice(API_BASE_PATH.length).replace(/:(\w+)/g, '{$1}');
+
+/** The two steps of @fastify/swagger that make one app's document, sharing the app's schema names. */
+export function documentTransforms(): { transform: Transform; transformObject: TransformObject } {
+  const names = newSchemaNames();
+  const zodTransform = createJsonSchemaTransform({ schemaRegistry: names });
+  const zodTransformObject = createJsonSchemaTransformObject({ schemaRegistry: names });
+  return {
+    transform: (document) => transformRoute(document, names, zodTransform),
+    transformObject: (document) => transformDocument(document, names, zodTransformObject),
+  };
+}
 
 /**
  * The per-route step: only `/api` routes are documented; each gets its operationId, its security
  * requirement and named body and answer schemas; query and path parameters show integers and
  * booleans where the contract reads them from text (openapi-schemas.ts).
  */
-export const transformRoute: Transform = (document) => {
+function transformRoute(document: Parameters<Transform>[0], names: SchemaNames, zodTransform: Transform): ReturnType<Transform> {
   const { url, route } = document;
   const schema = document.schema as (Json & { hide?: boolean; operationId?: string; body?: z.ZodType; response?: Record<string, unknown> }) | undefined;
   if (!url.startsWith(`${API_BASE_PATH}/`) || !schema || schema.hide) return { schema: { hide: true }, url };
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   const operationId = schema.operationId ?? OPERATION_IDS[operationKey(methods[0]!, documentPath(url))];
   const baseName = operationId ? operationId.charAt(0).toUpperCase() + operationId.slice(1) : 'Anonymous';
-  if (schema.body) nameSchema(schema.body, `${baseName}Request`);
+  if (schema.body) nameSchema(names, schema.body, `${baseName}Request`);
   for (const [status, answer] of Object.entries(schema.response ?? {})) {
-    if (isZodSchema(answer)) nameSchema(answer, status.startsWith('2') ? `${baseName}Response` : `${baseName}Error${status}`);
+    if (isZodSchema(answer)) nameSchema(names, answer, status.startsWith('2') ? `${baseName}Response` : `${baseName}Error${status}`);
   }
   const { querystring, params, ...rest } = schema;
   // Any operation may answer 400 (a malformed request, an undeclared query parameter) even when its route lists no error.
@@ -46,7 +54,7 @@ export const transformRoute: Transform = (document) => {
   if (operationId) transformed.schema.operationId = operationId;
   transformed.schema.security = securityOf(operationId, (route.config as { sessionOnly?: boolean } | undefined)?.sessionOnly === true);
   return transformed;
-};
+}
 
 function isZodSchema(value: unknown): value is z.ZodType {
   return typeof value === 'object' && value !== null && '_zod' in value;
@@ -80,10 +88,10 @@ const STATUS_TEXTS: Record<string, string> = {
  * (the input and output forms of a schema are one component when they agree), those no operation
  * uses left out; answers get descriptions of what their status means.
  */
-export const transformDocument: TransformObject = (document) => {
+function transformDocument(document: Parameters<TransformObject>[0], names: SchemaNames, zodTransformObject: TransformObject): ReturnType<TransformObject> {
   const openapi = zodTransformObject(document) as Json & { paths: Json; components: Json & { schemas?: Record<string, Json> } };
   const schemas = openapi.components.schemas ?? {};
-  for (const id of apiSchemas._idmap.keys()) if (schemas[id]) openAnswerShapes(schemas[id]);
+  for (const id of names._idmap.keys()) if (schemas[id]) openAnswerShapes(schemas[id]);
   for (const operations of Object.values(openapi.paths) as Record<string, { responses?: Json }>[]) {
     for (const operation of Object.values(operations)) openAnswerShapes(operation.responses);
   }
@@ -95,7 +103,7 @@ export const transformDocument: TransformObject = (document) => {
   );
   describeResponses(openapi.paths);
   return openapi as ReturnType<TransformObject>;
-};
+}
 
 /**
  * An answer's objects without `additionalProperties: false`: a later version may add fields to an

@@ -19,11 +19,12 @@ import * as user from '@lm/contract/user';
 import * as webhook from '@lm/contract/webhook';
 
 /**
- * The schemas the OpenAPI document names (`components.schemas`), by id. Its own registry, not zod's
- * global one: a module evaluated twice in one process (test runners, watch mode) would otherwise
- * register an id twice, which zod refuses.
+ * The schemas an OpenAPI document names (`components.schemas`), by id: one registry per app, not
+ * zod's global one, so that each app's document names the schemas of its own routes (a test process
+ * builds many apps, whose route-local schemas are new objects each time) and ids never collide.
  */
-export const apiSchemas = z.registry<{ id: string }>();
+export type SchemaNames = z.core.$ZodRegistry<{ id: string }>;
+export const newSchemaNames = (): SchemaNames => z.registry<{ id: string }>();
 
 /** A contract export's name as a component name: `licenseList` → `LicenseList`; the error body is `Error`. */
 const RENAMED: Record<string, string> = { errorBody: 'Error' };
@@ -37,11 +38,8 @@ for (const module of [anylic, apiToken, changeLog, clientProtocol, errors, featu
   }
 }
 
-function register(schema: z.ZodType, id: string): boolean {
-  if (apiSchemas.has(schema)) return true;
-  if (apiSchemas._idmap.has(id)) return false;
-  apiSchemas.add(schema, { id });
-  return true;
+function register(names: SchemaNames, schema: z.ZodType, id: string): void {
+  if (!names.has(schema) && !names._idmap.has(id)) names.add(schema, { id });
 }
 
 /** Answers that are one value, not a shape worth a name. */
@@ -52,24 +50,24 @@ const SCALAR_TYPES = new Set(['string', 'number', 'int', 'boolean', 'bigint', 'n
  * object inside it, so that a list's items are `$ref: License`), else `fallbackName` (from the
  * operation) unless it is a single value, so that no body or answer is an anonymous inline shape.
  */
-export function nameSchema(schema: z.ZodType, fallbackName: string): void {
-  nameContractSchemasIn(schema, new Set());
-  if (!apiSchemas.has(schema) && !SCALAR_TYPES.has(schema._zod.def.type)) register(schema, uniqueId(fallbackName));
+export function nameSchema(names: SchemaNames, schema: z.ZodType, fallbackName: string): void {
+  nameContractSchemasIn(names, schema, new Set());
+  if (!names.has(schema) && !SCALAR_TYPES.has(schema._zod.def.type)) register(names, schema, uniqueId(names, fallbackName));
 }
 
-function uniqueId(id: string): string {
+function uniqueId(names: SchemaNames, id: string): string {
   let candidate = id;
-  for (let n = 2; apiSchemas._idmap.has(candidate); n++) candidate = `${id}${n}`;
+  for (let n = 2; names._idmap.has(candidate); n++) candidate = `${id}${n}`;
   return candidate;
 }
 
 /** Registers every contract object schema reachable from `schema`. */
-function nameContractSchemasIn(schema: z.ZodType, seen: Set<z.ZodType>): void {
+function nameContractSchemasIn(names: SchemaNames, schema: z.ZodType, seen: Set<z.ZodType>): void {
   if (seen.has(schema)) return;
   seen.add(schema);
   const name = contractNames.get(schema);
-  if (name) register(schema, name);
-  for (const child of childrenOf(schema)) nameContractSchemasIn(child, seen);
+  if (name) register(names, schema, name);
+  for (const child of childrenOf(schema)) nameContractSchemasIn(names, child, seen);
 }
 
 function childrenOf(schema: z.ZodType): z.ZodType[] {
