@@ -5,8 +5,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { SESSION_COOKIE } from '@lm/contract';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
 import { openDatabase, type Database } from './platform/db/database.ts';
@@ -24,6 +23,8 @@ import { answerClientError, registerErrorHandling, sendError } from './platform/
 import { registerShuttingDown } from './platform/http/shutting-down.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { serveWebApp } from './platform/http/web-app.ts';
+import { openApiOptions, swaggerUiOptions } from './platform/http/api-docs.ts';
+import { refuseUndeclaredQueryParameters, strictQueryValidatorCompiler } from './platform/http/query-parameters.ts';
 import { apiModules } from './modules/index.ts';
 import { clientProtocolRoutes } from './modules/client-protocol/routes.ts';
 import { registerTwoFactorGate } from './modules/two-factor/gate.ts';
@@ -61,7 +62,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     frameworkErrors: sendError,
     clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(strictQueryValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   const database = options.database ?? openDatabase(config.database, { onConnectionError: (error) => app.log.warn({ err: error }, 'database connection lost') });
@@ -95,25 +96,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerHttpMetrics(app, metrics);
   // With rateLimits off (tests not about them) every request is on the allow list.
   await app.register(rateLimit, { global: false, enableDraftSpec: false, allowList: () => !config.rateLimits, keyGenerator: (request) => limitedClient(request.ip) });
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'License Manager API',
-        version: PRODUCT_VERSION,
-        description:
-          'The HTTP API of the license manager. Errors answer `{ error, message, details? }`. Integrations authenticate with an API token (My account → API tokens) sent as `Authorization: Bearer <token>`; the web app uses its session cookie.',
-      },
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token (lmat_…): acts as its owner, with the owner’s permissions' },
-          sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The web app’s session' },
-        },
-      },
-      security: [{ bearerAuth: [] }, { sessionCookie: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(swagger, openApiOptions(PRODUCT_VERSION));
 
   // The desktop protocol answers software, not people: no cookies, sessions, tokens, CSRF or page
   // headers, which cost each of its calls more than its own lookup (bench/scenarios/protocol.ts).
@@ -134,11 +117,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerSessionAuth(web, ctx);
     registerTokenAuth(web, ctx);
 
-    await web.register(swaggerUi, { routePrefix: '/api/docs' });
+    await web.register(swaggerUi, swaggerUiOptions);
     web.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     await web.register(
       async (api) => {
         registerTwoFactorGate(api, ctx);
+        refuseUndeclaredQueryParameters(api);
         for (const module of apiModules(ctx)) await api.register(module);
       },
       { prefix: '/api' },

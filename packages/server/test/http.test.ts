@@ -167,7 +167,8 @@ describeBothDatabases('HTTP conventions', (t) => {
       expect(response.statusCode).toBe(200);
       const document = response.json();
       expect(document.openapi).toBe('3.1.0');
-      expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/health', '/api/session', '/api/settings', '/api/settings/{key}']));
+      expect(document.servers).toEqual([{ url: '/api', description: 'This server' }]);
+      expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/health', '/session', '/settings', '/settings/{key}']));
     });
   });
 });

@@ -36,12 +36,14 @@ const BODIES: { contentType: string; payload: string }[] = [
 
 async function operationsOf(app: App): Promise<Operation[]> {
   const document = (await app.inject({ url: '/api/openapi.json' })).json() as {
+    servers: { url: string }[];
     paths: Record<string, Record<string, { parameters?: Operation['parameters']; requestBody?: { content: Record<string, { schema: Operation['json'] }> } }>>;
   };
   return Object.entries(document.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => ({
       method: method.toUpperCase(),
-      path,
+      // The paths are written below the document's server (`/api`).
+      path: `${document.servers[0]!.url}${path}`,
       parameters: operation.parameters ?? [],
       json: operation.requestBody?.content['application/json']?.schema ?? null,
     })),

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { anyLicCreate, anyLicLink, anyLicTokenParam } from '@lm/contract/anylic';
 import type { AppContext } from '../../platform/context.ts';
 import { actorOf, authorize } from '../../platform/http/auth.ts';
-import { errorResponses } from '../../platform/http/openapi.ts';
+import { errorResponses, licenseFileAnswer } from '../../platform/http/openapi.ts';
 import { sendLicenseFile } from '../license-files/http.ts';
 import { startLicenseFiles } from '../license-files/lifecycle.ts';
 import { createAnyLicLink, downloadAnyLic } from './service.ts';
@@ -35,7 +34,7 @@ export function anyLicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['licenses'],
           summary: 'Download the file of an ANY-Lic link; the token is the credential, no session needed',
           params: anyLicTokenParam,
-          response: { 200: z.string().describe('The license file, as an attachment'), ...errorResponses },
+          response: { 200: licenseFileAnswer, ...errorResponses },
         },
         config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
       },

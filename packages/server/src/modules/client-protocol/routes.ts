@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { clientLicenseRequest, clientReleaseRequest, licenseFileJson, publicSigningKeys } from '@lm/contract/client-protocol';
 import type { AppContext } from '../../platform/context.ts';
 import { errorCodeOf, notFound } from '../../platform/http/errors.ts';
-import { errorResponses } from '../../platform/http/openapi.ts';
+import { errorResponses, fileAnswer } from '../../platform/http/openapi.ts';
 import { signingKeys } from '../../platform/signing/keys.ts';
 import { sendJsonLicenseFile, sendNotModified } from '../license-files/http.ts';
 import { startLicenseFiles } from '../license-files/lifecycle.ts';
@@ -137,7 +137,7 @@ export function clientProtocolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['desktop protocol'],
           summary: 'One public key as a PEM file, for `openssl pkeyutl -verify -pubin -inkey`',
           params: z.object({ kid: z.string().min(1).max(100) }),
-          response: { 200: z.string(), ...errorResponses },
+          response: { 200: fileAnswer('The public key', { 'application/x-pem-file': z.string() }), ...errorResponses },
         },
         config: PER_ADDRESS,
       },

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { idParam } from '@lm/contract';
 import { licenseFileQuery } from '@lm/contract/client-protocol';
 import type { AppContext } from '../../platform/context.ts';
 import { requireUser } from '../../platform/http/auth.ts';
-import { errorResponses } from '../../platform/http/openapi.ts';
+import { errorResponses, licenseFileAnswer } from '../../platform/http/openapi.ts';
 import { downloadLicenseFile } from './download.ts';
 import { sendLicenseFile } from './http.ts';
 import { startLicenseFiles } from './lifecycle.ts';
@@ -21,7 +20,7 @@ export function licenseFileRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Download the signed license file of a license (format lic or json)',
           params: idParam,
           querystring: licenseFileQuery,
-          response: { 200: z.string().describe('The license file, as an attachment'), ...errorResponses },
+          response: { 200: licenseFileAnswer, ...errorResponses },
         },
       },
       async (request, reply) => {

@@ -5,7 +5,7 @@ import { consentExportQuery, user, userCreate, userList, userListQuery, userUpda
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
 import { actorOf, authorize, clearSessionCookie, requireUser } from '../../platform/http/auth.ts';
-import { errorResponses } from '../../platform/http/openapi.ts';
+import { errorResponses, fileAnswer } from '../../platform/http/openapi.ts';
 import { closeAccount } from './close.ts';
 import { consentCsv } from './export.ts';
 import { createUser, getUser, setEmailConsent, updateUserFields, userPage, type Caller } from './service.ts';
@@ -13,7 +13,7 @@ import { createUser, getUser, setEmailConsent, updateUserFields, userPage, type 
 const tags = ['users'];
 const userResponse = { 200: user, ...errorResponses };
 /** The export is a text/csv stream (Fastify sends streams as they are, without serializing). */
-const csvBody = z.string().describe('text/csv: email, firstName, lastName, company, country, language, registeredAt');
+const csvBody = fileAnswer('The CSV file, as an attachment', { 'text/csv': z.string().describe('email, firstName, lastName, company, country, language, registeredAt') });
 
 function callerOf(request: FastifyRequest): Caller {
   requireUser(request);

@@ -171,7 +171,10 @@ function errorAnswer(error: FastifyError, request: FastifyRequest): [number, Err
     const details = error.validation.map((issue): ErrorDetail => {
       const path = issue.instancePath.split('/').filter(Boolean);
       const { key, params } = issueMessage({ ...(issue.params as object), code: issue.keyword, message: issue.message, input: valueAt(source, path) } as IssueLike);
-      return { path: path.join('.') || context, message: key, code: key, params };
+      // A parameter or field nobody declared has no path of its own: its name is the path.
+      const unknownNames = (issue.params as { keys?: unknown }).keys;
+      const unknownPath = Array.isArray(unknownNames) ? unknownNames.join(', ') : '';
+      return { path: path.join('.') || unknownPath || context, message: key, code: key, params };
     });
     return [400, validationBody(details, requestLocale(request))];
   }
