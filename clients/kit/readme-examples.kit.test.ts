@@ -21,16 +21,27 @@ afterAll(async () => {
   fs.rmSync(work, { recursive: true, force: true });
 });
 
-function python(script: string, home: string): Promise<string> {
-  const interpreter = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+const PYTHON = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+
+function run(command: string, args: string[], env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile(interpreter, [script], { env: { ...process.env, HOME: home, PYTHONPATH: path.join(CLIENTS_DIR, 'python/src') } }, (error, stdout, stderr) =>
+    execFile(command, args, { env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
       error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
     ),
   );
 }
 
-it("runs the Python README's complete example: no license at first, licensed after activation", async () => {
+/** Installs the Python client as its README says (pip, from its pyproject.toml), into a folder of its own; answers that folder. */
+async function installPythonClient(): Promise<string> {
+  const source = path.join(work, 'python-source');
+  fs.cpSync(path.join(CLIENTS_DIR, 'python'), source, { recursive: true, filter: (file) => !/(__pycache__|\.egg-info|[/\\]build)$/.test(file) });
+  const target = path.join(work, 'site-packages');
+  // Offline and with the system's setuptools: the one dependency, cryptography, is Debian's python3-cryptography.
+  await run(PYTHON, ['-m', 'pip', 'install', '--quiet', '--no-deps', '--no-build-isolation', '--no-index', '--target', target, source]);
+  return target;
+}
+
+it("installs the Python client with pip and runs its README's complete example: no license at first, licensed after activation", async () => {
   const catalogue = await setUpCatalogue(server);
   const keys = (await (await fetch(`${server.url}/api/client/v1/keys`)).json()) as { keys: { kid: string; publicKeyPem: string }[] };
   const readme = fs.readFileSync(path.join(CLIENTS_DIR, 'python/README.md'), 'utf8');
@@ -45,6 +56,9 @@ it("runs the Python README's complete example: no license at first, licensed aft
   const file = path.join(work, 'check_license.py');
   fs.writeFileSync(file, script);
   const home = path.join(work, 'home');
+  const sitePackages = await installPythonClient();
+  expect(fs.existsSync(path.join(sitePackages, 'license_manager_client/client.py'))).toBe(true);
+  const python = (script: string, homeDir: string) => run(PYTHON, [script], { HOME: homeDir, PYTHONPATH: sitePackages });
 
   const first = await python(file, home);
   const machineId = /^No valid license \(NO_LICENSE\): .*Machine id: (\S+)$/m.exec(first)?.[1];
