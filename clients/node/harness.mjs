@@ -7,8 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { LicenseClient } from '../../packages/sdk/dist/index.js';
-import { directoryStore, machineFingerprint } from '../../packages/sdk/dist/node.js';
+// The SDK compiled by ./harness into .build/ (the same sources as the published package).
+import { LicenseClient } from './.build/index.js';
+import { directoryStore, machineFingerprint } from './.build/node.js';
 
 const USAGE = 'usage: harness check --server URL --product NAME [--version V] --machine ID|auto --store DIR --keys FILE [--borrow-days N] [--release]';
 
