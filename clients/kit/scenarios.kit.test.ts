@@ -4,6 +4,7 @@
  * README.md beside this file. The scenarios that need server features still being built are in
  * scenarios-pending/.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,6 +63,15 @@ describe.each(CLIENTS)('client %s', (client) => {
     const expiresIn = Date.parse(result.status.expiresAt!) - Date.now();
     expect(expiresIn).toBeGreaterThan(9 * DAY * 1000);
     expect(expiresIn).toBeLessThanOrEqual(10 * DAY * 1000);
+  });
+
+  it('--machine auto: the fingerprint helper hashes the operating system id with the product name', async () => {
+    const raw = ['/etc/machine-id', '/var/lib/dbus/machine-id'].map((file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '')).find(Boolean);
+    expect(raw, 'this machine has no /etc/machine-id (systemd-machine-id-setup or dbus-uuidgen --ensure makes one)').toBeTruthy();
+    const machine = createHash('sha256').update(`${catalogue.product.name}:${raw}`, 'utf8').digest('hex').slice(0, 32).toUpperCase();
+    const id = await catalogue.activate(machine);
+    const result = await check('auto', store());
+    expect(result.status).toMatchObject({ valid: true, licenseId: id });
   });
 
   it('304 refresh: a due refresh sends the held file as If-None-Match and keeps it on 304', async () => {
