@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import sys
+import threading
 import unittest
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -17,11 +18,13 @@ from cryptography.hazmat.primitives.serialization import load_pem_private_key  #
 from license_manager_client import (  # noqa: E402
     InvalidLicenseFile,
     LicenseClient,
+    LicenseStatus,
     MemoryStore,
     PublicKey,
     license_file_tag,
     machine_fingerprint,
     parse_license_file,
+    refresh_due_at,
     verify_license_file,
     verify_server_time,
 )
@@ -111,6 +114,39 @@ class StoredFiles(unittest.TestCase):
     def test_a_perpetual_file_does_not_expire(self) -> None:
         store = MemoryStore({"license.json": read("files/license-perpetual.json")})
         self.assertTrue(offline_client(store, parse_time("2030-01-01T00:00:00Z")).check().valid)
+
+
+class Schedule(unittest.TestCase):
+    def test_refresh_due_from_the_file_and_after_a_confirmation(self) -> None:
+        payload = verify_license_file(read("files/license.json"), KEYS)  # issued 01-01, expires 01-31, daily, 7 days before
+        self.assertEqual(refresh_due_at(payload), parse_time("2026-01-02T00:00:00Z"))
+        self.assertEqual(refresh_due_at(payload, parse_time("2026-01-10T06:00:00Z")), parse_time("2026-01-11T06:00:00Z"))
+        # Past the refresh-before-expiry time the server sends a new file from the middle of the validity on.
+        self.assertEqual(refresh_due_at(payload, parse_time("2026-01-25T00:00:00Z")), parse_time("2026-01-16T00:00:00Z"))
+        self.assertIsNone(refresh_due_at({**payload, "refetchIntervalSeconds": 0, "expiresAt": None}))
+
+    def test_next_check_delay(self) -> None:
+        store = MemoryStore({"license.json": read("files/license.json")})
+        client = offline_client(store, parse_time("2026-01-10T00:00:00Z"))
+        status = client.check()
+        self.assertTrue(status.offline)
+        self.assertEqual(client.next_check_delay(status, failures=1), 60)
+        self.assertEqual(client.next_check_delay(status, failures=3), 240)
+        self.assertEqual(client.next_check_delay(status, failures=10), 900)
+        self.assertEqual(client.next_check_delay(LicenseStatus(valid=False, reason="NO_SEAT")), 60)
+
+    def test_start_checks_in_the_background_until_stopped(self) -> None:
+        seen: list[LicenseStatus] = []
+        first = threading.Event()
+
+        def on_status(status: LicenseStatus) -> None:
+            seen.append(status)
+            first.set()
+
+        stop = offline_client(MemoryStore(), parse_time("2026-01-10T00:00:00Z")).start(on_status)
+        self.assertTrue(first.wait(30))
+        stop()
+        self.assertEqual(seen[0].reason, "UNREACHABLE")
 
 
 class Fingerprint(unittest.TestCase):

@@ -2,7 +2,7 @@
 the signed license file of this machine, offline until it expires, with trusted time.
 See README.md."""
 
-from .client import DEFAULT_CLOCK_TOLERANCE, LicenseClient, LicenseStatus
+from .client import DEFAULT_CLOCK_TOLERANCE, LicenseClient, LicenseStatus, refresh_due_at
 from .files import InvalidLicenseFile, LicenseFile, PublicKey, license_file_tag, parse_license_file, verify_license_file, verify_server_time
 from .fingerprint import machine_fingerprint, operating_system_machine_id
 from .store import DirectoryStore, MemoryStore
@@ -20,6 +20,7 @@ __all__ = [
     "machine_fingerprint",
     "operating_system_machine_id",
     "parse_license_file",
+    "refresh_due_at",
     "verify_license_file",
     "verify_server_time",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
@@ -39,6 +40,8 @@ class LicenseStatus:
     offline: bool = False
     #: ``server``: just fetched or confirmed (304); ``store``: the stored file, still good.
     source: str | None = None
+    #: When the client will next ask the server (None: never, or working offline).
+    refresh_at: datetime | None = None
 
     @property
     def expires_at(self) -> str | None:
@@ -65,6 +68,25 @@ class _Stored:
     usable: list[_Candidate] = field(default_factory=list)
     expired: list[_Candidate] = field(default_factory=list)
     rejected: int = 0
+
+
+def refresh_due_at(payload: dict[str, Any], confirmed_at: datetime | None = None) -> datetime | None:
+    """When a file falls due for a refresh: its issue plus the interval, at the latest its expiry less
+    the refresh-before-expiry time. After the server confirmed it (304) at ``confirmed_at``: one
+    interval from then, at the latest its refresh-before-expiry time or, once that has passed, the
+    middle of its validity (from then on the server sends a new file). None: never."""
+    interval = payload.get("refetchIntervalSeconds") or 0
+    before = payload.get("refetchBeforeExpirySeconds") or 0
+    issued = parse_time(payload["issuedAt"])
+    start = confirmed_at or issued
+    moments = []
+    if interval > 0:
+        moments.append(start + timedelta(seconds=interval))
+    if payload.get("expiresAt"):
+        expiry = parse_time(payload["expiresAt"])
+        before_expiry = expiry - timedelta(seconds=before)
+        moments.append(before_expiry if confirmed_at is None or before_expiry > confirmed_at else issued + (expiry - issued) / 2)
+    return min(moments) if moments else None
 
 
 def _invalid(reason: str, message: str, offline: bool = False) -> LicenseStatus:
@@ -147,6 +169,50 @@ class LicenseClient:
         for candidate in stored.usable + stored.expired:
             if not candidate.any_machine:
                 self.store.remove(candidate.name)
+
+    def next_check_delay(self, status: LicenseStatus, failures: int = 0) -> float:
+        """Seconds until the next check: at the refresh time; while offline sooner, with backoff
+        (1, 2, 4 … at most 15 minutes), but never after the file expires."""
+        minute = 60.0
+        backoff = min(minute * 2 ** max(failures - 1, 0), 15 * minute)
+
+        def clamp(seconds: float) -> float:
+            return min(max(seconds, 1.0), 24 * 60 * minute)
+
+        now = self.now()
+        if status.valid:
+            if status.offline:
+                expiry = status.expires_at
+                left = (parse_time(expiry) - now).total_seconds() if expiry else float("inf")
+                return clamp(min(backoff, left))
+            return clamp((status.refresh_at - now).total_seconds() if status.refresh_at else 24 * 60 * minute)
+        if status.reason == "UNREACHABLE":
+            return clamp(backoff)
+        if status.reason == "NO_SEAT":
+            return minute
+        return 60 * minute
+
+    def start(self, on_status: Callable[[LicenseStatus], None]) -> Callable[[], None]:
+        """Checks now and again whenever a refresh falls due, in a daemon thread, calling
+        ``on_status`` after each check. Returns the function that stops it."""
+        stopped = threading.Event()
+
+        def run() -> None:
+            failures = 0
+            while not stopped.is_set():
+                try:
+                    status = self.check()
+                except Exception as error:  # a bug in a store must not end the checks
+                    status = _invalid("UNREACHABLE", str(error), offline=True)
+                if stopped.is_set():
+                    return
+                on_status(status)
+                unreachable = status.offline or status.reason == "UNREACHABLE"
+                failures = failures + 1 if unreachable else 0
+                stopped.wait(self.next_check_delay(status, failures))
+
+        threading.Thread(target=run, name="license-check", daemon=True).start()
+        return stopped.set
 
     def now(self) -> datetime:
         """The time files are judged at: the later of the local clock and the trusted time."""
@@ -238,23 +304,10 @@ class LicenseClient:
         return license_file_tag(parse_license_file(candidate.text), candidate.payload)
 
     def _refresh_due(self, candidate: _Candidate) -> datetime | None:
-        """When the held file falls due: its issue plus the interval, at the latest its expiry less the
-        refresh-before-expiry time; after a 304, counted from the confirmation."""
-        payload = candidate.payload
-        interval = payload.get("refetchIntervalSeconds") or 0
-        before = payload.get("refetchBeforeExpirySeconds") or 0
-        issued = parse_time(payload["issuedAt"])
-        start = issued
+        """When the held file falls due; after a 304, counted from the confirmation."""
         if self._confirmed and not candidate.any_machine and self._confirmed[0] == self._tag(candidate):
-            start = self._confirmed[1]
-        moments = []
-        if interval > 0:
-            moments.append(start + timedelta(seconds=interval))
-        expiry = candidate.expiry()
-        if expiry is not None:
-            before_expiry = expiry - timedelta(seconds=before)
-            moments.append(before_expiry if before_expiry > start or start == issued else issued + (expiry - issued) / 2)
-        return min(moments) if moments else None
+            return refresh_due_at(candidate.payload, self._confirmed[1])
+        return refresh_due_at(candidate.payload)
 
     # -- the server ------------------------------------------------------------------------------
 
@@ -275,8 +328,9 @@ class LicenseClient:
             with error:
                 return error.code, error.headers, error.read()
 
-    def _valid(self, payload: dict[str, Any], source: str, offline: bool) -> LicenseStatus:
-        return LicenseStatus(valid=True, license=payload, source=source, offline=offline)
+    def _valid(self, payload: dict[str, Any], source: str, offline: bool, confirmed_at: datetime | None = None) -> LicenseStatus:
+        refresh_at = None if offline else refresh_due_at(payload, confirmed_at)
+        return LicenseStatus(valid=True, license=payload, source=source, offline=offline, refresh_at=refresh_at)
 
     def _fetch(self, stored: _Stored) -> LicenseStatus:
         # The machine's own file goes along as If-None-Match: 304 while it is still right.
@@ -289,7 +343,7 @@ class LicenseClient:
         self._note_server_time(headers.get("license-server-time") if headers else None)
         if status == 304 and held and tag:
             self._confirmed = (tag, self.now())
-            return self._valid(held.payload, "server", offline=False)
+            return self._valid(held.payload, "server", offline=False, confirmed_at=self._confirmed[1])
         text = body.decode("utf-8", "replace")
         if 200 <= status < 300:
             try:
