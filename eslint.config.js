@@ -31,7 +31,7 @@ const featureBoundaries = features.map((feature) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'bench/results/**', 'e2e/screenshots/**', 'packages/server/test/openapi-client/generated/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'clients/node/.build/**', 'data/**', 'bench/results/**', 'e2e/screenshots/**', 'packages/server/test/openapi-client/generated/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
 export const SOURCE_CONDITIONS = ['@license-manager/source', 'module', 'node', 'development|production'];
 
 /**
- * Two projects: `unit` (pure code: contract, sdk, `*.unit.test.ts` in the server) and `server` (the
+ * Three projects (the third, `kit`, is the clients' conformance kit in clients/kit): `unit` (pure code: contract, sdk, `*.unit.test.ts` in the server) and `server` (the
  * Fastify app through app.inject, every suite on SQLite and on PostgreSQL; see
  * packages/server/test/harness.ts). Server files open databases and hash passwords with argon2, so at
  * most two files run at once: enough for a 2-core machine without starving it.
@@ -40,6 +40,19 @@ export default defineConfig({
           pool: 'forks',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The conformance kit (clients/kit/README.md): real server processes and each client's harness.
+          name: 'kit',
+          include: ['clients/kit/**/*.kit.test.ts'],
+          exclude: ['**/node_modules/**', 'clients/kit/scenarios-pending/**'],
+          environment: 'node',
+          pool: 'forks',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -109,6 +109,30 @@ export function signedMessage(enc: string): Uint8Array {
   return encoder.encode(LICENSE_SIGNATURE_PREFIX + enc);
 }
 
+/**
+ * Trusted time (DESIGN.md section 6d): every desktop-protocol answer carries the server's time in
+ * this header, as `<enc>.<sig>`: enc = base64 of the JSON `{"t": <Unix seconds>, "kid": <key id>}`,
+ * sig = base64 Ed25519 signature of `time/` + enc by the license-signing key. The prefix keeps a
+ * time token from ever passing for a license file and the other way round.
+ */
+export const SERVER_TIME_HEADER = 'license-server-time';
+export const SERVER_TIME_SIGNATURE_PREFIX = 'time/';
+
+export interface ServerTimeToken {
+  /** The server's clock, in whole seconds since 1970-01-01T00:00:00Z. */
+  t: number;
+  kid: string;
+}
+
+/** The exact bytes that a time token's signature signs. */
+export function serverTimeMessage(enc: string): Uint8Array {
+  return encoder.encode(SERVER_TIME_SIGNATURE_PREFIX + enc);
+}
+
+export function encodeServerTime(token: ServerTimeToken): string {
+  return bytesToBase64(encoder.encode(JSON.stringify({ t: token.t, kid: token.kid })));
+}
+
 // ---------------------------------------------------------------------------------------------
 // The two formats
 

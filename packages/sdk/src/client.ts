@@ -1,16 +1,19 @@
 import { isExpired, licenseFileTag, parseLicenseFile, refreshDueAfterConfirmation, refreshDueAt, verifyLicenseFile, type LicensePayload, type PublicKey } from './format.js';
 import { memoryStore, type LicenseStore } from './store.js';
+import { TrustedClock } from './trusted-time.js';
 
 /** Why there is no valid license. */
 export type InvalidReason =
   | 'NO_LICENSE' // the server knows no license of this product for this machine
   | 'REVOKED'
+  | 'SUSPENDED' // the license's TAN is suspended (e.g. an unpaid subscription); reinstating it brings it back
   | 'EXPIRED'
   | 'UPGRADED' // the license was upgraded: use the software version of the new license
   | 'NO_SEAT' // every seat of the floating license is taken
   | 'TOO_MANY_MACHINES'
   | 'UNREACHABLE' // no stored file, and the server cannot be reached
-  | 'INVALID_FILE'; // an imported file that does not verify or is not for this machine and product
+  | 'INVALID_FILE' // an imported or stored file that does not verify (altered, or signed by a key not pinned), or is not for this machine and product
+  | 'CLOCK_TAMPERED'; // the local clock is behind the trusted time (the server's signed time, files' issue times) by more than the tolerance
 
 export type LicenseStatus =
   | {
@@ -23,7 +26,13 @@ export type LicenseStatus =
       /** When the client will next ask the server; null: never. */
       refreshAt: Date | null;
     }
-  | { valid: false; reason: InvalidReason; message: string };
+  | {
+      valid: false;
+      reason: InvalidReason;
+      message: string;
+      /** The server could not be reached in this check. */
+      offline?: boolean;
+    };
 
 export interface LicenseClientOptions {
   /** The license server, e.g. `https://licenses.example.com`. */
@@ -40,11 +49,20 @@ export interface LicenseClientOptions {
   fetch?: typeof globalThis.fetch;
   now?: () => Date;
   requestTimeoutMs?: number;
+  /**
+   * Borrow the floating seat for offline use for this many days (at most the policy's
+   * `maxBorrowDays`): the file then runs that long and the seat stays taken until then or until
+   * `release()` returns it.
+   */
+  borrowDays?: number;
+  /** How far the local clock may lag behind the trusted time before CLOCK_TAMPERED; default 48 hours. */
+  clockToleranceMs?: number;
 }
 
 const SERVER_REASONS: Record<string, InvalidReason> = {
   ERR_NO_LICENSE: 'NO_LICENSE',
   ERR_LICENSE_REVOKED: 'REVOKED',
+  ERR_LICENSE_SUSPENDED: 'SUSPENDED',
   ERR_LICENSE_EXPIRED: 'EXPIRED',
   ERR_LICENSE_UPGRADED: 'UPGRADED',
   ERR_NO_SEAT: 'NO_SEAT',
@@ -57,7 +75,14 @@ interface Candidate {
   payload: LicensePayload;
 }
 
-const invalid = (reason: InvalidReason, message: string): LicenseStatus => ({ valid: false, reason, message });
+interface Stored {
+  usable: Candidate[];
+  expired: Candidate[];
+  /** Files in the store that do not verify: altered, or signed by a key that is not pinned. */
+  rejected: number;
+}
+
+const invalid = (reason: InvalidReason, message: string, offline = false): LicenseStatus => ({ valid: false, reason, message, ...(offline ? { offline } : {}) });
 /** An ANY-Lic file: made for any machine. A license's own file naming the machine `*` is not one (its server never issues such a file). */
 const forAnyMachine = (payload: LicensePayload) => payload.kind === 'ANYLIC' && payload.machineId === '*';
 const isAnyLic = (candidate: Candidate) => forAnyMachine(candidate.payload);
@@ -71,7 +96,9 @@ const expiryTime = (candidate: Candidate) => (candidate.payload.expiresAt ? Date
 export class LicenseClient {
   private readonly options: LicenseClientOptions;
   private readonly store: LicenseStore;
+  /** The time files are judged at: the later of the local clock and the trusted time. */
   private readonly now: () => Date;
+  private readonly clock: TrustedClock;
   private readonly fetch: typeof globalThis.fetch;
   /** The stored file the server last confirmed (304), by its tag, and when: refreshes count from then. */
   private confirmed: { tag: string; at: Date } | undefined;
@@ -79,7 +106,8 @@ export class LicenseClient {
   constructor(options: LicenseClientOptions) {
     this.options = options;
     this.store = options.store ?? memoryStore();
-    this.now = options.now ?? (() => new Date());
+    this.clock = new TrustedClock(this.store, options.publicKeys, options.now ?? (() => new Date()), options.clockToleranceMs);
+    this.now = () => this.clock.now();
     this.fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
   }
 
@@ -89,14 +117,20 @@ export class LicenseClient {
     const best = stored.usable[0];
     if (best) {
       const due = await this.refreshDue(best);
-      if (!due || due > this.now()) return this.valid(best.payload, 'store', false, due);
+      if (!due || due > this.now()) return this.judgeClock(this.valid(best.payload, 'store', false, due));
     }
-    return this.fetchFresh(stored);
+    return this.judgeClock(await this.fetchFresh(stored));
   }
 
   /** Asks the server now, whatever the stored file says. */
   async refresh(): Promise<LicenseStatus> {
-    return this.fetchFresh(await this.stored());
+    return this.judgeClock(await this.fetchFresh(await this.stored()));
+  }
+
+  /** The trusted time: the highest time verified from the server's signed time and the files' issue times; null before any. */
+  async trustedTime(): Promise<Date | null> {
+    await this.clock.load();
+    return this.clock.trusted;
   }
 
   /** A file the user brought (an offline machine): kept when it verifies and fits this machine and product. */
@@ -108,9 +142,11 @@ export class LicenseClient {
       return invalid('INVALID_FILE', (error as Error).message);
     }
     if (!this.fits(payload)) return invalid('INVALID_FILE', `the file is for ${payload.product.name} ${payload.product.version} on machine ${payload.machineId}`);
-    if (isExpired(payload, this.now())) return invalid('EXPIRED', `the file expired at ${payload.expiresAt}`);
+    await this.clock.load();
+    this.clock.raise(Date.parse(payload.issuedAt));
+    if (isExpired(payload, this.now())) return this.judgeClock(invalid('EXPIRED', `the file expired at ${payload.expiresAt}`));
     await this.store.save(text);
-    return this.valid(payload, 'store', false);
+    return this.judgeClock(this.valid(payload, 'store', false));
   }
 
   /** Gives a floating seat back (at exit) and forgets the file of this machine. */
@@ -164,6 +200,14 @@ export class LicenseClient {
 
   // -------------------------------------------------------------------------------------------
 
+  /** A local clock far behind the trusted time spoils a valid or expired verdict: the user set it back. */
+  private judgeClock(status: LicenseStatus): LicenseStatus {
+    const lag = this.clock.tamperedBy();
+    if (lag === null || (!status.valid && status.reason !== 'EXPIRED')) return status;
+    const hours = Math.round(lag / 3_600_000);
+    return invalid('CLOCK_TAMPERED', `the computer's clock is ${hours} hours behind the time the license server last confirmed; set it right`, status.valid ? status.offline : status.offline === true);
+  }
+
   private valid(license: LicensePayload, source: 'server' | 'store', offline: boolean, refreshAt: Date | null = refreshDueAt(license)): LicenseStatus {
     return { valid: true, license, source, offline, refreshAt: offline ? null : refreshAt };
   }
@@ -190,21 +234,25 @@ export class LicenseClient {
   }
 
   /** The stored files that verify and fit, usable ones best first (a machine's own before ANY-Lic, longest running). */
-  private async stored(): Promise<{ usable: Candidate[]; expired: Candidate[] }> {
-    const now = this.now();
+  private async stored(): Promise<Stored> {
+    await this.clock.load();
     const candidates: Candidate[] = [];
+    let rejected = 0;
     for (const file of await this.store.list()) {
       try {
         const payload = await verifyLicenseFile(file.text, this.options.publicKeys);
+        this.clock.raise(Date.parse(payload.issuedAt));
         if (this.fits(payload)) candidates.push({ ...file, payload });
       } catch {
-        // Not a license file of ours: ignored.
+        // Not a genuine license file of ours: never used, and named when nothing else is left.
+        rejected++;
       }
     }
+    const now = this.now();
     const usable = candidates
       .filter((candidate) => !isExpired(candidate.payload, now))
       .sort((a, b) => Number(isAnyLic(a)) - Number(isAnyLic(b)) || expiryTime(b) - expiryTime(a) || Date.parse(b.payload.issuedAt) - Date.parse(a.payload.issuedAt));
-    return { usable, expired: candidates.filter((candidate) => isExpired(candidate.payload, now)) };
+    return { usable, expired: candidates.filter((candidate) => isExpired(candidate.payload, now)), rejected };
   }
 
   private async forget(candidates: Candidate[]): Promise<void> {
@@ -212,16 +260,16 @@ export class LicenseClient {
   }
 
   private async request(method: 'POST' | 'DELETE', ifNoneMatch?: string): Promise<Response> {
-    const { serverUrl, machineId, product, version } = this.options;
+    const { serverUrl, machineId, product, version, borrowDays } = this.options;
     return this.fetch(`${serverUrl.replace(/\/$/, '')}/api/client/v1/license`, {
       method,
       headers: { 'content-type': 'application/json', accept: 'application/json', ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}) },
-      body: JSON.stringify({ machineId, product, ...(version === undefined ? {} : { version }) }),
+      body: JSON.stringify({ machineId, product, ...(version === undefined ? {} : { version }), ...(method === 'POST' && borrowDays ? { borrowDays } : {}) }),
       signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 15_000),
     });
   }
 
-  private async fetchFresh(stored: { usable: Candidate[]; expired: Candidate[] }): Promise<LicenseStatus> {
+  private async fetchFresh(stored: Stored): Promise<LicenseStatus> {
     // The machine's own file (not an ANY-Lic one) goes along as If-None-Match: the server answers 304
     // while it is still right, which costs it no signature.
     const held = stored.usable.find((candidate) => !isAnyLic(candidate));
@@ -232,6 +280,7 @@ export class LicenseClient {
     } catch (error) {
       return this.offline(stored, `the license server cannot be reached (${(error as Error).message})`);
     }
+    await this.clock.noteServerTime(response.headers.get('license-server-time'));
     if (response.status === 304 && held && tag) {
       this.confirmed = { tag, at: this.now() };
       return this.valid(held.payload, 'server', false, refreshDueAfterConfirmation(held.payload, this.confirmed.at));
@@ -241,6 +290,7 @@ export class LicenseClient {
       try {
         const payload = await verifyLicenseFile(text, this.options.publicKeys);
         if (!this.fits(payload)) throw new Error('the server sent a file for another machine or product');
+        this.clock.raise(Date.parse(payload.issuedAt));
         await this.store.save(text);
         return this.valid(payload, 'server', false);
       } catch (error) {
@@ -262,10 +312,11 @@ export class LicenseClient {
     return invalid(reason, body.message ?? reason);
   }
 
-  private offline(stored: { usable: Candidate[]; expired: Candidate[] }, message: string): LicenseStatus {
+  private offline(stored: Stored, message: string): LicenseStatus {
     if (stored.usable[0]) return this.valid(stored.usable[0].payload, 'store', true);
     const expired = stored.expired[0];
-    if (expired) return invalid('EXPIRED', `the license file expired at ${expired.payload.expiresAt} and ${message}`);
-    return invalid('UNREACHABLE', message);
+    if (expired) return invalid('EXPIRED', `the license file expired at ${expired.payload.expiresAt} and ${message}`, true);
+    if (stored.rejected) return invalid('INVALID_FILE', `the stored license file does not verify (altered, or signed by a key that is not pinned) and ${message}`, true);
+    return invalid('UNREACHABLE', message, true);
   }
 }

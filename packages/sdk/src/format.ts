@@ -23,6 +23,8 @@ export interface LicensePayload {
   refetchBeforeExpirySeconds: number;
   serverCustomerId: string | null;
   kid: string;
+  /** Set when the machine borrowed its floating seat for offline use: the seat is held until then. */
+  borrowedUntil?: string | null;
 }
 
 export interface LicenseFile {
@@ -164,4 +166,31 @@ export async function licenseFileTag(file: LicenseFile, payload: Pick<LicensePay
 
 export function isExpired(payload: LicensePayload, now: Date): boolean {
   return payload.expiresAt !== null && Date.parse(payload.expiresAt) <= now.getTime();
+}
+
+/** The server's signed time from a `License-Server-Time` header (docs/license-files.md): `{ t: Unix seconds, kid }`. */
+export interface ServerTime {
+  t: number;
+  kid: string;
+}
+
+/**
+ * Verifies a `License-Server-Time` value (`<enc>.<sig>`, signed over `time/` + enc) against pinned
+ * keys. Throws InvalidLicenseFileError when it is malformed, signed by an unknown key, or altered.
+ */
+export async function verifyServerTime(value: string, keys: readonly PublicKey[]): Promise<ServerTime> {
+  const [enc, sig, ...rest] = value.trim().split('.');
+  if (!enc || !sig || rest.length) throw new InvalidLicenseFileError('MALFORMED', 'a time token is <enc>.<sig>');
+  let token: Partial<ServerTime>;
+  try {
+    token = JSON.parse(utf8(base64ToBytes(enc))) as Partial<ServerTime>;
+  } catch (error) {
+    throw error instanceof InvalidLicenseFileError ? error : new InvalidLicenseFileError('MALFORMED', 'the time token is not JSON');
+  }
+  if (typeof token.t !== 'number' || !Number.isFinite(token.t) || typeof token.kid !== 'string') throw new InvalidLicenseFileError('MALFORMED', 'the time token lacks t or kid');
+  const pinned = keys.find((key) => key.kid === token.kid);
+  if (!pinned) throw new InvalidLicenseFileError('UNKNOWN_KEY', `time signed with the unknown key ${token.kid}`);
+  const valid = await globalThis.crypto.subtle.verify({ name: 'Ed25519' }, await importKey(pinned.publicKeyPem), base64ToBytes(sig), new TextEncoder().encode(`time/${enc}`));
+  if (!valid) throw new InvalidLicenseFileError('BAD_SIGNATURE', 'the time token was altered');
+  return { t: token.t, kid: token.kid };
 }

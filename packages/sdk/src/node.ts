@@ -6,7 +6,7 @@
 import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { FETCHED_FILE_NAME, type LicenseStore } from './store.js';
+import { FETCHED_FILE_NAME, SERVER_TIME_FILE_NAME, type LicenseStore } from './store.js';
 
 /**
  * Where the desktop software looks for license files: the `licenses` folder in the application's
@@ -47,10 +47,60 @@ export function directoryStore(directory: string): LicenseStore {
       await writeFile(temporary, text, 'utf8');
       await rename(temporary, path.join(directory, FETCHED_FILE_NAME));
     },
+    async readServerTime() {
+      return readFile(path.join(directory, SERVER_TIME_FILE_NAME), 'utf8').catch(() => null);
+    },
+    async writeServerTime(token) {
+      await mkdir(directory, { recursive: true });
+      const temporary = path.join(directory, `.${SERVER_TIME_FILE_NAME}.${process.pid}.tmp`);
+      await writeFile(temporary, token, 'utf8');
+      await rename(temporary, path.join(directory, SERVER_TIME_FILE_NAME));
+    },
     async remove(name) {
       await unlink(path.join(directory, name)).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
       });
     },
   };
+}
+
+/** Where each operating system keeps its machine id, and how to read it. */
+const MACHINE_ID_SOURCES: Record<string, readonly { command?: [string, string[]]; file?: string; pattern?: RegExp }[]> = {
+  linux: [{ file: '/etc/machine-id' }, { file: '/var/lib/dbus/machine-id' }],
+  win32: [{ command: ['reg', ['query', 'HKLM\\SOFTWARE\\Microsoft\\Cryptography', '/v', 'MachineGuid']], pattern: /MachineGuid\s+REG_SZ\s+(\S+)/ }],
+  darwin: [{ command: ['ioreg', ['-rd1', '-c', 'IOPlatformExpertDevice']], pattern: /"IOPlatformUUID"\s*=\s*"([^"]+)"/ }],
+  freebsd: [{ file: '/etc/hostid' }],
+};
+
+/** The operating system's own machine id, raw (never send it anywhere: see machineFingerprint). */
+export async function operatingSystemMachineId(platform: string = process.platform, read: (file: string) => Promise<string> = (file) => readFile(file, 'utf8')): Promise<string> {
+  for (const source of MACHINE_ID_SOURCES[platform] ?? MACHINE_ID_SOURCES.linux!) {
+    try {
+      let text: string;
+      if (source.file) text = await read(source.file);
+      else {
+        const { execFile } = await import('node:child_process');
+        const [command, args] = source.command!;
+        text = await new Promise<string>((resolve, reject) => execFile(command, args, { encoding: 'utf8', windowsHide: true }, (error, stdout) => (error ? reject(error) : resolve(stdout))));
+      }
+      const id = (source.pattern ? source.pattern.exec(text)?.[1] : text)?.trim();
+      if (id) return id;
+    } catch {
+      // try the next source
+    }
+  }
+  throw new Error(`no machine id found on ${platform}: pass your own machine id to the LicenseClient`);
+}
+
+/**
+ * A stable machine id for the license, from the operating system's machine id (Linux
+ * /etc/machine-id, Windows MachineGuid, macOS IOPlatformUUID) hashed with the product name, so that
+ * the raw id never leaves the machine and two vendors' ids of one machine differ: the first 32 hex
+ * digits, upper case, of SHA-256 over the UTF-8 of `<product>:<raw id>`. Not stable across cloned
+ * virtual machines or containers that share or regenerate the id (see the README).
+ */
+export async function machineFingerprint(product: string, rawId?: string): Promise<string> {
+  const raw = rawId ?? (await operatingSystemMachineId());
+  const { createHash } = await import('node:crypto');
+  return createHash('sha256').update(`${product}:${raw.trim()}`, 'utf8').digest('hex').slice(0, 32).toUpperCase();
 }

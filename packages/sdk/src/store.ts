@@ -11,15 +11,32 @@ export interface LicenseStore {
   /** Keeps a file fetched from the server, replacing the previously fetched one. */
   save(text: string): Promise<void>;
   remove(name: string): Promise<void>;
+  /**
+   * The highest `License-Server-Time` token the client verified (trusted time, DESIGN.md 6d): kept
+   * as the signed token, so that editing it needs an older genuine token. Optional for a store of
+   * one's own; without it the client knows only the `issuedAt` of its stored files.
+   */
+  readServerTime?(): Promise<string | null>;
+  writeServerTime?(token: string): Promise<void>;
 }
 
 /** The name under which a store keeps the fetched file. */
 export const FETCHED_FILE_NAME = 'license.json';
 
+/** The name under which the directory store keeps the server's time (no .json/.lic: not a license file). */
+export const SERVER_TIME_FILE_NAME = 'server-time';
+
 /** A store in memory: nothing survives a restart (tests, or apps that keep the file elsewhere). */
 export function memoryStore(initial: StoredFile[] = []): LicenseStore {
   const files = new Map(initial.map((file) => [file.name, file.text]));
+  let serverTime: string | null = null;
   return {
+    async readServerTime() {
+      return serverTime;
+    },
+    async writeServerTime(token) {
+      serverTime = token;
+    },
     async list() {
       return [...files].map(([name, text]) => ({ name, text }));
     },

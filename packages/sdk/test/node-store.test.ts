@@ -20,6 +20,18 @@ describe('directoryStore', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('keeps the server time beside the files, not as a license file', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-sdk-'));
+    const store = directoryStore(path.join(dir, 'licenses'));
+    expect(await store.readServerTime!()).toBeNull();
+    await store.writeServerTime!('enc.sig');
+    await store.writeServerTime!('enc2.sig2');
+    expect(await store.readServerTime!()).toBe('enc2.sig2');
+    expect(await store.list()).toEqual([]);
+    expect(fs.readdirSync(path.join(dir, 'licenses'))).toEqual(['server-time']);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('knows where the desktop software keeps its licenses on each system', () => {
     expect(defaultLicenseDirectory('Studio', 'win32', { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' })).toBe('C:\\Users\\ada\\AppData\\Roaming\\Studio\\licenses');
     expect(defaultLicenseDirectory('Studio', 'darwin', {})).toBe(path.join(os.homedir(), 'Library/Application Support/Studio/licenses'));

@@ -240,7 +240,7 @@ describeBothDatabases('desktop protocol /api/client/v1', (t) => {
         const response = await desktop().post('/api/client/v1/license', { body: { machineId: unique('m'), product: 'P' }, headers: { origin } });
         expectError(response, 404, 'ERR_NO_LICENSE');
         expect(response.headers['access-control-allow-origin']).toBe('*');
-        expect(response.headers['access-control-expose-headers']).toBe('etag');
+        expect(response.headers['access-control-expose-headers']).toBe('etag, license-server-time');
       }
       const preflight = await t.app.inject({ method: 'OPTIONS', url: '/api/client/v1/license', headers: { origin: 'null', 'access-control-request-method': 'POST' } });
       expect(preflight.statusCode).toBe(204);

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { SERVER_TIME_HEADER } from '@lm/contract/license-file';
 import { clientLicenseRequest, clientReleaseRequest, licenseFileJson, publicSigningKeys } from '@lm/contract/client-protocol';
 import type { AppContext } from '../../platform/context.ts';
 import { errorCodeOf, notFound } from '../../platform/http/errors.ts';
 import { errorResponses, fileAnswer } from '../../platform/http/openapi.ts';
 import { signingKeys } from '../../platform/signing/keys.ts';
+import { serverTimeTokens } from '../../platform/signing/server-time.ts';
 import { sendJsonLicenseFile, sendNotModified } from '../license-files/http.ts';
 import { startLicenseFiles } from '../license-files/lifecycle.ts';
 import { fetchClientLicense, releaseClientLicense } from './service.ts';
@@ -19,7 +21,7 @@ export const PER_ADDRESS = { rateLimit: { max: 600, timeWindow: '1 minute' } };
  */
 const PROTOCOL_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'etag',
+  'access-control-expose-headers': `etag, ${SERVER_TIME_HEADER}`,
   'cache-control': 'no-store',
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
@@ -67,9 +69,20 @@ export function clientProtocolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     // No cookies, no session: any origin may call the protocol, e.g. the SDK in an Electron renderer.
+    // Every answer, refusals and 304s included, carries the server's signed time (DESIGN.md 6d).
+    const serverTime = serverTimeTokens(ctx);
     app.addHook('onRequest', (_request, reply, done) => {
       reply.headers(PROTOCOL_HEADERS);
-      done();
+      const token = serverTime.current();
+      if (typeof token === 'string') {
+        reply.header(SERVER_TIME_HEADER, token);
+        done();
+      } else {
+        token.then((value) => {
+          reply.header(SERVER_TIME_HEADER, value);
+          done();
+        }, done);
+      }
     });
     app.options(
       '/client/v1/*',

@@ -1,0 +1,27 @@
+"""License Manager client for Python desktop software: fetch, verify (Ed25519), store and refresh
+the signed license file of this machine, offline until it expires, with trusted time.
+See README.md."""
+
+from .client import DEFAULT_CLOCK_TOLERANCE, LicenseClient, LicenseStatus, refresh_due_at
+from .files import InvalidLicenseFile, LicenseFile, PublicKey, license_file_tag, parse_license_file, verify_license_file, verify_server_time
+from .fingerprint import machine_fingerprint, operating_system_machine_id
+from .store import DirectoryStore, MemoryStore
+
+__all__ = [
+    "DEFAULT_CLOCK_TOLERANCE",
+    "DirectoryStore",
+    "InvalidLicenseFile",
+    "LicenseClient",
+    "LicenseFile",
+    "LicenseStatus",
+    "MemoryStore",
+    "PublicKey",
+    "license_file_tag",
+    "machine_fingerprint",
+    "operating_system_machine_id",
+    "parse_license_file",
+    "refresh_due_at",
+    "verify_license_file",
+    "verify_server_time",
+]
+__version__ = "1.0.0"

@@ -1,0 +1,80 @@
+"""Where the client keeps license files and the trusted time between runs."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+FETCHED_FILE_NAME = "license.json"
+SERVER_TIME_FILE_NAME = "server-time"
+
+
+class MemoryStore:
+    """A store in memory: nothing survives a restart (tests, or software that keeps the file elsewhere)."""
+
+    def __init__(self, files: dict[str, str] | None = None) -> None:
+        self.files = dict(files or {})
+        self.server_time: str | None = None
+
+    def list(self) -> list[tuple[str, str]]:
+        return list(self.files.items())
+
+    def save(self, text: str) -> None:
+        self.files[FETCHED_FILE_NAME] = text
+
+    def remove(self, name: str) -> None:
+        self.files.pop(name, None)
+
+    def read_server_time(self) -> str | None:
+        return self.server_time
+
+    def write_server_time(self, token: str) -> None:
+        self.server_time = token
+
+
+class DirectoryStore:
+    """A folder of license files: every ``.lic`` and ``.json`` file in it is a candidate (an offline
+    file the user copied there works); the fetched file is ``license.json``, the trusted time
+    ``server-time``."""
+
+    def __init__(self, directory: str | os.PathLike[str]) -> None:
+        self.directory = Path(directory)
+
+    def list(self) -> list[tuple[str, str]]:
+        if not self.directory.is_dir():
+            return []
+        files = []
+        for path in sorted(self.directory.iterdir()):
+            if path.suffix.lower() in (".lic", ".json") and path.is_file():
+                try:
+                    files.append((path.name, path.read_text("utf-8")))
+                except (OSError, UnicodeDecodeError):
+                    files.append((path.name, ""))
+        return files
+
+    def _write(self, name: str, text: str) -> None:
+        # Written beside and renamed, so that a crash never leaves half a file.
+        self.directory.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.directory)
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, self.directory / name)
+
+    def save(self, text: str) -> None:
+        self._write(FETCHED_FILE_NAME, text)
+
+    def remove(self, name: str) -> None:
+        try:
+            (self.directory / name).unlink()
+        except FileNotFoundError:
+            pass
+
+    def read_server_time(self) -> str | None:
+        try:
+            return (self.directory / SERVER_TIME_FILE_NAME).read_text("utf-8")
+        except OSError:
+            return None
+
+    def write_server_time(self, token: str) -> None:
+        self._write(SERVER_TIME_FILE_NAME, token)
