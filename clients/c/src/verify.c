@@ -48,8 +48,9 @@ int lc_keys_parse(const char *json, lc_keys *keys, char *error, size_t size) {
         keys->keys[i].pem = copy(pem);
         keys->count++;
     }
+    i = list->length;
     lc_json_free(root);
-    if (!keys->keys || keys->count != list->length) { lc_keys_free(keys); return -1; }
+    if (!keys->keys || keys->count != i) { lc_keys_free(keys); return -1; }
     return 0;
 }
 
