@@ -214,8 +214,8 @@ int lc_is_any_lic(const lc_payload *payload) {
 }
 
 /*
- * License-Server-Time: "<enc>.<sig>", enc = base64 of the JSON {"t": ISO time, "kid"}, sig = base64
- * Ed25519 signature of "server-time/" + enc (docs/license-files.md).
+ * License-Server-Time: "<enc>.<sig>", enc = base64 of the JSON {"t": Unix seconds, "kid"}, sig =
+ * base64 Ed25519 signature of "time/" + enc (docs/license-files.md, "Trusted time").
  */
 int lc_verify_time_token(const char *token, const lc_keys *keys, long long *ms) {
     const char *dot = token ? strchr(token, '.') : NULL;
@@ -232,10 +232,9 @@ int lc_verify_time_token(const char *token, const lc_keys *keys, long long *ms) 
     enc[dot - token] = 0;
     if (lc_base64_decode(enc, strlen(enc), &decoded, &decoded_length) != 0) goto done;
     root = lc_json_parse((char *)decoded, decoded_length);
-    if (!lc_json_string(root, "kid") || verify_signed(keys, lc_json_string(root, "kid"), "server-time/", enc, dot + 1, NULL, 0) != 0) goto done;
+    if (!lc_json_string(root, "kid") || verify_signed(keys, lc_json_string(root, "kid"), "time/", enc, dot + 1, NULL, 0) != 0) goto done;
     t = lc_json_get(root, "t");
-    if (t && t->type == LC_JSON_STRING && lc_parse_iso(t->string, ms)) result = 0;
-    else if (t && t->type == LC_JSON_NUMBER) { *ms = (long long)t->number; result = 0; }
+    if (t && t->type == LC_JSON_NUMBER && t->number > 0) { *ms = (long long)t->number * 1000; result = 0; }
 done:
     lc_json_free(root);
     free(decoded);

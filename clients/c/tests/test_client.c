@@ -78,11 +78,10 @@ static char *license_file(EVP_PKEY *key, const char *kid, const char *machine, c
 }
 
 static char *time_token(EVP_PKEY *key, const char *kid, long long t) {
-    char json[128], when[48], enc[256], message[300], signature[128], *token = malloc(512);
-    lc_format_iso(t, when);
-    snprintf(json, sizeof json, "{\"t\":\"%s\",\"kid\":\"%s\"}", when, kid);
+    char json[128], enc[256], message[300], signature[128], *token = malloc(512);
+    snprintf(json, sizeof json, "{\"t\":%lld,\"kid\":\"%s\"}", t / 1000, kid);
     base64((unsigned char *)json, strlen(json), enc);
-    snprintf(message, sizeof message, "server-time/%s", enc);
+    snprintf(message, sizeof message, "time/%s", enc);
     sign(key, message, signature);
     snprintf(token, 512, "%s.%s", enc, signature);
     return token;
