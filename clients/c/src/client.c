@@ -226,7 +226,6 @@ static int set_invalid(lc_status *status, lc_reason reason, const char *message)
 
 static int set_valid(lc_status *status, const lc_payload *p, int from_server, int offline) {
     const lc_json *owner = lc_json_get(p->root, "owner"), *features = lc_json_get(p->root, "features");
-    char time[48];
     size_t i;
     lc_status_free(status);
     status->valid = 1;
@@ -242,8 +241,9 @@ static int set_valid(lc_status *status, const lc_payload *p, int from_server, in
     status->owner_name = copy(lc_json_string(owner, "name"));
     status->owner_company = copy(lc_json_string(owner, "company"));
     status->issued_at = copy(lc_json_string(p->root, "issuedAt"));
-    if (p->expires_at != LC_NEVER) { lc_format_iso(p->expires_at, time); status->expires_at = copy(time); }
-    if (p->borrowed_until != LC_NEVER) { lc_format_iso(p->borrowed_until, time); status->borrowed_until = copy(time); }
+    /* The file's own text of the times (the server's), as the other clients report them. */
+    if (p->expires_at != LC_NEVER) status->expires_at = copy(lc_json_string(p->root, "expiresAt"));
+    if (p->borrowed_until != LC_NEVER) status->borrowed_until = copy(lc_json_string(p->root, "borrowedUntil"));
     if (features && features->type == LC_JSON_ARRAY && features->length) {
         status->features = calloc(features->length, sizeof *status->features);
         for (i = 0; status->features && i < features->length; i++)
