@@ -268,9 +268,12 @@ static int finish(lc_client *client, lc_status *status) {
     return status->valid;
 }
 
-static int offline_status(lc_status *status, stored_files *stored, const char *why) {
+static int offline_status(lc_client *client, lc_status *status, stored_files *stored, const char *why) {
     char message[512];
-    if (stored->usable) return set_valid(status, &stored->items[0].payload, 0, 1);
+    size_t i;
+    /* Judged again: the answer may have carried a later server time than the store knew. */
+    for (i = 0; i < stored->usable; i++)
+        if (!is_expired(&stored->items[i].payload, effective_now(client))) return set_valid(status, &stored->items[i].payload, 0, 1);
     if (stored->count) {
         char expired[48];
         lc_format_iso(stored->items[0].payload.expires_at, expired);
@@ -329,7 +332,7 @@ static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *statu
     free(url);
     if (result != 0) {
         snprintf(message, sizeof message, "the license server cannot be reached (%s)", error);
-        return offline_status(status, stored, message);
+        return offline_status(client, status, stored, message);
     }
     record_server_time(client, answer.server_time);
     if (answer.status == 304 && held && !borrow) {
@@ -352,7 +355,7 @@ static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *statu
         lc_payload_free(&fresh);
         lc_http_answer_free(&answer);
         snprintf(message, sizeof message, "the server's license file is not valid (%s)", error);
-        return offline_status(status, stored, message);
+        return offline_status(client, status, stored, message);
     }
     error_body = answer.body ? lc_json_parse(answer.body, strlen(answer.body)) : NULL;
     code = lc_json_string(error_body, "error");
@@ -375,7 +378,7 @@ static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *statu
     snprintf(message, sizeof message, "the license server answered %ld", answer.status);
     lc_json_free(error_body);
     lc_http_answer_free(&answer);
-    return offline_status(status, stored, message);
+    return offline_status(client, status, stored, message);
 }
 
 static int check(lc_client *client, lc_status *status, int force) {

@@ -336,7 +336,8 @@ public final class LicenseClient {
         } catch (IllegalArgumentException e) {
             error = null;
         }
-        Reason reason = SERVER_REASONS.get(Json.string(error, "error"));
+        String code = Json.string(error, "error");
+        Reason reason = code == null ? null : SERVER_REASONS.get(code);
         if (reason == null) return offline(stored, "the license server answered " + status);
         // The server's final word: this machine's files no longer count; an ANY-Lic file still does.
         forgetMachineFiles(stored);
@@ -347,8 +348,11 @@ public final class LicenseClient {
     }
 
     private LicenseStatus offline(Stored stored, String why) {
-        if (!stored.usable().isEmpty()) return LicenseStatus.valid(stored.usable().get(0).payload(), false, true);
-        if (!stored.expired().isEmpty()) return LicenseStatus.invalid(Reason.EXPIRED, "the license file expired at " + stored.expired().get(0).payload().expiresAt() + " and " + why);
+        // Judged again: the answer may have carried a later server time than the store knew.
+        Instant now = now();
+        for (Candidate c : stored.usable()) if (!c.payload().isExpired(now)) return LicenseStatus.valid(c.payload(), false, true);
+        Candidate expired = !stored.usable().isEmpty() ? stored.usable().get(0) : stored.expired().isEmpty() ? null : stored.expired().get(0);
+        if (expired != null) return LicenseStatus.invalid(Reason.EXPIRED, "the license file expired at " + expired.payload().expiresAt() + " and " + why);
         if (stored.invalid() > 0) return LicenseStatus.invalid(Reason.INVALID_FILE, "the stored license file does not verify (altered, or signed with a key not pinned) and " + why);
         return LicenseStatus.invalid(Reason.UNREACHABLE, why);
     }
