@@ -128,6 +128,14 @@ LC_API int lc_license_file_tag(const char *text, char *tag, size_t tag_size);
  */
 LC_API int lc_machine_fingerprint(const char *product, char *out, size_t out_size, char *error, size_t error_size);
 
+/**
+ * Where desktop software keeps its license files: the "licenses" folder in the application's data
+ * folder (Windows %APPDATA%\<app>\licenses, macOS ~/Library/Application Support/<app>/licenses,
+ * Linux $XDG_CONFIG_HOME/<app>/licenses or ~/.config/<app>/licenses). Returns 0, or -1 when out is
+ * too small or no home folder is known.
+ */
+LC_API int lc_default_store_dir(const char *app_name, char *out, size_t out_size);
+
 #ifdef __cplusplus
 }
 #endif

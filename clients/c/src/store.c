@@ -1,5 +1,6 @@
 /* The store: a folder where every .lic and .json file is a candidate (an offline file a person copied
  * there works), the fetched file is license.json, and the client's own notes sit beside them. */
+#include "license_client.h"
 #include "internal.h"
 
 #include <errno.h>
@@ -159,4 +160,21 @@ void lc_store_remove(const char *dir, const char *name) {
     char *path = join(dir, name);
     if (path) remove(path);
     free(path);
+}
+
+int lc_default_store_dir(const char *app_name, char *out, size_t out_size) {
+    const char *base, *suffix = "";
+    int written;
+#if defined(_WIN32)
+    base = getenv("APPDATA");
+#elif defined(__APPLE__)
+    base = getenv("HOME");
+    suffix = "/Library/Application Support";
+#else
+    base = getenv("XDG_CONFIG_HOME");
+    if (!base || !*base) { base = getenv("HOME"); suffix = "/.config"; }
+#endif
+    if (!app_name || !base || !*base) return -1;
+    written = snprintf(out, out_size, "%s%s/%s/licenses", base, suffix, app_name);
+    return written > 0 && (size_t)written < out_size ? 0 : -1;
 }

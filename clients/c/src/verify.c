@@ -1,4 +1,5 @@
 /* Pinned keys, license files and time tokens: everything that is believed only once it verifies. */
+#include "license_client.h"
 #include "internal.h"
 
 #include <stdlib.h>

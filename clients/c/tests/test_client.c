@@ -367,6 +367,16 @@ static void test_fingerprint(void) {
     CHECK(lc_machine_fingerprint("Studio", a, 10, NULL, 0) != 0);
 }
 
+static void test_default_store_dir(void) {
+    char dir[512], tiny[8];
+    setenv("XDG_CONFIG_HOME", "/home/ada/.cfg", 1);
+    CHECK(lc_default_store_dir("Studio Pro", dir, sizeof dir) == 0 && strcmp(dir, "/home/ada/.cfg/Studio Pro/licenses") == 0);
+    unsetenv("XDG_CONFIG_HOME");
+    setenv("HOME", "/home/ada", 1);
+    CHECK(lc_default_store_dir("Studio Pro", dir, sizeof dir) == 0 && strcmp(dir, "/home/ada/.config/Studio Pro/licenses") == 0);
+    CHECK(lc_default_store_dir("Studio Pro", tiny, sizeof tiny) != 0);
+}
+
 static void test_options(void) {
     lc_options options;
     char error[256] = "";
@@ -405,6 +415,7 @@ int main(void) {
     test_tolerance_option();
     test_fingerprint();
     test_options();
+    test_default_store_dir();
 
     lc_global_cleanup();
     EVP_PKEY_free(signing_key);
