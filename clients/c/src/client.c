@@ -268,7 +268,8 @@ static int finish(lc_client *client, lc_status *status) {
     return status->valid;
 }
 
-static int offline_status(lc_client *client, lc_status *status, stored_files *stored, const char *why) {
+/* Without a usable stored file: EXPIRED, INVALID_FILE, or the fallback (UNREACHABLE; INVALID_FILE when the server's own file did not verify). */
+static int offline_status(lc_client *client, lc_status *status, stored_files *stored, const char *why, lc_reason fallback) {
     char message[512];
     size_t i;
     /* Judged again: the answer may have carried a later server time than the store knew. */
@@ -284,7 +285,7 @@ static int offline_status(lc_client *client, lc_status *status, stored_files *st
         snprintf(message, sizeof message, "the stored license file does not verify (altered, or signed with a key not pinned) and %s", why);
         return set_invalid(status, LC_INVALID_FILE, message);
     }
-    return set_invalid(status, LC_UNREACHABLE, why);
+    return set_invalid(status, fallback, why);
 }
 
 static char *request_body(lc_client *client, int borrow) {
@@ -332,7 +333,7 @@ static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *statu
     free(url);
     if (result != 0) {
         snprintf(message, sizeof message, "the license server cannot be reached (%s)", error);
-        return offline_status(client, status, stored, message);
+        return offline_status(client, status, stored, message, LC_UNREACHABLE);
     }
     record_server_time(client, answer.server_time);
     if (answer.status == 304 && held && !borrow) {
@@ -355,7 +356,7 @@ static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *statu
         lc_payload_free(&fresh);
         lc_http_answer_free(&answer);
         snprintf(message, sizeof message, "the server's license file is not valid (%s)", error);
-        return offline_status(client, status, stored, message);
+        return offline_status(client, status, stored, message, LC_INVALID_FILE);
     }
     error_body = answer.body ? lc_json_parse(answer.body, strlen(answer.body)) : NULL;
     code = lc_json_string(error_body, "error");
@@ -378,7 +379,7 @@ static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *statu
     snprintf(message, sizeof message, "the license server answered %ld", answer.status);
     lc_json_free(error_body);
     lc_http_answer_free(&answer);
-    return offline_status(client, status, stored, message);
+    return offline_status(client, status, stored, message, LC_UNREACHABLE);
 }
 
 static int check(lc_client *client, lc_status *status, int force) {

@@ -327,7 +327,7 @@ public final class LicenseClient {
                 raiseTrusted(payload.issuedAt());
                 return LicenseStatus.valid(payload, true, false);
             } catch (InvalidLicenseFileException | IOException e) {
-                return offline(stored, "the server's license file is not valid (" + e.getMessage() + ")");
+                return offline(stored, "the server's license file is not valid (" + e.getMessage() + ")", Reason.INVALID_FILE);
             }
         }
         Map<String, Object> error;
@@ -348,12 +348,17 @@ public final class LicenseClient {
     }
 
     private LicenseStatus offline(Stored stored, String why) {
+        return offline(stored, why, Reason.UNREACHABLE);
+    }
+
+    /** Without a usable stored file: EXPIRED, INVALID_FILE, or the fallback (INVALID_FILE when the server's own file did not verify). */
+    private LicenseStatus offline(Stored stored, String why, Reason fallback) {
         // Judged again: the answer may have carried a later server time than the store knew.
         Instant now = now();
         for (Candidate c : stored.usable()) if (!c.payload().isExpired(now)) return LicenseStatus.valid(c.payload(), false, true);
         Candidate expired = !stored.usable().isEmpty() ? stored.usable().get(0) : stored.expired().isEmpty() ? null : stored.expired().get(0);
         if (expired != null) return LicenseStatus.invalid(Reason.EXPIRED, "the license file expired at " + expired.payload().expiresAt() + " and " + why);
         if (stored.invalid() > 0) return LicenseStatus.invalid(Reason.INVALID_FILE, "the stored license file does not verify (altered, or signed with a key not pinned) and " + why);
-        return LicenseStatus.invalid(Reason.UNREACHABLE, why);
+        return LicenseStatus.invalid(fallback, why);
     }
 }

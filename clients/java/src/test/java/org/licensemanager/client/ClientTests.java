@@ -348,6 +348,15 @@ public final class ClientTests {
                     delete(store);
                 }
             }
+            // a file from the server signed with a key not pinned (a rotation the software does not know yet)
+            Path unpinned = newStore();
+            try {
+                server.answer(200, file(other, "k2", "M1", "Studio", NOW, null, 0, "TAN"));
+                LicenseStatus result = client(server.url(), unpinned, Clock.fixed(NOW, ZoneOffset.UTC)).build().check();
+                check(!result.valid() && result.reason() == Reason.INVALID_FILE && result.message().contains("unknown key k2"), "a server file signed by a key not pinned: INVALID_FILE");
+            } finally {
+                delete(unpinned);
+            }
             // an ANY-Lic file outlives the server's refusal of the machine's own license
             Path store = newStore();
             try {
