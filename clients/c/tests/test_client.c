@@ -367,6 +367,120 @@ static void test_fingerprint(void) {
     CHECK(lc_machine_fingerprint("Studio", a, 10, NULL, 0) != 0);
 }
 
+/* The shared test vectors (clients/test-vectors, see its README): every client agrees on them. */
+static char *vector_text(const char *dir, const char *name) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return lc_read_file(path, NULL);
+}
+
+static void test_shared_vectors(void) {
+    const char *dir = getenv("TEST_VECTORS");
+    char *keys_text, *expected_text, *pem, store[64], error[256];
+    lc_json *expected;
+    const lc_json *files, *tokens, *clock_cases;
+    lc_keys keys;
+    size_t i;
+    double tolerance = 48;
+    EVP_PKEY *vector_key;
+    BIO *bio;
+    if (!dir || !(expected_text = vector_text(dir, "expected.json"))) {
+        fprintf(stderr, "shared test vectors skipped: no %s/expected.json\n", dir ? dir : "TEST_VECTORS");
+        return;
+    }
+    keys_text = vector_text(dir, "keys.json");
+    expected = lc_json_parse(expected_text, strlen(expected_text));
+    CHECK(keys_text && expected && lc_keys_parse(keys_text, &keys, NULL, 0) == 0);
+    if (!keys_text || !expected) return;
+    lc_json_number(expected, "toleranceHours", &tolerance);
+
+    files = lc_json_get(expected, "files");
+    for (i = 0; files && i < files->length; i++) {
+        const lc_json *c = files->items[i];
+        const lc_json *valid = lc_json_get(c, "valid");
+        char *text = vector_text(dir, lc_json_string(c, "name")), tag[96];
+        lc_payload payload;
+        int verified = text && lc_verify_file(text, &keys, &payload, error, sizeof error) == 0;
+        CHECK(valid && verified == valid->boolean);
+        if (!valid || valid->boolean != verified) fprintf(stderr, "  vector %s: %s\n", lc_json_string(c, "name"), verified ? "verified" : error);
+        if (verified) {
+            const lc_json *want = lc_json_get(c, "payload");
+            const char *expires = lc_json_string(want, "expiresAt");
+            long long expires_ms = LC_NEVER;
+            if (expires) lc_parse_iso(expires, &expires_ms);
+            CHECK(strcmp(payload.tag, lc_json_string(c, "etag")) == 0);
+            CHECK(lc_license_file_tag(text, tag, sizeof tag) == 0 && strcmp(tag, lc_json_string(c, "etag")) == 0);
+            CHECK(strcmp(payload.machine_id, lc_json_string(want, "machineId")) == 0 && strcmp(payload.kind, lc_json_string(want, "kind")) == 0);
+            CHECK(payload.expires_at == expires_ms);
+            lc_payload_free(&payload);
+        }
+        free(text);
+    }
+
+    tokens = lc_json_get(expected, "timeTokens");
+    for (i = 0; tokens && i < tokens->length; i++) {
+        const lc_json *c = tokens->items[i];
+        long long ms = 0;
+        double t = 0;
+        int verified = lc_verify_time_token(lc_json_string(c, "value"), &keys, &ms) == 0;
+        CHECK(verified == lc_json_get(c, "valid")->boolean);
+        if (verified) CHECK(lc_json_number(c, "t", &t) && ms == (long long)t * 1000);
+    }
+
+    /* the clock cases: files/license.json in a store, the trusted time from a token signed with the test key */
+    pem = vector_text(dir, "test-private-key.pem");
+    bio = pem ? BIO_new_mem_buf(pem, -1) : NULL;
+    vector_key = bio ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL) : NULL;
+    BIO_free(bio);
+    free(pem);
+    CHECK(vector_key != NULL);
+    clock_cases = lc_json_get(expected, "clock");
+    for (i = 0; vector_key && clock_cases && i < clock_cases->length; i++) {
+        const lc_json *c = clock_cases->items[i];
+        long long local, trusted;
+        char *file = vector_text(dir, "files/license.json"), *token, json[128], enc[256], message[300], signature[128];
+        lc_options options;
+        lc_status status;
+        lc_client *client;
+        const char *expect = lc_json_string(c, "expect");
+        lc_parse_iso(lc_json_string(c, "local"), &local);
+        lc_parse_iso(lc_json_string(c, "trusted"), &trusted);
+        snprintf(json, sizeof json, "{\"t\":%lld,\"kid\":\"%s\"}", trusted / 1000, lc_json_string(expected, "kid"));
+        base64((unsigned char *)json, strlen(json), enc);
+        snprintf(message, sizeof message, "time/%s", enc);
+        sign(vector_key, message, signature);
+        token = malloc(strlen(enc) + strlen(signature) + 2);
+        sprintf(token, "%s.%s", enc, signature);
+        strcpy(store, "/tmp/lc-test-XXXXXX");
+        if (!mkdtemp(store)) abort();
+        lc_store_write(store, "license.json", file);
+        lc_store_write(store, "server-time.token", token);
+        memset(&options, 0, sizeof options);
+        options.server_url = NOWHERE;
+        options.product = "Studio";
+        options.machine_id = "VECTOR-MACHINE-1";
+        options.public_keys = keys_text;
+        options.store_dir = store;
+        options.clock_tolerance_hours = (long)tolerance;
+        options.now_ms = test_clock;
+        clock_ms = local;
+        client = lc_client_new(&options, NULL, 0);
+        lc_check(client, &status);
+        CHECK(strcmp(lc_reason_name(status.reason), expect) == 0);
+        if (strcmp(lc_reason_name(status.reason), expect) != 0) fprintf(stderr, "  clock case %u: %s, expected %s\n", (unsigned)i, lc_reason_name(status.reason), expect);
+        lc_status_free(&status);
+        lc_client_free(client);
+        remove_dir(store);
+        free(file);
+        free(token);
+    }
+    EVP_PKEY_free(vector_key);
+    lc_keys_free(&keys);
+    lc_json_free(expected);
+    free(expected_text);
+    free(keys_text);
+}
+
 static void test_default_store_dir(void) {
     char dir[512], tiny[8];
     setenv("XDG_CONFIG_HOME", "/home/ada/.cfg", 1);
@@ -416,6 +530,7 @@ int main(void) {
     test_fingerprint();
     test_options();
     test_default_store_dir();
+    test_shared_vectors();
 
     lc_global_cleanup();
     EVP_PKEY_free(signing_key);
