@@ -62,7 +62,8 @@ public final class ClientTests {
                 Map.entry("altered and foreign files, imports, ANY-Lic", ClientTests::imports),
                 Map.entry("release and borrowing", ClientTests::releaseAndBorrow),
                 Map.entry("trusted time", ClientTests::trustedTime),
-                Map.entry("fingerprint", ClientTests::fingerprint))) {
+                Map.entry("fingerprint", ClientTests::fingerprint),
+                Map.entry("shared test vectors", ClientTests::sharedVectors))) {
             int before = failures;
             try {
                 test.getValue().run();
@@ -495,5 +496,71 @@ public final class ClientTests {
             return;
         }
         check(a.matches("[0-9a-f]{64}") && a.equals(MachineFingerprint.of("Studio")) && !a.equals(MachineFingerprint.of("Paint")), "stable per product, different across products");
+    }
+
+    /** The shared test vectors (clients/test-vectors, see its README): every client agrees on them. */
+    static void sharedVectors() throws Exception {
+        String location = System.getenv("TEST_VECTORS") != null ? System.getenv("TEST_VECTORS") : System.getProperty("test.vectors");
+        Path dir = location == null ? null : Path.of(location);
+        if (dir == null || !Files.exists(dir.resolve("expected.json"))) {
+            System.err.println("shared test vectors skipped: no " + dir + "/expected.json");
+            return;
+        }
+        PublicKeys vectorKeys = PublicKeys.fromJson(Files.readString(dir.resolve("keys.json")));
+        Map<String, Object> expected = Json.object(Json.parse(Files.readString(dir.resolve("expected.json"))));
+        for (Object item : (List<?>) expected.get("files")) {
+            Map<String, Object> c = Json.object(item);
+            String name = (String) c.get("name"), text = Files.readString(dir.resolve(name));
+            boolean valid = (Boolean) c.get("valid");
+            try {
+                LicensePayload payload = LicenseFiles.verify(text, vectorKeys);
+                Map<String, Object> want = Json.object(c.get("payload"));
+                check(valid, name + " verifies");
+                check(LicenseFiles.tag(text).equals(c.get("etag")), name + " has the ETag " + c.get("etag"));
+                check(payload.machineId().equals(want.get("machineId")) && payload.kind().equals(want.get("kind")) && payload.features().equals(want.get("features")), name + " payload");
+                check(String.valueOf(want.get("expiresAt")).equals(String.valueOf(payload.fields().get("expiresAt"))), name + " expiresAt");
+                check(payload.fields().equals(Json.object(Json.parse(jsonOf(want)))), name + " every field");
+            } catch (InvalidLicenseFileException e) {
+                check(!valid && e.problem().name().equals(c.get("problem")), name + " is refused as " + c.get("problem") + " (got " + e.problem() + ")");
+            }
+        }
+        for (Object item : (List<?>) expected.get("timeTokens")) {
+            Map<String, Object> c = Json.object(item);
+            var time = ServerTime.verify((String) c.get("value"), vectorKeys);
+            check(time.isPresent() == (Boolean) c.get("valid"), "token " + c.get("value") + " valid=" + c.get("valid"));
+            time.ifPresent(t -> check(t.getEpochSecond() == ((Double) c.get("t")).longValue(), "token time"));
+        }
+        String pemText = Files.readString(dir.resolve("test-private-key.pem")).replaceAll("-----(BEGIN|END)[^-]*-----", "").replaceAll("\\s+", "");
+        PrivateKey vectorKey = java.security.KeyFactory.getInstance("Ed25519").generatePrivate(new java.security.spec.PKCS8EncodedKeySpec(Base64.getDecoder().decode(pemText)));
+        long tolerance = ((Double) expected.get("toleranceHours")).longValue();
+        for (Object item : (List<?>) expected.get("clock")) {
+            Map<String, Object> c = Json.object(item);
+            Instant local = Instant.parse((String) c.get("local")), trusted = Instant.parse((String) c.get("trusted"));
+            String enc = Base64.getEncoder().encodeToString(("{\"t\":" + trusted.getEpochSecond() + ",\"kid\":\"" + expected.get("kid") + "\"}").getBytes(StandardCharsets.UTF_8));
+            Path store = newStore();
+            try {
+                Files.copy(dir.resolve("files/license.json"), store.resolve("license.json"));
+                Files.writeString(store.resolve("server-time.token"), enc + "." + sign(vectorKey, "time/" + enc));
+                LicenseStatus status = LicenseClient.builder().serverUrl(NOWHERE).product("Studio").machineId("VECTOR-MACHINE-1").publicKeys(vectorKeys).store(store)
+                        .clock(Clock.fixed(local, ZoneOffset.UTC)).clockTolerance(Duration.ofHours(tolerance)).build().check();
+                String got = status.valid() ? "VALID" : status.reason().name();
+                check(got.equals(c.get("expect")), "clock local " + local + " trusted " + trusted + ": " + got + ", expected " + c.get("expect"));
+            } finally {
+                delete(store);
+            }
+        }
+    }
+
+    /** A parsed JSON value written back (for comparing payloads field by field). */
+    static String jsonOf(Object value) {
+        if (value == null) return "null";
+        if (value instanceof String s) return Json.quote(s);
+        if (value instanceof List<?> list) return "[" + String.join(",", list.stream().map(ClientTests::jsonOf).toList()) + "]";
+        if (value instanceof Map<?, ?> map) {
+            List<String> members = new ArrayList<>();
+            for (var entry : map.entrySet()) if (entry.getValue() != null) members.add(Json.quote((String) entry.getKey()) + ":" + jsonOf(entry.getValue()));
+            return "{" + String.join(",", members) + "}";
+        }
+        return String.valueOf(value);
     }
 }
