@@ -122,9 +122,10 @@ LC_API int lc_verify_license_file(const char *text, const char *public_keys, cha
 LC_API int lc_license_file_tag(const char *text, char *tag, size_t tag_size);
 
 /**
- * A stable machine id for a product: SHA-256 (hex) of "<product>\n<the operating system's machine
- * id>" (Linux /etc/machine-id, Windows MachineGuid, macOS IOPlatformUUID); the raw id never leaves
- * the machine. out must hold 65 bytes. Returns 0, or -1 when the system has no machine id.
+ * A stable machine id for a product: the first 32 hex digits (upper case) of SHA-256 over
+ * "<product>:<the operating system's machine id>" (Linux /etc/machine-id, Windows MachineGuid, macOS
+ * IOPlatformUUID), the same id every client of the License Manager gives; the raw id never leaves
+ * the machine. out must hold 33 bytes. Returns 0, or -1 when the system has no machine id.
  */
 LC_API int lc_machine_fingerprint(const char *product, char *out, size_t out_size, char *error, size_t error_size);
 

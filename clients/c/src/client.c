@@ -11,7 +11,7 @@
 
 #define FETCHED_FILE "license.json"
 /* The highest server time token seen (verified again at every read, so editing it gains nothing). */
-#define SERVER_TIME_FILE "server-time.token"
+#define SERVER_TIME_FILE "server-time"
 /* The stored file the server last confirmed (304) and when: refreshes count from then. */
 #define CONFIRMED_FILE "confirmed.state"
 #define HOUR_MS 3600000LL

@@ -56,20 +56,21 @@ static int system_machine_id(char *out, size_t size, char *error, size_t error_s
 }
 
 int lc_machine_fingerprint(const char *product, char *out, size_t out_size, char *error, size_t error_size) {
-    static const char hex[] = "0123456789abcdef";
+    static const char hex[] = "0123456789ABCDEF";
     char raw[256], *text;
-    unsigned char digest[48];
+    unsigned char digest[32];
     size_t n, i;
-    if (!product || !out || out_size < 65) { lc_set_error(error, error_size, "a product name and 65 bytes for the id are needed"); return -1; }
+    if (!product || !out || out_size < 33) { lc_set_error(error, error_size, "a product name and 33 bytes for the id are needed"); return -1; }
     if (system_machine_id(raw, sizeof raw, error, error_size) != 0) return -1;
+    /* The same id as every other client gives: SHA-256 of "<product>:<raw id>", 32 hex digits, upper case. */
     n = strlen(product) + 1 + strlen(raw);
     text = malloc(n + 1);
     if (!text) return -1;
-    snprintf(text, n + 1, "%s\n%s", product, raw);
+    snprintf(text, n + 1, "%s:%s", product, raw);
     i = lc_sha256(text, n, digest);
     free(text);
     if (i != 0) return -1;
-    for (i = 0; i < 32; i++) { out[2 * i] = hex[digest[i] >> 4]; out[2 * i + 1] = hex[digest[i] & 15]; }
-    out[64] = 0;
+    for (i = 0; i < 16; i++) { out[2 * i] = hex[digest[i] >> 4]; out[2 * i + 1] = hex[digest[i] & 15]; }
+    out[32] = 0;
     return 0;
 }

@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  */
 public final class LicenseStore {
     static final String FETCHED_FILE = "license.json";
-    static final String SERVER_TIME_FILE = "server-time.token";
+    static final String SERVER_TIME_FILE = "server-time";
     static final String CONFIRMED_FILE = "confirmed.state";
 
     private final Path directory;

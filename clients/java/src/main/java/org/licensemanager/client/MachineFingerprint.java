@@ -13,9 +13,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A stable machine id per product: SHA-256 (hex) of "{@code <product>\n<the operating system's
- * machine id>}" (Linux /etc/machine-id, Windows MachineGuid, macOS IOPlatformUUID), so the raw id
- * never leaves the machine and two products get unrelated ids. See the README for where it is not
+ * A stable machine id per product: the first 32 hex digits (upper case) of SHA-256 over
+ * "{@code <product>:<the operating system's machine id>}" (Linux /etc/machine-id, Windows
+ * MachineGuid, macOS IOPlatformUUID), the same id every client of the License Manager gives; the raw
+ * id never leaves the machine and two products get unrelated ids. See the README for where it is not
  * stable (cloned virtual machines, containers) and how to supply one's own.
  */
 public final class MachineFingerprint {
@@ -27,8 +28,8 @@ public final class MachineFingerprint {
 
     static String hash(String product, String rawId) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest((product + "\n" + rawId).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest((product + ":" + rawId.strip()).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().withUpperCase().formatHex(digest, 0, 16);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -457,7 +457,7 @@ public final class ClientTests {
             server.next.set(new Answer(200, file(NOW, NOW.plus(DAY.multipliedBy(10)), 0), timeToken(signing, NOW.plus(DAY.multipliedBy(9)))));
             clock.now = NOW.plus(DAY.multipliedBy(9));
             check(client.check().valid(), "fetched with a time token");
-            check(Files.exists(store.resolve("server-time.token")), "the token is kept");
+            check(Files.exists(store.resolve("server-time")), "the token is kept");
             // clock set back one day: within the tolerance, judged by day 9 (the file is still valid)
             clock.now = NOW.plus(DAY.multipliedBy(8));
             LicenseStatus status = client.check();
@@ -467,7 +467,7 @@ public final class ClientTests {
             status = client.check();
             check(!status.valid() && status.reason() == Reason.CLOCK_TAMPERED && status.license() != null, "three days back: CLOCK_TAMPERED");
             // a forged token gains nothing; a file's own issuedAt still counts
-            Files.writeString(store.resolve("server-time.token"), timeToken(other, NOW.plus(DAY.multipliedBy(100))));
+            Files.writeString(store.resolve("server-time"), timeToken(other, NOW.plus(DAY.multipliedBy(100))));
             status = client.check();
             check(status.valid(), "a forged token counts for nothing");
             clock.now = NOW.minus(DAY.multipliedBy(3));
@@ -487,7 +487,7 @@ public final class ClientTests {
     }
 
     static void fingerprint() throws Exception {
-        check(MachineFingerprint.hash("Studio", "abc").equals("e967f12a3c7bcf30587e14c9b790627bc41e6f465bf4c29e44e85bc217e9d464"), "SHA-256 of product, newline, raw id");
+        check(MachineFingerprint.hash("Studio", "abc\n").equals("DA57F947196607FD492A9442C0B0991D"), "SHA-256 of product, colon, raw id: 32 hex digits, upper case");
         String a;
         try {
             a = MachineFingerprint.of("Studio");
@@ -495,7 +495,7 @@ public final class ClientTests {
             System.err.println("fingerprint skipped: " + e.getMessage());
             return;
         }
-        check(a.matches("[0-9a-f]{64}") && a.equals(MachineFingerprint.of("Studio")) && !a.equals(MachineFingerprint.of("Paint")), "stable per product, different across products");
+        check(a.matches("[0-9A-F]{32}") && a.equals(MachineFingerprint.of("Studio")) && !a.equals(MachineFingerprint.of("Paint")), "stable per product, different across products");
     }
 
     /** The shared test vectors (clients/test-vectors, see its README): every client agrees on them. */
@@ -540,7 +540,7 @@ public final class ClientTests {
             Path store = newStore();
             try {
                 Files.copy(dir.resolve("files/license.json"), store.resolve("license.json"));
-                Files.writeString(store.resolve("server-time.token"), enc + "." + sign(vectorKey, "time/" + enc));
+                Files.writeString(store.resolve("server-time"), enc + "." + sign(vectorKey, "time/" + enc));
                 LicenseStatus status = LicenseClient.builder().serverUrl(NOWHERE).product("Studio").machineId("VECTOR-MACHINE-1").publicKeys(vectorKeys).store(store)
                         .clock(Clock.fixed(local, ZoneOffset.UTC)).clockTolerance(Duration.ofHours(tolerance)).build().check();
                 String got = status.valid() ? "VALID" : status.reason().name();
