@@ -74,7 +74,8 @@ typedef struct {
     int valid;                  /* 1: the software may run */
     lc_reason reason;           /* LC_VALID when valid */
     char message[512];          /* a sentence for logs or the user, in English */
-    int offline;                /* valid from the stored file because the server could not be reached */
+    int offline;                /* the server could not be reached (or answered no usable word) in this check:
+                                   when valid, the stored file carries on until it expires */
     int from_server;            /* the file was just fetched or confirmed (304) by the server */
     /* The license (when valid; also with LC_CLOCK_TAMPERED when a file is held). */
     long long license_id;       /* -1: none (an ANY-Lic file) */

@@ -257,7 +257,9 @@ static int set_valid(lc_status *status, const lc_payload *p, int from_server, in
 /* The last word on any status: a clock behind the server's vouched time beyond the tolerance. */
 static int finish(lc_client *client, lc_status *status) {
     long long local = local_now(client);
-    if (client->trusted - local > client->tolerance_ms) {
+    /* It spoils a valid or an expired verdict (the clock was set back to keep a file alive); the server's
+       own refusals (revoked, no seat, ...) stand as they are, like the other clients report them. */
+    if (client->trusted - local > client->tolerance_ms && (status->valid || status->reason == LC_EXPIRED)) {
         char trusted[48];
         lc_format_iso(client->trusted, trusted);
         status->valid = 0;
@@ -279,13 +281,16 @@ static int offline_status(lc_client *client, lc_status *status, stored_files *st
         char expired[48];
         lc_format_iso(stored->items[0].payload.expires_at, expired);
         snprintf(message, sizeof message, "the license file expired at %s and %s", expired, why);
-        return set_invalid(status, LC_EXPIRED, message);
-    }
-    if (stored->invalid) {
+        set_invalid(status, LC_EXPIRED, message);
+    } else if (stored->invalid) {
         snprintf(message, sizeof message, "the stored license file does not verify (altered, or signed with a key not pinned) and %s", why);
-        return set_invalid(status, LC_INVALID_FILE, message);
+        set_invalid(status, LC_INVALID_FILE, message);
+    } else {
+        set_invalid(status, fallback, why);
     }
-    return set_invalid(status, fallback, why);
+    /* No answer the client could use: offline, unless the server answered with a file that does not verify. */
+    status->offline = status->reason != LC_INVALID_FILE || fallback != LC_INVALID_FILE;
+    return 0;
 }
 
 static char *request_body(lc_client *client, int borrow) {

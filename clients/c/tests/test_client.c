@@ -218,7 +218,7 @@ static void test_offline_behaviour(void) {
     char *file = license_file(signing_key, "k1", "M1", "Studio", NOW, NOW + 10 * DAY, 86400, "TAN");
 
     clock_ms = NOW;
-    CHECK(lc_check(client, &status) == 0 && status.reason == LC_UNREACHABLE);
+    CHECK(lc_check(client, &status) == 0 && status.reason == LC_UNREACHABLE && status.offline);
     lc_status_free(&status);
 
     lc_store_write(dir, "license.json", file);
@@ -234,7 +234,7 @@ static void test_offline_behaviour(void) {
     CHECK(lc_check(client, &status) == 1 && status.offline);
     lc_status_free(&status);
     clock_ms = NOW + 10 * DAY;
-    CHECK(lc_check(client, &status) == 0 && status.reason == LC_EXPIRED);
+    CHECK(lc_check(client, &status) == 0 && status.reason == LC_EXPIRED && status.offline);
     lc_status_free(&status);
     lc_client_free(client);
     remove_dir(dir);

@@ -7,14 +7,16 @@
  *                 [--now ISO-TIME] [--clock-tolerance-hours N]
  *   harness fingerprint --product NAME
  *
- * check prints one JSON line {"valid","reason","licenseId","offline","expiresAt"} (and "message")
- * and exits 0 when valid, 1 when not, 2 on wrong usage.
+ * check prints one JSON line {"valid","reason","licenseId","offline","expiresAt"} (the message why
+ * not on stderr) and exits 0 when valid, 1 when not, 2 on wrong usage. The local clock: --now, or
+ * LICENSE_HARNESS_CLOCK_OFFSET_SECONDS (seconds added to the system clock, negative to set it back).
  */
 #include "license_client.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Internal helpers reused for the harness's own input and output. */
 #include "../src/internal.h"
@@ -28,23 +30,26 @@ static void usage(void) {
 
 static long long fixed_now(void *context) { return *(long long *)context; }
 
+/* The one JSON line of DESIGN.md 6d on stdout; the message, for people, on stderr. */
 static void print_status(const lc_status *status) {
     lc_buffer line = {0};
     char number[48];
     lc_buffer_append_str(&line, status->valid ? "{\"valid\":true,\"reason\":null" : "{\"valid\":false,\"reason\":");
     if (!status->valid) lc_buffer_append_json_string(&line, lc_reason_name(status->reason));
     lc_buffer_append_str(&line, ",\"licenseId\":");
-    if (status->license_id >= 0) { snprintf(number, sizeof number, "%lld", status->license_id); lc_buffer_append_str(&line, number); }
+    if (status->valid && status->license_id >= 0) { snprintf(number, sizeof number, "%lld", status->license_id); lc_buffer_append_str(&line, number); }
     else lc_buffer_append_str(&line, "null");
     lc_buffer_append_str(&line, status->offline ? ",\"offline\":true,\"expiresAt\":" : ",\"offline\":false,\"expiresAt\":");
-    if (status->expires_at) lc_buffer_append_json_string(&line, status->expires_at);
+    if (status->valid && status->expires_at) lc_buffer_append_json_string(&line, status->expires_at);
     else lc_buffer_append_str(&line, "null");
-    lc_buffer_append_str(&line, ",\"message\":");
-    lc_buffer_append_json_string(&line, status->message);
     lc_buffer_append_str(&line, "}\n");
     fputs(line.data ? line.data : "{}\n", stdout);
+    if (!status->valid) fprintf(stderr, "%s\n", status->message);
     free(line.data);
 }
+
+/* The local clock moved by LICENSE_HARNESS_CLOCK_OFFSET_SECONDS (the kit's way to set it back or ahead). */
+static long long offset_now(void *context) { return (long long)time(NULL) * 1000 + *(long long *)context; }
 
 int main(int argc, char **argv) {
     lc_options options;
@@ -84,6 +89,10 @@ int main(int argc, char **argv) {
     if (now_text) {
         if (!lc_parse_iso(now_text, &now)) { fprintf(stderr, "--now takes an ISO 8601 time\n"); return 2; }
         options.now_ms = fixed_now;
+        options.now_context = &now;
+    } else if (getenv("LICENSE_HARNESS_CLOCK_OFFSET_SECONDS")) {
+        now = (long long)(atof(getenv("LICENSE_HARNESS_CLOCK_OFFSET_SECONDS")) * 1000);
+        options.now_ms = offset_now;
         options.now_context = &now;
     }
     if (strcmp(options.machine_id, "auto") == 0) {

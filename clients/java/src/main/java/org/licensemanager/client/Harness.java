@@ -21,8 +21,9 @@ import java.time.ZoneOffset;
  * harness fingerprint --product NAME
  * </pre>
  *
- * check prints one JSON line {"valid","reason","licenseId","offline","expiresAt","message"} and exits
- * 0 when valid, 1 when not, 2 on wrong usage.
+ * check prints one JSON line {"valid","reason","licenseId","offline","expiresAt"} (the message why not
+ * on stderr) and exits 0 when valid, 1 when not, 2 on wrong usage. The local clock: --now, or
+ * LICENSE_HARNESS_CLOCK_OFFSET_SECONDS (seconds added to the system clock, negative to set it back).
  */
 public final class Harness {
     private static final String USAGE = """
@@ -75,9 +76,12 @@ public final class Harness {
             if (server == null || product == null || machine == null || store == null || keysFile == null) return usage(null);
             if (machine.equals("auto")) machine = MachineFingerprint.of(product);
             Clock clock = Clock.systemUTC();
+            String offset = System.getenv("LICENSE_HARNESS_CLOCK_OFFSET_SECONDS");
             if (now != null) {
                 Instant fixed = now.length() == 10 ? OffsetDateTime.parse(now + "T00:00:00Z").toInstant() : OffsetDateTime.parse(now).toInstant();
                 clock = Clock.fixed(fixed, ZoneOffset.UTC);
+            } else if (offset != null && !offset.isBlank()) {
+                clock = Clock.offset(Clock.systemUTC(), Duration.ofMillis((long) (Double.parseDouble(offset) * 1000)));
             }
             LicenseClient client = LicenseClient.builder()
                     .serverUrl(server)
@@ -99,6 +103,7 @@ public final class Harness {
                 }
             }
             System.out.println(status.toJson());
+            if (!status.valid()) System.err.println(status.message());
             return status.valid() ? 0 : 1;
         } catch (IOException | RuntimeException e) {
             System.err.println(e.getMessage());

@@ -172,9 +172,11 @@ public final class LicenseClient {
     /** The last word on any status: a clock behind the server's vouched time beyond the tolerance. */
     private LicenseStatus finish(LicenseStatus status) {
         Duration behind = Duration.between(clock.instant(), trusted);
-        if (behind.compareTo(clockTolerance) > 0) {
+        // It spoils a valid or an expired verdict (the clock was set back to keep a file alive); the
+        // server's own refusals (revoked, no seat, ...) stand as they are.
+        if (behind.compareTo(clockTolerance) > 0 && (status.valid() || status.reason() == Reason.EXPIRED)) {
             return new LicenseStatus(false, Reason.CLOCK_TAMPERED, "the clock of this computer is " + behind.toHours() + " hours behind the license server's time (" + trusted + "): set it right",
-                    false, status.fromServer(), status.license());
+                    status.offline(), status.fromServer(), status.license());
         }
         return status;
     }
@@ -357,8 +359,9 @@ public final class LicenseClient {
         Instant now = now();
         for (Candidate c : stored.usable()) if (!c.payload().isExpired(now)) return LicenseStatus.valid(c.payload(), false, true);
         Candidate expired = !stored.usable().isEmpty() ? stored.usable().get(0) : stored.expired().isEmpty() ? null : stored.expired().get(0);
-        if (expired != null) return LicenseStatus.invalid(Reason.EXPIRED, "the license file expired at " + expired.payload().expiresAt() + " and " + why);
-        if (stored.invalid() > 0) return LicenseStatus.invalid(Reason.INVALID_FILE, "the stored license file does not verify (altered, or signed with a key not pinned) and " + why);
-        return LicenseStatus.invalid(fallback, why);
+        // No answer the client could use: offline, unless the server answered with a file that does not verify.
+        if (expired != null) return LicenseStatus.invalid(Reason.EXPIRED, "the license file expired at " + expired.payload().expiresAt() + " and " + why, true);
+        if (stored.invalid() > 0) return LicenseStatus.invalid(Reason.INVALID_FILE, "the stored license file does not verify (altered, or signed with a key not pinned) and " + why, fallback != Reason.INVALID_FILE);
+        return LicenseStatus.invalid(fallback, why, fallback != Reason.INVALID_FILE);
     }
 }

@@ -5,7 +5,8 @@ package org.licensemanager.client;
  * {@code reason} says why ({@code license} is still set for {@link Reason#CLOCK_TAMPERED} when a file
  * is held).
  *
- * @param offline    valid from the stored file because the server could not be reached
+ * @param offline    the server could not be reached (or gave no usable answer) in this check; when
+ *                   valid, the stored file carries on until it expires
  * @param fromServer the file was just fetched or confirmed (304) by the server
  */
 public record LicenseStatus(boolean valid, Reason reason, String message, boolean offline, boolean fromServer, LicensePayload license) {
@@ -15,15 +16,19 @@ public record LicenseStatus(boolean valid, Reason reason, String message, boolea
     }
 
     static LicenseStatus invalid(Reason reason, String message) {
-        return new LicenseStatus(false, reason, message, false, false, null);
+        return invalid(reason, message, false);
     }
 
-    /** The harness's line: {"valid","reason","licenseId","offline","expiresAt","message"}. */
+    static LicenseStatus invalid(Reason reason, String message, boolean offline) {
+        return new LicenseStatus(false, reason, message, offline, false, null);
+    }
+
+    /** The harness's line (DESIGN.md 6d): {"valid","reason","licenseId","offline","expiresAt"}; license fields only when valid. */
     public String toJson() {
-        String licenseId = license == null || license.licenseId() == null ? "null" : license.licenseId().toString();
+        String licenseId = !valid || license.licenseId() == null ? "null" : license.licenseId().toString();
         // The file's own text of the time (the server's, with milliseconds), not Instant's shortest form.
-        String expiresAt = license == null || license.expiresAt() == null ? "null" : Json.quote(String.valueOf(license.fields().get("expiresAt")));
+        String expiresAt = !valid || license.expiresAt() == null ? "null" : Json.quote(String.valueOf(license.fields().get("expiresAt")));
         return "{\"valid\":" + valid + ",\"reason\":" + (reason == null ? "null" : Json.quote(reason.name())) + ",\"licenseId\":" + licenseId
-                + ",\"offline\":" + offline + ",\"expiresAt\":" + expiresAt + ",\"message\":" + Json.quote(message) + "}";
+                + ",\"offline\":" + offline + ",\"expiresAt\":" + expiresAt + "}";
     }
 }
