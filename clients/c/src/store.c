@@ -10,13 +10,16 @@
 
 #ifdef _WIN32
 #include <direct.h>
+#include <process.h>
 #include <windows.h>
 #define make_dir(path) _mkdir(path)
+#define process_id() _getpid()
 #else
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #define make_dir(path) mkdir(path, 0700)
+#define process_id() getpid()
 #endif
 
 static char *join(const char *dir, const char *name) {
@@ -130,7 +133,8 @@ int lc_store_write(const char *dir, const char *name, const char *text) {
     int ok;
     make_dirs(dir);
     /* Written beside and renamed, so that a crash never leaves half a file. */
-    snprintf(temporary_name, sizeof temporary_name, ".%s.tmp", name);
+    /* Per process: two programs of one machine may write the same store at once. */
+    snprintf(temporary_name, sizeof temporary_name, ".%s.%ld.tmp", name, (long)process_id());
     temporary = join(dir, temporary_name);
     target = join(dir, name);
     if (!temporary || !target) { free(temporary); free(target); return -1; }
