@@ -511,7 +511,8 @@ public final class ClientTests {
 
     /** The shared test vectors (clients/test-vectors, see its README): every client agrees on them. */
     static void sharedVectors() throws Exception {
-        String location = System.getenv("TEST_VECTORS") != null ? System.getenv("TEST_VECTORS") : System.getProperty("test.vectors");
+        String fromEnvironment = System.getenv("TEST_VECTORS");
+        String location = fromEnvironment != null && !fromEnvironment.isBlank() ? fromEnvironment : System.getProperty("test.vectors");
         Path dir = location == null ? null : Path.of(location);
         if (dir == null || !Files.exists(dir.resolve("expected.json"))) {
             System.err.println("shared test vectors skipped: no " + dir + "/expected.json");
