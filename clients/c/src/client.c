@@ -45,21 +45,8 @@ static const struct { const char *code; lc_reason reason; } SERVER_REASONS[] = {
     {"ERR_TOO_MANY_MACHINES", LC_TOO_MANY_MACHINES},
 };
 
-const char *lc_reason_name(lc_reason reason) {
-    static const char *const names[] = {"VALID", "NO_LICENSE", "REVOKED", "SUSPENDED", "EXPIRED", "UPGRADED", "NO_SEAT", "TOO_MANY_MACHINES", "UNREACHABLE", "INVALID_FILE", "CLOCK_TAMPERED"};
-    return (unsigned)reason < sizeof names / sizeof *names ? names[reason] : "UNKNOWN";
-}
-
 int lc_global_init(void) { return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -1; }
 void lc_global_cleanup(void) { curl_global_cleanup(); }
-
-static char *copy(const char *text) {
-    char *out;
-    if (!text) return NULL;
-    out = malloc(strlen(text) + 1);
-    if (out) strcpy(out, text);
-    return out;
-}
 
 static long long local_now(lc_client *client) {
     return client->now_ms ? client->now_ms(client->now_context) : (long long)time(NULL) * 1000;
@@ -81,13 +68,13 @@ lc_client *lc_client_new(const lc_options *options, char *error, size_t error_si
     client = calloc(1, sizeof *client);
     if (!client) return NULL;
     if (lc_keys_parse(options->public_keys, &client->keys, error, error_size) != 0) { free(client); return NULL; }
-    client->server_url = copy(options->server_url);
+    client->server_url = lc_copy(options->server_url);
     n = strlen(client->server_url);
     while (n > 0 && client->server_url[n - 1] == '/') client->server_url[--n] = 0;
-    client->product = copy(options->product);
-    client->version = copy(options->version);
-    client->machine_id = copy(options->machine_id);
-    client->store_dir = copy(options->store_dir);
+    client->product = lc_copy(options->product);
+    client->version = lc_copy(options->version);
+    client->machine_id = lc_copy(options->machine_id);
+    client->store_dir = lc_copy(options->store_dir);
     client->borrow_days = options->borrow_days;
     client->timeout_ms = options->request_timeout_ms > 0 ? options->request_timeout_ms : 15000;
     client->tolerance_ms = (options->clock_tolerance_hours > 0 ? options->clock_tolerance_hours : 48) * HOUR_MS;
@@ -184,74 +171,12 @@ static void forget_machine_files(lc_client *client, stored_files *stored) {
     lc_store_remove(client->store_dir, CONFIRMED_FILE);
 }
 
-static long long min_time(long long a, long long b) { return a < b ? a : b; }
-
-static long long refresh_due_at(const lc_payload *p) {
-    long long due = LC_NEVER;
-    if (p->refetch_interval_seconds > 0) due = p->issued_at + (long long)(p->refetch_interval_seconds * 1000);
-    if (p->expires_at != LC_NEVER) due = min_time(due, p->expires_at - (long long)(p->refetch_before_expiry_seconds * 1000));
-    return due;
-}
-
-/* After a 304 at `at`: the next interval, at the latest when the file falls due for a new one. */
-static long long refresh_due_after_confirmation(const lc_payload *p, long long at) {
-    long long due = LC_NEVER;
-    if (p->refetch_interval_seconds > 0) due = at + (long long)(p->refetch_interval_seconds * 1000);
-    if (p->expires_at != LC_NEVER) {
-        long long before_expiry = p->expires_at - (long long)(p->refetch_before_expiry_seconds * 1000);
-        due = min_time(due, before_expiry > at ? before_expiry : p->issued_at + (p->expires_at - p->issued_at) / 2);
-    }
-    return due;
-}
-
 static long long refresh_due(lc_client *client, const lc_payload *p) {
     char *state = lc_store_read(client->store_dir, CONFIRMED_FILE), tag[100];
-    long long at, due = refresh_due_at(p);
-    if (state && !lc_is_any_lic(p) && sscanf(state, "%99s %lld", tag, &at) == 2 && strcmp(tag, p->tag) == 0) due = refresh_due_after_confirmation(p, at);
+    long long at, due = lc_refresh_due_at(p);
+    if (state && !lc_is_any_lic(p) && sscanf(state, "%99s %lld", tag, &at) == 2 && strcmp(tag, p->tag) == 0) due = lc_refresh_due_after_confirmation(p, at);
     free(state);
     return due;
-}
-
-static void clear_status(lc_status *status) {
-    memset(status, 0, sizeof *status);
-    status->license_id = -1;
-}
-
-static int set_invalid(lc_status *status, lc_reason reason, const char *message) {
-    lc_status_free(status);
-    status->reason = reason;
-    snprintf(status->message, sizeof status->message, "%s", message);
-    return 0;
-}
-
-static int set_valid(lc_status *status, const lc_payload *p, int from_server, int offline) {
-    const lc_json *owner = lc_json_get(p->root, "owner"), *features = lc_json_get(p->root, "features");
-    size_t i;
-    lc_status_free(status);
-    status->valid = 1;
-    status->reason = LC_VALID;
-    status->from_server = from_server;
-    status->offline = offline;
-    status->license_id = p->license_id;
-    status->kind = copy(p->kind);
-    status->policy_type = copy(p->policy_type);
-    status->product_name = copy(p->product);
-    status->product_version = copy(p->version);
-    status->machine_id = copy(p->machine_id);
-    status->owner_name = copy(lc_json_string(owner, "name"));
-    status->owner_company = copy(lc_json_string(owner, "company"));
-    status->issued_at = copy(lc_json_string(p->root, "issuedAt"));
-    /* The file's own text of the times (the server's), as the other clients report them. */
-    if (p->expires_at != LC_NEVER) status->expires_at = copy(lc_json_string(p->root, "expiresAt"));
-    if (p->borrowed_until != LC_NEVER) status->borrowed_until = copy(lc_json_string(p->root, "borrowedUntil"));
-    if (features && features->type == LC_JSON_ARRAY && features->length) {
-        status->features = calloc(features->length, sizeof *status->features);
-        for (i = 0; status->features && i < features->length; i++)
-            if (features->items[i]->type == LC_JSON_STRING) status->features[status->feature_count++] = copy(features->items[i]->string);
-    }
-    status->payload_json = copy(p->json);
-    snprintf(status->message, sizeof status->message, "%s", offline ? "valid offline: the license server cannot be reached" : "valid");
-    return 1;
 }
 
 /* The last word on any status: a clock behind the server's vouched time beyond the tolerance. */
@@ -276,17 +201,17 @@ static int offline_status(lc_client *client, lc_status *status, stored_files *st
     size_t i;
     /* Judged again: the answer may have carried a later server time than the store knew. */
     for (i = 0; i < stored->usable; i++)
-        if (!is_expired(&stored->items[i].payload, effective_now(client))) return set_valid(status, &stored->items[i].payload, 0, 1);
+        if (!is_expired(&stored->items[i].payload, effective_now(client))) return lc_status_set_valid(status, &stored->items[i].payload, 0, 1);
     if (stored->count) {
         char expired[48];
         lc_format_iso(stored->items[0].payload.expires_at, expired);
         snprintf(message, sizeof message, "the license file expired at %s and %s", expired, why);
-        set_invalid(status, LC_EXPIRED, message);
+        lc_status_set_invalid(status, LC_EXPIRED, message);
     } else if (stored->invalid) {
         snprintf(message, sizeof message, "the stored license file does not verify (altered, or signed with a key not pinned) and %s", why);
-        set_invalid(status, LC_INVALID_FILE, message);
+        lc_status_set_invalid(status, LC_INVALID_FILE, message);
     } else {
-        set_invalid(status, fallback, why);
+        lc_status_set_invalid(status, fallback, why);
     }
     /* No answer the client could use: offline, unless the server answered with a file that does not verify. */
     status->offline = status->reason != LC_INVALID_FILE || fallback != LC_INVALID_FILE;
@@ -346,14 +271,14 @@ static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *statu
         snprintf(state, sizeof state, "%s %lld\n", held->tag, effective_now(client));
         lc_store_write(client->store_dir, CONFIRMED_FILE, state);
         lc_http_answer_free(&answer);
-        return set_valid(status, held, 1, 0);
+        return lc_status_set_valid(status, held, 1, 0);
     }
     if (answer.status >= 200 && answer.status < 300 && answer.body) {
         lc_payload fresh;
         if (lc_verify_file(answer.body, &client->keys, &fresh, error, sizeof error) == 0 && fits(client, &fresh) && lc_store_write(client->store_dir, FETCHED_FILE, answer.body) == 0) {
             raise_trusted(client, fresh.issued_at);
             lc_store_remove(client->store_dir, CONFIRMED_FILE);
-            set_valid(status, &fresh, 1, 0);
+            lc_status_set_valid(status, &fresh, 1, 0);
             lc_payload_free(&fresh);
             lc_http_answer_free(&answer);
             return 1;
@@ -371,12 +296,12 @@ static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *statu
         forget_machine_files(client, stored);
         for (j = 0; j < stored->usable; j++)
             if (lc_is_any_lic(&stored->items[j].payload)) {
-                set_valid(status, &stored->items[j].payload, 0, 0);
+                lc_status_set_valid(status, &stored->items[j].payload, 0, 0);
                 lc_json_free(error_body);
                 lc_http_answer_free(&answer);
                 return 1;
             }
-        set_invalid(status, SERVER_REASONS[i].reason, lc_json_string(error_body, "message") ? lc_json_string(error_body, "message") : code);
+        lc_status_set_invalid(status, SERVER_REASONS[i].reason, lc_json_string(error_body, "message") ? lc_json_string(error_body, "message") : code);
         lc_json_free(error_body);
         lc_http_answer_free(&answer);
         return 0;
@@ -389,14 +314,14 @@ static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *statu
 
 static int check(lc_client *client, lc_status *status, int force) {
     stored_files stored;
-    clear_status(status);
+    lc_status_clear(status);
     load(client, &stored);
     if (!force && stored.usable) {
         const lc_payload *best = &stored.items[0].payload;
         long long due = lc_is_any_lic(best) ? LC_NEVER : refresh_due(client, best);
         int borrow_pending = client->borrow_days > 0 && !lc_is_any_lic(best) && (best->borrowed_until == LC_NEVER || best->borrowed_until <= effective_now(client));
         if (!borrow_pending && (due == LC_NEVER || due > effective_now(client))) {
-            set_valid(status, best, 0, 0);
+            lc_status_set_valid(status, best, 0, 0);
             stored_free(&stored);
             return finish(client, status);
         }
@@ -413,28 +338,28 @@ int lc_import_file(lc_client *client, const char *text, lc_status *status) {
     stored_files stored;
     lc_payload payload;
     char error[256], message[512];
-    clear_status(status);
+    lc_status_clear(status);
     load(client, &stored);
     stored_free(&stored);
-    if (!text || lc_verify_file(text, &client->keys, &payload, error, sizeof error) != 0) return set_invalid(status, LC_INVALID_FILE, text ? error : "no file");
+    if (!text || lc_verify_file(text, &client->keys, &payload, error, sizeof error) != 0) return lc_status_set_invalid(status, LC_INVALID_FILE, text ? error : "no file");
     if (!fits(client, &payload)) {
         snprintf(message, sizeof message, "the file is for %s %s on machine %s", payload.product, payload.version, payload.machine_id);
         lc_payload_free(&payload);
-        return set_invalid(status, LC_INVALID_FILE, message);
+        return lc_status_set_invalid(status, LC_INVALID_FILE, message);
     }
     raise_trusted(client, payload.issued_at);
     if (is_expired(&payload, effective_now(client))) {
         snprintf(message, sizeof message, "the file expired at %s", lc_json_string(payload.root, "expiresAt"));
         lc_payload_free(&payload);
-        set_invalid(status, LC_EXPIRED, message);
+        lc_status_set_invalid(status, LC_EXPIRED, message);
         return finish(client, status);
     }
     if (lc_store_write(client->store_dir, FETCHED_FILE, text) != 0) {
         lc_payload_free(&payload);
-        return set_invalid(status, LC_INVALID_FILE, "the file could not be written to the store folder");
+        return lc_status_set_invalid(status, LC_INVALID_FILE, "the file could not be written to the store folder");
     }
     lc_store_remove(client->store_dir, CONFIRMED_FILE);
-    set_valid(status, &payload, 0, 0);
+    lc_status_set_valid(status, &payload, 0, 0);
     lc_payload_free(&payload);
     return finish(client, status);
 }
@@ -454,30 +379,4 @@ int lc_release(lc_client *client, char *error, size_t error_size) {
     stored_free(&stored);
     lc_http_answer_free(&answer);
     return result;
-}
-
-int lc_has_feature(const lc_status *status, const char *feature) {
-    size_t i;
-    for (i = 0; status && feature && i < status->feature_count; i++)
-        if (strcmp(status->features[i], feature) == 0) return 1;
-    return 0;
-}
-
-void lc_status_free(lc_status *status) {
-    size_t i;
-    if (!status) return;
-    free(status->kind);
-    free(status->policy_type);
-    free(status->product_name);
-    free(status->product_version);
-    free(status->machine_id);
-    free(status->owner_name);
-    free(status->owner_company);
-    free(status->issued_at);
-    free(status->expires_at);
-    free(status->borrowed_until);
-    for (i = 0; i < status->feature_count; i++) free(status->features[i]);
-    free(status->features);
-    free(status->payload_json);
-    clear_status(status);
 }

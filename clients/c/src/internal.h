@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include "json.h"
+#include "license_client.h"
 
 #define LC_NEVER 0x7fffffffffffffffLL
 
@@ -56,4 +57,11 @@ typedef struct { long status; char *body; char *server_time; } lc_http_answer;
 int lc_http(const char *method, const char *url, const char *body, const char *if_none_match, long timeout_ms, lc_http_answer *answer, char *error, size_t size);
 void lc_http_answer_free(lc_http_answer *answer);
 
+/* Shared by the client's parts. */
+char *lc_copy(const char *text); /* NULL stays NULL */
+long long lc_refresh_due_at(const lc_payload *payload); /* LC_NEVER: no refresh */
+long long lc_refresh_due_after_confirmation(const lc_payload *payload, long long confirmed_at);
+void lc_status_clear(lc_status *status);
+int lc_status_set_invalid(lc_status *status, lc_reason reason, const char *message); /* returns 0 */
+int lc_status_set_valid(lc_status *status, const lc_payload *payload, int from_server, int offline); /* returns 1 */
 #endif
