@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.Map;
+
 /** The client against a stand-in server: 200, 304, refusals, failures kept offline, ANY-Lic, imports, release, borrowing, trusted time; and the fingerprint. */
 final class BehaviourTests {
     private BehaviourTests() {}

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+
 /** The formats: the JSON reader, verification of .json and .lic files and of altered or foreign ones, the ETag, time tokens, and the shared test vectors (clients/test-vectors). */
 final class FormatTests {
     private FormatTests() {}

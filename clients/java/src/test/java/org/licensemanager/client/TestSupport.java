@@ -22,6 +22,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+
 /** What the test classes share: checks, the run's keys, files and time tokens signed as the server signs them, a stand-in server, a clock, stores. */
 final class TestSupport {
     private TestSupport() {}
