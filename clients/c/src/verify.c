@@ -27,6 +27,16 @@ void lc_keys_free(lc_keys *keys) {
     keys->count = 0;
 }
 
+/* Checked when the keys are pinned, so that a wrong key fails at start rather than as INVALID_FILE. */
+static int is_ed25519_pem(const char *pem) {
+    BIO *bio = BIO_new_mem_buf(pem, -1);
+    EVP_PKEY *key = bio ? PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL) : NULL;
+    int ok = key && EVP_PKEY_get_id(key) == EVP_PKEY_ED25519;
+    EVP_PKEY_free(key);
+    BIO_free(bio);
+    return ok;
+}
+
 int lc_keys_parse(const char *json, lc_keys *keys, char *error, size_t size) {
     lc_json *root = json ? lc_json_parse(json, strlen(json)) : NULL;
     const lc_json *list = root && root->type == LC_JSON_ARRAY ? root : lc_json_get(root, "keys");
@@ -43,6 +53,10 @@ int lc_keys_parse(const char *json, lc_keys *keys, char *error, size_t size) {
         const char *kid = lc_json_string(list->items[i], "kid"), *pem = lc_json_string(list->items[i], "publicKeyPem");
         if (!kid || !pem) {
             lc_set_error(error, size, "public key %u lacks kid or publicKeyPem", (unsigned)i);
+            break;
+        }
+        if (!is_ed25519_pem(pem)) {
+            lc_set_error(error, size, "public key %s is not an Ed25519 key in SPKI PEM", kid);
             break;
         }
         keys->keys[i].kid = copy(kid);

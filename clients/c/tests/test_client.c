@@ -182,6 +182,8 @@ static void test_options(void) {
     options.store_dir = "/tmp";
     options.public_keys = "[]";
     CHECK(lc_client_new(&options, error, sizeof error) == NULL && strstr(error, "public keys"));
+    options.public_keys = "{\"keys\":[{\"kid\":\"k7\",\"publicKeyPem\":\"-----BEGIN PUBLIC KEY-----\\nMCowBQYDK2VwAyEA\\n-----END PUBLIC KEY-----\\n\"}]}";
+    CHECK(lc_client_new(&options, error, sizeof error) == NULL && strstr(error, "k7 is not an Ed25519 key"));
     CHECK(strcmp(lc_reason_name(LC_CLOCK_TAMPERED), "CLOCK_TAMPERED") == 0 && strcmp(lc_reason_name(LC_NO_SEAT), "NO_SEAT") == 0);
 }
 
