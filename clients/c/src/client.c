@@ -275,14 +275,18 @@ static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *statu
     }
     if (answer.status >= 200 && answer.status < 300 && answer.body) {
         lc_payload fresh;
-        if (lc_verify_file(answer.body, &client->keys, &fresh, error, sizeof error) == 0 && fits(client, &fresh) && lc_store_write(client->store_dir, FETCHED_FILE, answer.body) == 0) {
+        if (lc_verify_file(answer.body, &client->keys, &fresh, error, sizeof error) == 0 && fits(client, &fresh)) {
+            int kept = lc_store_write(client->store_dir, FETCHED_FILE, answer.body) == 0;
             raise_trusted(client, fresh.issued_at);
             lc_store_remove(client->store_dir, CONFIRMED_FILE);
             lc_status_set_valid(status, &fresh, 1, 0);
+            /* A genuine file is valid even where the store cannot keep it; the next start asks again. */
+            if (!kept) snprintf(status->message, sizeof status->message, "valid, but the store folder %s cannot be written", client->store_dir);
             lc_payload_free(&fresh);
             lc_http_answer_free(&answer);
             return 1;
         }
+        if (fresh.root) snprintf(error, sizeof error, "the server sent a file for another machine or product");
         lc_payload_free(&fresh);
         lc_http_answer_free(&answer);
         snprintf(message, sizeof message, "the server's license file is not valid (%s)", error);

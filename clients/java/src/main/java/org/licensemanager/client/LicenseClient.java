@@ -321,16 +321,22 @@ public final class LicenseClient {
         }
         String text = response.body() == null ? "" : response.body();
         if (status >= 200 && status < 300) {
+            LicensePayload payload;
             try {
-                LicensePayload payload = LicenseFiles.verify(text, keys);
+                payload = LicenseFiles.verify(text, keys);
                 if (!fits(payload)) throw new InvalidLicenseFileException(InvalidLicenseFileException.Problem.MALFORMED, "the server sent a file for another machine or product");
-                store.write(LicenseStore.FETCHED_FILE, text);
-                store.remove(LicenseStore.CONFIRMED_FILE);
-                raiseTrusted(payload.issuedAt());
-                return LicenseStatus.valid(payload, true, false);
-            } catch (InvalidLicenseFileException | IOException e) {
+            } catch (InvalidLicenseFileException e) {
                 return offline(stored, "the server's license file is not valid (" + e.getMessage() + ")", Reason.INVALID_FILE);
             }
+            raiseTrusted(payload.issuedAt());
+            store.remove(LicenseStore.CONFIRMED_FILE);
+            try {
+                store.write(LicenseStore.FETCHED_FILE, text);
+            } catch (IOException e) {
+                // A genuine file is valid even where the store cannot keep it; the next start asks again.
+                return new LicenseStatus(true, null, "valid, but the store folder " + store.directory() + " cannot be written: " + e.getMessage(), false, true, payload);
+            }
+            return LicenseStatus.valid(payload, true, false);
         }
         Map<String, Object> error;
         try {

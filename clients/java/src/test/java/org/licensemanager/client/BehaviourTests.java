@@ -81,6 +81,15 @@ final class BehaviourTests {
                     delete(store);
                 }
             }
+            // a store that cannot be written (a file where the folder should be): the genuine file still counts
+            Path notAFolder = Files.createTempFile("license-client-test", ".blocked");
+            try {
+                server.answer(200, file(NOW, NOW.plus(DAY.multipliedBy(10)), 86400));
+                LicenseStatus result = client(server.url(), notAFolder, Clock.fixed(NOW, ZoneOffset.UTC)).build().check();
+                check(result.valid() && result.fromServer() && result.message().contains("cannot be written"), "an unwritable store: valid from the server, said so");
+            } finally {
+                Files.deleteIfExists(notAFolder);
+            }
             // a file from the server signed with a key not pinned (a rotation the software does not know yet)
             Path unpinned = newStore();
             try {
