@@ -31,7 +31,21 @@ const featureBoundaries = features.map((feature) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'clients/node/.build/**', 'data/**', 'bench/results/**', 'e2e/screenshots/**', 'packages/server/test/openapi-client/generated/**'] },
+  // CMake writes compiler_depend.ts files into its build folders (clients/c/build and the like).
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'bench/results/**',
+      'e2e/screenshots/**',
+      'packages/server/test/openapi-client/generated/**',
+      'clients/node/.build/**',
+      '**/CMakeFiles/**',
+      'clients/c/build/**',
+      'clients/java/target/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -1,0 +1,145 @@
+/*
+ * license_client.h: the licensing client of the License Manager for desktop software in C and C++.
+ *
+ * It fetches the signed license file of this machine from the license server, verifies it against
+ * public keys pinned in the software (Ed25519), keeps it in a folder, refreshes it when the file's
+ * own fields say so (conditional: If-None-Match, 304), works offline from the stored file until the
+ * file expires, and says why when there is no valid license. Time is judged against the later of the
+ * local clock and the highest time the server has vouched for, so setting the clock back neither
+ * revives an expired file nor goes unnoticed (LC_CLOCK_TAMPERED).
+ *
+ * Thread safety: one lc_client must not be used by two threads at once; separate clients may.
+ * Call lc_global_init() once before any thread starts (it initialises libcurl).
+ */
+#ifndef LICENSE_CLIENT_H
+#define LICENSE_CLIENT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(LICENSE_CLIENT_SHARED)
+#  ifdef LICENSE_CLIENT_BUILDING
+#    define LC_API __declspec(dllexport)
+#  else
+#    define LC_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__)
+#  define LC_API __attribute__((visibility("default")))
+#else
+#  define LC_API
+#endif
+
+#define LICENSE_CLIENT_VERSION "1.0.0"
+
+/** Why there is no valid license (LC_VALID when there is one). */
+typedef enum {
+    LC_VALID = 0,
+    LC_NO_LICENSE,       /* the server knows no license of this product for this machine */
+    LC_REVOKED,
+    LC_SUSPENDED,        /* the subscription is suspended (unpaid); reversible */
+    LC_EXPIRED,
+    LC_UPGRADED,         /* the license was upgraded: use the software version of the new license */
+    LC_NO_SEAT,          /* every seat of the floating license is taken */
+    LC_TOO_MANY_MACHINES,
+    LC_UNREACHABLE,      /* no usable stored file, and the server cannot be reached */
+    LC_INVALID_FILE,     /* a file that does not verify or is not for this machine and product */
+    LC_CLOCK_TAMPERED    /* the local clock is behind the server's vouched time by more than the tolerance */
+} lc_reason;
+
+/** "VALID", "NO_LICENSE", ... (the names the harness prints). */
+LC_API const char *lc_reason_name(lc_reason reason);
+
+typedef struct lc_client lc_client;
+
+typedef struct {
+    const char *server_url;     /* e.g. "https://licenses.example.com" */
+    const char *product;        /* the product name as in the catalogue */
+    const char *version;        /* optional (NULL): the server picks the newest licensed version */
+    const char *machine_id;     /* this machine's id, e.g. from lc_machine_fingerprint() */
+    const char *public_keys;    /* the JSON of GET /api/client/v1/keys, pinned in the software */
+    const char *store_dir;      /* the folder of license files (created when needed) */
+    int borrow_days;            /* > 0: borrow a floating seat for that many days at the next request */
+    long request_timeout_ms;    /* 0: 15000 */
+    long clock_tolerance_hours; /* 0: 48; how far the local clock may lag the server's time */
+    /* For tests: the local clock in milliseconds since 1970 (NULL: the system clock). */
+    long long (*now_ms)(void *context);
+    void *now_context;
+} lc_options;
+
+/** The outcome of a check. Release it with lc_status_free. */
+typedef struct {
+    int valid;                  /* 1: the software may run */
+    lc_reason reason;           /* LC_VALID when valid */
+    char message[512];          /* a sentence for logs or the user, in English */
+    int offline;                /* the server could not be reached (or answered no usable word) in this check:
+                                   when valid, the stored file carries on until it expires */
+    int from_server;            /* the file was just fetched or confirmed (304) by the server */
+    /* The license (when valid; also with LC_CLOCK_TAMPERED when a file is held). */
+    long long license_id;       /* -1: none (an ANY-Lic file) */
+    char *kind;                 /* "TAN", "TEMPORARY", "ANYLIC" */
+    char *policy_type;          /* "PERPETUAL", "INDEFINITE", "FLOATING" or NULL */
+    char *product_name;
+    char *product_version;
+    char *machine_id;
+    char *owner_name;
+    char *owner_company;        /* may be NULL */
+    char *issued_at;            /* ISO 8601, UTC */
+    char *expires_at;           /* ISO 8601, NULL: the file never expires */
+    char *borrowed_until;       /* ISO 8601 when the seat is borrowed, else NULL */
+    char **features;            /* feature names, feature_count of them */
+    size_t feature_count;
+    char *payload_json;         /* the whole verified payload, for fields not listed here */
+} lc_status;
+
+/** Initialises libcurl; call once at program start, before threads. Returns 0 on success. */
+LC_API int lc_global_init(void);
+LC_API void lc_global_cleanup(void);
+
+/** A client, or NULL with a reason in error (which may be NULL) when the options are unusable. */
+LC_API lc_client *lc_client_new(const lc_options *options, char *error, size_t error_size);
+LC_API void lc_client_free(lc_client *client);
+
+/** The license now: the stored file while no refresh is due, else asks the server. Returns status->valid. */
+LC_API int lc_check(lc_client *client, lc_status *status);
+/** Asks the server now, whatever the stored file says. */
+LC_API int lc_refresh(lc_client *client, lc_status *status);
+/** A .lic or .json file a person brought (an offline machine): kept when it verifies and fits. */
+LC_API int lc_import_file(lc_client *client, const char *text, lc_status *status);
+/** Frees a floating seat (DELETE) and forgets this machine's stored file. 0 on success. */
+LC_API int lc_release(lc_client *client, char *error, size_t error_size);
+LC_API int lc_has_feature(const lc_status *status, const char *feature);
+LC_API void lc_status_free(lc_status *status);
+
+/**
+ * Verifies a license file (.lic or .json text) against pinned keys (the JSON of GET
+ * /api/client/v1/keys). Returns 0 and the payload JSON in *payload_json (free() it), or -1.
+ */
+LC_API int lc_verify_license_file(const char *text, const char *public_keys, char **payload_json, char *error, size_t error_size);
+
+/** The ETag the server gives a file: "lm1-<issuedAt ms base 36>-<SHA-256 of enc, base64url, 22>". */
+LC_API int lc_license_file_tag(const char *text, char *tag, size_t tag_size);
+
+/**
+ * A stable machine id for a product: the first 32 hex digits (upper case) of SHA-256 over
+ * "<product>:<the operating system's machine id>" (Linux /etc/machine-id, Windows MachineGuid, macOS
+ * IOPlatformUUID), the same id every client of the License Manager gives; the raw id never leaves
+ * the machine. out must hold 33 bytes. Returns 0, or -1 when the system has no machine id.
+ */
+LC_API int lc_machine_fingerprint(const char *product, char *out, size_t out_size, char *error, size_t error_size);
+
+/**
+ * Where desktop software keeps its license files: the "licenses" folder in the application's data
+ * folder (Windows %APPDATA%\<app>\licenses, macOS ~/Library/Application Support/<app>/licenses,
+ * Linux $XDG_CONFIG_HOME/<app>/licenses or ~/.config/<app>/licenses). Returns 0, or -1 when out is
+ * too small or no home folder is known.
+ */
+LC_API int lc_default_store_dir(const char *app_name, char *out, size_t out_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,386 @@
+/* The licensing client: the same behaviour as packages/sdk (client.ts), plus trusted time. */
+#include "license_client.h"
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <curl/curl.h>
+
+#define FETCHED_FILE "license.json"
+/* The highest server time token seen (verified again at every read, so editing it gains nothing). */
+#define SERVER_TIME_FILE "server-time"
+/* The stored file the server last confirmed (304) and when: refreshes count from then. */
+#define CONFIRMED_FILE "confirmed.state"
+#define HOUR_MS 3600000LL
+
+struct lc_client {
+    char *server_url, *product, *version, *machine_id, *store_dir;
+    lc_keys keys;
+    int borrow_days;
+    long timeout_ms;
+    long long tolerance_ms;
+    long long (*now_ms)(void *);
+    void *now_context;
+    long long trusted;      /* the highest verified server time known, ms; 0: none */
+};
+
+typedef struct {
+    lc_payload payload;
+    char *name;
+    int expired;
+} candidate;
+
+typedef struct {
+    candidate *items;       /* usable ones first, best first; then expired ones */
+    size_t count, usable;
+    int invalid;            /* files that did not verify */
+} stored_files;
+
+static const struct { const char *code; lc_reason reason; } SERVER_REASONS[] = {
+    {"ERR_NO_LICENSE", LC_NO_LICENSE},     {"ERR_LICENSE_REVOKED", LC_REVOKED}, {"ERR_LICENSE_SUSPENDED", LC_SUSPENDED},
+    {"ERR_LICENSE_EXPIRED", LC_EXPIRED},   {"ERR_LICENSE_UPGRADED", LC_UPGRADED}, {"ERR_NO_SEAT", LC_NO_SEAT},
+    {"ERR_TOO_MANY_MACHINES", LC_TOO_MANY_MACHINES},
+};
+
+int lc_global_init(void) { return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -1; }
+void lc_global_cleanup(void) { curl_global_cleanup(); }
+
+static long long local_now(lc_client *client) {
+    return client->now_ms ? client->now_ms(client->now_context) : (long long)time(NULL) * 1000;
+}
+
+/* The time files are judged against: the local clock, unless the server vouched for a later one. */
+static long long effective_now(lc_client *client) {
+    long long local = local_now(client);
+    return client->trusted > local ? client->trusted : local;
+}
+
+lc_client *lc_client_new(const lc_options *options, char *error, size_t error_size) {
+    lc_client *client;
+    size_t n;
+    if (!options || !options->server_url || !options->product || !options->machine_id || !options->store_dir || !options->public_keys) {
+        lc_set_error(error, error_size, "server_url, product, machine_id, store_dir and public_keys are required");
+        return NULL;
+    }
+    client = calloc(1, sizeof *client);
+    if (!client) return NULL;
+    if (lc_keys_parse(options->public_keys, &client->keys, error, error_size) != 0) { free(client); return NULL; }
+    client->server_url = lc_copy(options->server_url);
+    n = strlen(client->server_url);
+    while (n > 0 && client->server_url[n - 1] == '/') client->server_url[--n] = 0;
+    client->product = lc_copy(options->product);
+    client->version = lc_copy(options->version);
+    client->machine_id = lc_copy(options->machine_id);
+    client->store_dir = lc_copy(options->store_dir);
+    client->borrow_days = options->borrow_days;
+    client->timeout_ms = options->request_timeout_ms > 0 ? options->request_timeout_ms : 15000;
+    client->tolerance_ms = (options->clock_tolerance_hours > 0 ? options->clock_tolerance_hours : 48) * HOUR_MS;
+    client->now_ms = options->now_ms;
+    client->now_context = options->now_context;
+    return client;
+}
+
+void lc_client_free(lc_client *client) {
+    if (!client) return;
+    lc_keys_free(&client->keys);
+    free(client->server_url);
+    free(client->product);
+    free(client->version);
+    free(client->machine_id);
+    free(client->store_dir);
+    free(client);
+}
+
+static void raise_trusted(lc_client *client, long long ms) {
+    if (ms != LC_NEVER && ms > client->trusted) client->trusted = ms;
+}
+
+/* Keeps a server time token when it verifies and is the newest seen. */
+static void record_server_time(lc_client *client, const char *token) {
+    long long ms;
+    if (!token || lc_verify_time_token(token, &client->keys, &ms) != 0) return;
+    if (ms > client->trusted) {
+        client->trusted = ms;
+        lc_store_write(client->store_dir, SERVER_TIME_FILE, token);
+    }
+}
+
+static int fits(const lc_client *client, const lc_payload *payload) {
+    return (strcmp(payload->machine_id, client->machine_id) == 0 || lc_is_any_lic(payload)) && strcmp(payload->product, client->product) == 0 &&
+           (!client->version || strcmp(payload->version, client->version) == 0);
+}
+
+static int is_expired(const lc_payload *payload, long long now) { return payload->expires_at != LC_NEVER && payload->expires_at <= now; }
+
+/* Usable before expired; a machine's own file before ANY-Lic; the longest running; the newest. */
+static int compare_candidates(const void *a, const void *b) {
+    const candidate *x = a, *y = b;
+    if (x->expired != y->expired) return x->expired - y->expired;
+    if (lc_is_any_lic(&x->payload) != lc_is_any_lic(&y->payload)) return lc_is_any_lic(&x->payload) - lc_is_any_lic(&y->payload);
+    if (x->payload.expires_at != y->payload.expires_at) return x->payload.expires_at > y->payload.expires_at ? -1 : 1;
+    if (x->payload.issued_at != y->payload.issued_at) return x->payload.issued_at > y->payload.issued_at ? -1 : 1;
+    return 0;
+}
+
+static void stored_free(stored_files *stored) {
+    size_t i;
+    for (i = 0; i < stored->count; i++) { lc_payload_free(&stored->items[i].payload); free(stored->items[i].name); }
+    free(stored->items);
+    memset(stored, 0, sizeof *stored);
+}
+
+/* Reads the store: the trusted time, and the files that verify and fit, sorted. */
+static void load(lc_client *client, stored_files *stored) {
+    lc_stored_file *files;
+    size_t count, i;
+    char *token = lc_store_read(client->store_dir, SERVER_TIME_FILE);
+    long long now, ms;
+    memset(stored, 0, sizeof *stored);
+    client->trusted = 0;
+    if (token && lc_verify_time_token(token, &client->keys, &ms) == 0) raise_trusted(client, ms);
+    free(token);
+    if (lc_store_list(client->store_dir, &files, &count) != 0) return;
+    stored->items = calloc(count ? count : 1, sizeof *stored->items);
+    for (i = 0; stored->items && i < count; i++) {
+        candidate *c = &stored->items[stored->count];
+        if (lc_verify_file(files[i].text, &client->keys, &c->payload, NULL, 0) != 0) { stored->invalid++; continue; }
+        /* Any genuine file proves that its issue time has passed, whichever machine it is for. */
+        raise_trusted(client, c->payload.issued_at);
+        if (!fits(client, &c->payload)) { lc_payload_free(&c->payload); continue; }
+        c->name = files[i].name;
+        files[i].name = NULL;
+        stored->count++;
+    }
+    lc_store_files_free(files, count);
+    now = effective_now(client);
+    for (i = 0; i < stored->count; i++) {
+        stored->items[i].expired = is_expired(&stored->items[i].payload, now);
+        if (!stored->items[i].expired) stored->usable++;
+    }
+    if (stored->count) qsort(stored->items, stored->count, sizeof *stored->items, compare_candidates);
+}
+
+/* Forgets this machine's files (not ANY-Lic ones): the server's final word, or a release. */
+static void forget_machine_files(lc_client *client, stored_files *stored) {
+    size_t i;
+    for (i = 0; i < stored->count; i++)
+        if (!lc_is_any_lic(&stored->items[i].payload)) lc_store_remove(client->store_dir, stored->items[i].name);
+    lc_store_remove(client->store_dir, CONFIRMED_FILE);
+}
+
+static long long refresh_due(lc_client *client, const lc_payload *p) {
+    char *state = lc_store_read(client->store_dir, CONFIRMED_FILE), tag[100];
+    long long at, due = lc_refresh_due_at(p);
+    if (state && !lc_is_any_lic(p) && sscanf(state, "%99s %lld", tag, &at) == 2 && strcmp(tag, p->tag) == 0) due = lc_refresh_due_after_confirmation(p, at);
+    free(state);
+    return due;
+}
+
+/* The last word on any status: a clock behind the server's vouched time beyond the tolerance. */
+static int finish(lc_client *client, lc_status *status) {
+    long long local = local_now(client);
+    /* It spoils a valid or an expired verdict (the clock was set back to keep a file alive); the server's
+       own refusals (revoked, no seat, ...) stand as they are, like the other clients report them. */
+    if (client->trusted - local > client->tolerance_ms && (status->valid || status->reason == LC_EXPIRED)) {
+        char trusted[48];
+        lc_format_iso(client->trusted, trusted);
+        status->valid = 0;
+        status->reason = LC_CLOCK_TAMPERED;
+        snprintf(status->message, sizeof status->message, "the clock of this computer is %lld hours behind the license server's time (%s): set it right",
+                 (client->trusted - local) / HOUR_MS, trusted);
+    }
+    return status->valid;
+}
+
+/* Without a usable stored file: EXPIRED, INVALID_FILE, or the fallback (UNREACHABLE; INVALID_FILE when the server's own file did not verify). */
+static int offline_status(lc_client *client, lc_status *status, stored_files *stored, const char *why, lc_reason fallback) {
+    char message[512];
+    size_t i;
+    /* Judged again: the answer may have carried a later server time than the store knew. */
+    for (i = 0; i < stored->usable; i++)
+        if (!is_expired(&stored->items[i].payload, effective_now(client))) return lc_status_set_valid(status, &stored->items[i].payload, 0, 1);
+    if (stored->count) {
+        char expired[48];
+        lc_format_iso(stored->items[0].payload.expires_at, expired);
+        snprintf(message, sizeof message, "the license file expired at %s and %s", expired, why);
+        lc_status_set_invalid(status, LC_EXPIRED, message);
+    } else if (stored->invalid) {
+        snprintf(message, sizeof message, "the stored license file does not verify (altered, or signed with a key not pinned) and %s", why);
+        lc_status_set_invalid(status, LC_INVALID_FILE, message);
+    } else {
+        lc_status_set_invalid(status, fallback, why);
+    }
+    /* No answer the client could use: offline, unless the server answered with a file that does not verify. */
+    status->offline = status->reason != LC_INVALID_FILE || fallback != LC_INVALID_FILE;
+    return 0;
+}
+
+static char *request_body(lc_client *client, int borrow) {
+    lc_buffer body = {0};
+    char number[48];
+    lc_buffer_append_str(&body, "{\"machineId\":");
+    lc_buffer_append_json_string(&body, client->machine_id);
+    lc_buffer_append_str(&body, ",\"product\":");
+    lc_buffer_append_json_string(&body, client->product);
+    if (client->version) {
+        lc_buffer_append_str(&body, ",\"version\":");
+        lc_buffer_append_json_string(&body, client->version);
+    }
+    if (borrow && client->borrow_days > 0) {
+        snprintf(number, sizeof number, ",\"borrowDays\":%d", client->borrow_days);
+        lc_buffer_append_str(&body, number);
+    }
+    lc_buffer_append_str(&body, "}");
+    return body.data;
+}
+
+static char *license_url(lc_client *client) {
+    lc_buffer url = {0};
+    lc_buffer_append_str(&url, client->server_url);
+    lc_buffer_append_str(&url, "/api/client/v1/license");
+    return url.data;
+}
+
+static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *status) {
+    const lc_payload *held = NULL;
+    lc_http_answer answer;
+    char error[256], message[512], *body, *url;
+    int result, borrow;
+    size_t i, j;
+    lc_json *error_body;
+    const char *code;
+    for (i = 0; i < stored->usable && !held; i++)
+        if (!lc_is_any_lic(&stored->items[i].payload)) held = &stored->items[i].payload;
+    /* A borrow asks for a new file (one that says borrowedUntil), so it sends no If-None-Match. */
+    borrow = client->borrow_days > 0 && (!held || held->borrowed_until == LC_NEVER || held->borrowed_until <= effective_now(client));
+    body = request_body(client, borrow);
+    url = license_url(client);
+    result = body && url ? lc_http("POST", url, body, held && !borrow ? held->tag : NULL, client->timeout_ms, &answer, error, sizeof error) : -1;
+    free(body);
+    free(url);
+    if (result != 0) {
+        snprintf(message, sizeof message, "the license server cannot be reached (%s)", error);
+        return offline_status(client, status, stored, message, LC_UNREACHABLE);
+    }
+    record_server_time(client, answer.server_time);
+    if (answer.status == 304 && held && !borrow) {
+        char state[160];
+        snprintf(state, sizeof state, "%s %lld\n", held->tag, effective_now(client));
+        lc_store_write(client->store_dir, CONFIRMED_FILE, state);
+        lc_http_answer_free(&answer);
+        return lc_status_set_valid(status, held, 1, 0);
+    }
+    if (answer.status >= 200 && answer.status < 300 && answer.body) {
+        lc_payload fresh;
+        if (lc_verify_file(answer.body, &client->keys, &fresh, error, sizeof error) == 0 && fits(client, &fresh)) {
+            int kept = lc_store_write(client->store_dir, FETCHED_FILE, answer.body) == 0;
+            raise_trusted(client, fresh.issued_at);
+            lc_store_remove(client->store_dir, CONFIRMED_FILE);
+            lc_status_set_valid(status, &fresh, 1, 0);
+            /* A genuine file is valid even where the store cannot keep it; the next start asks again. */
+            if (!kept) snprintf(status->message, sizeof status->message, "valid, but the store folder %s cannot be written", client->store_dir);
+            lc_payload_free(&fresh);
+            lc_http_answer_free(&answer);
+            return 1;
+        }
+        if (fresh.root) snprintf(error, sizeof error, "the server sent a file for another machine or product");
+        lc_payload_free(&fresh);
+        lc_http_answer_free(&answer);
+        snprintf(message, sizeof message, "the server's license file is not valid (%s)", error);
+        return offline_status(client, status, stored, message, LC_INVALID_FILE);
+    }
+    error_body = answer.body ? lc_json_parse(answer.body, strlen(answer.body)) : NULL;
+    code = lc_json_string(error_body, "error");
+    for (i = 0; code && i < sizeof SERVER_REASONS / sizeof *SERVER_REASONS; i++) {
+        if (strcmp(code, SERVER_REASONS[i].code) != 0) continue;
+        /* The server's final word: this machine's files no longer count; an ANY-Lic file still does. */
+        forget_machine_files(client, stored);
+        for (j = 0; j < stored->usable; j++)
+            if (lc_is_any_lic(&stored->items[j].payload)) {
+                lc_status_set_valid(status, &stored->items[j].payload, 0, 0);
+                lc_json_free(error_body);
+                lc_http_answer_free(&answer);
+                return 1;
+            }
+        lc_status_set_invalid(status, SERVER_REASONS[i].reason, lc_json_string(error_body, "message") ? lc_json_string(error_body, "message") : code);
+        lc_json_free(error_body);
+        lc_http_answer_free(&answer);
+        return 0;
+    }
+    snprintf(message, sizeof message, "the license server answered %ld", answer.status);
+    lc_json_free(error_body);
+    lc_http_answer_free(&answer);
+    return offline_status(client, status, stored, message, LC_UNREACHABLE);
+}
+
+static int check(lc_client *client, lc_status *status, int force) {
+    stored_files stored;
+    lc_status_clear(status);
+    load(client, &stored);
+    if (!force && stored.usable) {
+        const lc_payload *best = &stored.items[0].payload;
+        long long due = lc_is_any_lic(best) ? LC_NEVER : refresh_due(client, best);
+        int borrow_pending = client->borrow_days > 0 && !lc_is_any_lic(best) && (best->borrowed_until == LC_NEVER || best->borrowed_until <= effective_now(client));
+        if (!borrow_pending && (due == LC_NEVER || due > effective_now(client))) {
+            lc_status_set_valid(status, best, 0, 0);
+            stored_free(&stored);
+            return finish(client, status);
+        }
+    }
+    fetch_fresh(client, &stored, status);
+    stored_free(&stored);
+    return finish(client, status);
+}
+
+int lc_check(lc_client *client, lc_status *status) { return check(client, status, 0); }
+int lc_refresh(lc_client *client, lc_status *status) { return check(client, status, 1); }
+
+int lc_import_file(lc_client *client, const char *text, lc_status *status) {
+    stored_files stored;
+    lc_payload payload;
+    char error[256], message[512];
+    lc_status_clear(status);
+    load(client, &stored);
+    stored_free(&stored);
+    if (!text || lc_verify_file(text, &client->keys, &payload, error, sizeof error) != 0) return lc_status_set_invalid(status, LC_INVALID_FILE, text ? error : "no file");
+    if (!fits(client, &payload)) {
+        snprintf(message, sizeof message, "the file is for %s %s on machine %s", payload.product, payload.version, payload.machine_id);
+        lc_payload_free(&payload);
+        return lc_status_set_invalid(status, LC_INVALID_FILE, message);
+    }
+    raise_trusted(client, payload.issued_at);
+    if (is_expired(&payload, effective_now(client))) {
+        snprintf(message, sizeof message, "the file expired at %s", lc_json_string(payload.root, "expiresAt"));
+        lc_payload_free(&payload);
+        lc_status_set_invalid(status, LC_EXPIRED, message);
+        return finish(client, status);
+    }
+    if (lc_store_write(client->store_dir, FETCHED_FILE, text) != 0) {
+        lc_payload_free(&payload);
+        return lc_status_set_invalid(status, LC_INVALID_FILE, "the file could not be written to the store folder");
+    }
+    lc_store_remove(client->store_dir, CONFIRMED_FILE);
+    lc_status_set_valid(status, &payload, 0, 0);
+    lc_payload_free(&payload);
+    return finish(client, status);
+}
+
+int lc_release(lc_client *client, char *error, size_t error_size) {
+    stored_files stored;
+    lc_http_answer answer;
+    char *body = request_body(client, 0), *url = license_url(client), message[256];
+    int result = body && url ? lc_http("DELETE", url, body, NULL, client->timeout_ms, &answer, message, sizeof message) : -1;
+    free(body);
+    free(url);
+    if (result != 0) { lc_set_error(error, error_size, "the license server cannot be reached (%s)", message); return -1; }
+    load(client, &stored);
+    record_server_time(client, answer.server_time);
+    if ((answer.status >= 200 && answer.status < 300) || answer.status == 404) forget_machine_files(client, &stored);
+    else { lc_set_error(error, error_size, "the license server answered %ld", answer.status); result = -1; }
+    stored_free(&stored);
+    lc_http_answer_free(&answer);
+    return result;
+}

@@ -1,0 +1,78 @@
+/* One call of the desktop protocol over libcurl. */
+#include "internal.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+static size_t on_body(char *data, size_t size, size_t count, void *context) {
+    lc_buffer *body = context;
+    lc_buffer_append(body, data, size * count);
+    return body->failed ? 0 : size * count;
+}
+
+static size_t on_header(char *data, size_t size, size_t count, void *context) {
+    static const char name[] = "license-server-time:";
+    char **server_time = context;
+    size_t length = size * count, i, n = sizeof name - 1;
+    if (length > n) {
+        for (i = 0; i < n; i++) if (tolower((unsigned char)data[i]) != name[i]) return length;
+        data += n;
+        length -= n;
+        while (length && (*data == ' ' || *data == '\t')) { data++; length--; }
+        while (length && (data[length - 1] == '\r' || data[length - 1] == '\n' || data[length - 1] == ' ')) length--;
+        free(*server_time);
+        *server_time = malloc(length + 1);
+        if (*server_time) { memcpy(*server_time, data, length); (*server_time)[length] = 0; }
+    }
+    return size * count;
+}
+
+int lc_http(const char *method, const char *url, const char *body, const char *if_none_match, long timeout_ms, lc_http_answer *answer, char *error, size_t size) {
+    CURL *curl = curl_easy_init();
+    struct curl_slist *headers = NULL;
+    lc_buffer received = {0};
+    char condition[160];
+    CURLcode code;
+    memset(answer, 0, sizeof *answer);
+    if (!curl) { lc_set_error(error, size, "libcurl could not start"); return -1; }
+    headers = curl_slist_append(headers, "Content-Type: application/json");
+    headers = curl_slist_append(headers, "Accept: application/json");
+    if (if_none_match && strlen(if_none_match) < 120) {
+        strcpy(condition, "If-None-Match: ");
+        strcat(condition, if_none_match);
+        headers = curl_slist_append(headers, condition);
+    }
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &received);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &answer->server_time);
+    curl_easy_setopt(curl, CURLOPT_USERAGENT, "license-client-c/" "1.0.0");
+    code = curl_easy_perform(curl);
+    if (code == CURLE_OK) curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &answer->status);
+    curl_slist_free_all(headers);
+    curl_easy_cleanup(curl);
+    if (code != CURLE_OK) {
+        free(received.data);
+        free(answer->server_time);
+        answer->server_time = NULL;
+        lc_set_error(error, size, "%s", curl_easy_strerror(code));
+        return -1;
+    }
+    answer->body = received.data;
+    return 0;
+}
+
+void lc_http_answer_free(lc_http_answer *answer) {
+    free(answer->body);
+    free(answer->server_time);
+    memset(answer, 0, sizeof *answer);
+}

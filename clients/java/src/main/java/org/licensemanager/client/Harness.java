@@ -1,0 +1,119 @@
+package org.licensemanager.client;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * The command-line harness of the Java client (DESIGN.md section 6d), for the conformance kit and for
+ * trying the client from a shell:
+ *
+ * <pre>
+ * harness check --server URL --product NAME [--version V] --machine ID|auto --store DIR --keys FILE
+ *               [--borrow-days N] [--release] [--refresh] [--import FILE]
+ *               [--now ISO-TIME] [--clock-tolerance-hours N]
+ * harness fingerprint --product NAME
+ * </pre>
+ *
+ * check prints one JSON line {"valid","reason","licenseId","offline","expiresAt"} (the message why not
+ * on stderr) and exits 0 when valid, 1 when not, 2 on wrong usage. The local clock: --now, or
+ * LICENSE_HARNESS_CLOCK_OFFSET_SECONDS (seconds added to the system clock, negative to set it back).
+ */
+public final class Harness {
+    private static final String USAGE = """
+            usage: harness check --server URL --product NAME [--version V] --machine ID|auto --store DIR --keys FILE
+                                 [--borrow-days N] [--release] [--refresh] [--import FILE] [--now ISO-TIME] [--clock-tolerance-hours N]
+                   harness fingerprint --product NAME""";
+
+    private Harness() {}
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    static int run(String[] args) {
+        if (args.length < 1 || !(args[0].equals("check") || args[0].equals("fingerprint"))) return usage(null);
+        String server = null, product = null, version = null, machine = null, store = null, keysFile = null, importFile = null, now = null;
+        int borrowDays = 0;
+        long toleranceHours = 48;
+        boolean release = false, refresh = false;
+        for (int i = 1; i < args.length; i++) {
+            String name = args[i];
+            if (name.equals("--release")) { release = true; continue; }
+            if (name.equals("--refresh")) { refresh = true; continue; }
+            if (i + 1 >= args.length) return usage(name + " needs a value");
+            String value = args[++i];
+            try {
+                switch (name) {
+                    case "--server" -> server = value;
+                    case "--product" -> product = value;
+                    case "--version" -> version = value;
+                    case "--machine" -> machine = value;
+                    case "--store" -> store = value;
+                    case "--keys" -> keysFile = value;
+                    case "--borrow-days" -> borrowDays = Integer.parseInt(value);
+                    case "--import" -> importFile = value;
+                    case "--now" -> now = value;
+                    case "--clock-tolerance-hours" -> toleranceHours = Long.parseLong(value);
+                    default -> { return usage("unknown option " + name); }
+                }
+            } catch (NumberFormatException e) {
+                return usage(name + " takes a number");
+            }
+        }
+        try {
+            if (args[0].equals("fingerprint")) {
+                if (product == null) return usage(null);
+                System.out.println(MachineFingerprint.of(product));
+                return 0;
+            }
+            if (server == null || product == null || machine == null || store == null || keysFile == null) return usage(null);
+            if (machine.equals("auto")) machine = MachineFingerprint.of(product);
+            Clock clock = Clock.systemUTC();
+            String offset = System.getenv("LICENSE_HARNESS_CLOCK_OFFSET_SECONDS");
+            if (now != null) {
+                Instant fixed = now.length() == 10 ? OffsetDateTime.parse(now + "T00:00:00Z").toInstant() : OffsetDateTime.parse(now).toInstant();
+                clock = Clock.fixed(fixed, ZoneOffset.UTC);
+            } else if (offset != null && !offset.isBlank()) {
+                clock = Clock.offset(Clock.systemUTC(), Duration.ofMillis((long) (Double.parseDouble(offset) * 1000)));
+            }
+            LicenseClient client = LicenseClient.builder()
+                    .serverUrl(server)
+                    .product(product)
+                    .version(version)
+                    .machineId(machine)
+                    .publicKeys(PublicKeys.fromJson(Files.readString(Path.of(keysFile), StandardCharsets.UTF_8)))
+                    .store(Path.of(store))
+                    .borrowDays(borrowDays)
+                    .clockTolerance(Duration.ofHours(toleranceHours))
+                    .clock(clock)
+                    .build();
+            LicenseStatus status = importFile != null ? client.importFile(Files.readString(Path.of(importFile), StandardCharsets.UTF_8)) : refresh ? client.refresh() : client.check();
+            if (release) {
+                try {
+                    client.release();
+                } catch (IOException e) {
+                    System.err.println("release: " + e.getMessage());
+                }
+            }
+            System.out.println(status.toJson());
+            if (!status.valid()) System.err.println(status.message());
+            return status.valid() ? 0 : 1;
+        } catch (IOException | RuntimeException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
+    }
+
+    private static int usage(String problem) {
+        if (problem != null) System.err.println(problem);
+        System.err.println(USAGE);
+        return 2;
+    }
+}

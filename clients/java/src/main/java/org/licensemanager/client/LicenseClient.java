@@ -1,0 +1,373 @@
+package org.licensemanager.client;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The licensing client of the desktop software: fetches the signed file of its machine, verifies it
+ * against pinned keys, keeps it in a folder, refreshes it when the file's own fields say so
+ * (conditional: If-None-Match, 304), works offline from the stored file until that file expires, and
+ * says why when there is no valid license. Time is judged against the later of the local clock and
+ * the highest time the server vouched for, so setting the clock back neither revives an expired file
+ * nor goes unnoticed ({@link Reason#CLOCK_TAMPERED}).
+ *
+ * <p>Not thread-safe: use one client from one thread at a time (a background timer that calls
+ * {@link #check()} is the usual pattern).
+ */
+public final class LicenseClient {
+    private static final Map<String, Reason> SERVER_REASONS = Map.of(
+            "ERR_NO_LICENSE", Reason.NO_LICENSE,
+            "ERR_LICENSE_REVOKED", Reason.REVOKED,
+            "ERR_LICENSE_SUSPENDED", Reason.SUSPENDED,
+            "ERR_LICENSE_EXPIRED", Reason.EXPIRED,
+            "ERR_LICENSE_UPGRADED", Reason.UPGRADED,
+            "ERR_NO_SEAT", Reason.NO_SEAT,
+            "ERR_TOO_MANY_MACHINES", Reason.TOO_MANY_MACHINES);
+
+    private final String serverUrl, product, version, machineId;
+    private final PublicKeys keys;
+    private final LicenseStore store;
+    private final int borrowDays;
+    private final Duration requestTimeout, clockTolerance;
+    private final Clock clock;
+    private final HttpClient http;
+    /** The highest time the server vouched for (tokens and files' issuedAt), read from the store. */
+    private Instant trusted = Instant.EPOCH;
+
+    private LicenseClient(Builder b) {
+        this.serverUrl = Objects.requireNonNull(b.serverUrl, "serverUrl").replaceAll("/+$", "");
+        this.product = Objects.requireNonNull(b.product, "product");
+        this.version = b.version;
+        this.machineId = Objects.requireNonNull(b.machineId, "machineId");
+        this.keys = Objects.requireNonNull(b.publicKeys, "publicKeys");
+        this.store = new LicenseStore(Objects.requireNonNull(b.store, "store"));
+        this.borrowDays = b.borrowDays;
+        this.requestTimeout = b.requestTimeout;
+        this.clockTolerance = b.clockTolerance;
+        this.clock = b.clock;
+        this.http = b.httpClient != null ? b.httpClient : HttpClient.newBuilder().connectTimeout(b.requestTimeout).build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static final class Builder {
+        private String serverUrl, product, version, machineId;
+        private PublicKeys publicKeys;
+        private Path store;
+        private int borrowDays;
+        private Duration requestTimeout = Duration.ofSeconds(15), clockTolerance = Duration.ofHours(48);
+        private Clock clock = Clock.systemUTC();
+        private HttpClient httpClient;
+
+        /** The license server, e.g. {@code https://licenses.example.com}. */
+        public Builder serverUrl(String value) { serverUrl = value; return this; }
+        /** The product name as in the catalogue. */
+        public Builder product(String value) { product = value; return this; }
+        /** The product version; without it the server picks the newest licensed version. */
+        public Builder version(String value) { version = value; return this; }
+        public Builder machineId(String value) { machineId = value; return this; }
+        /** The keys pinned in the software: {@link PublicKeys#fromJson} of GET /api/client/v1/keys. */
+        public Builder publicKeys(PublicKeys value) { publicKeys = value; return this; }
+        /** The folder of license files, e.g. {@link LicenseStore#defaultDirectory}. */
+        public Builder store(Path value) { store = value; return this; }
+        /** Borrow a floating seat for offline use for that many days at the next request (0: no). */
+        public Builder borrowDays(int value) { borrowDays = value; return this; }
+        public Builder requestTimeout(Duration value) { requestTimeout = value; return this; }
+        /** How far the local clock may lag the server's time before CLOCK_TAMPERED (48 hours). */
+        public Builder clockTolerance(Duration value) { clockTolerance = value; return this; }
+        /** For tests: the local clock. */
+        public Builder clock(Clock value) { clock = value; return this; }
+        public Builder httpClient(HttpClient value) { httpClient = value; return this; }
+
+        public LicenseClient build() {
+            return new LicenseClient(this);
+        }
+    }
+
+    /** A stored file that verifies and fits this machine and product. */
+    private record Candidate(String name, String text, LicensePayload payload, String tag) {}
+
+    private record Stored(List<Candidate> usable, List<Candidate> expired, int invalid) {}
+
+    /** The license now: the stored file while no refresh is due, else asks the server. */
+    public LicenseStatus check() {
+        return check(false);
+    }
+
+    /** Asks the server now, whatever the stored file says. */
+    public LicenseStatus refresh() {
+        return check(true);
+    }
+
+    /** A .lic or .json file a person brought (an offline machine): kept when it verifies and fits. */
+    public LicenseStatus importFile(String text) {
+        load();
+        LicensePayload payload;
+        try {
+            payload = LicenseFiles.verify(text, keys);
+        } catch (InvalidLicenseFileException e) {
+            return LicenseStatus.invalid(Reason.INVALID_FILE, e.getMessage());
+        }
+        if (!fits(payload)) {
+            return LicenseStatus.invalid(Reason.INVALID_FILE, "the file is for " + payload.productName() + " " + payload.productVersion() + " on machine " + payload.machineId());
+        }
+        raiseTrusted(payload.issuedAt());
+        if (payload.isExpired(now())) return finish(LicenseStatus.invalid(Reason.EXPIRED, "the file expired at " + payload.expiresAt()));
+        try {
+            store.write(LicenseStore.FETCHED_FILE, text);
+        } catch (IOException e) {
+            return LicenseStatus.invalid(Reason.INVALID_FILE, "the file could not be written to the store folder: " + e.getMessage());
+        }
+        store.remove(LicenseStore.CONFIRMED_FILE);
+        return finish(LicenseStatus.valid(payload, false, false));
+    }
+
+    /** Frees a floating seat (DELETE /api/client/v1/license) and forgets this machine's file. */
+    public void release() throws IOException {
+        HttpResponse<String> response;
+        try {
+            response = request("DELETE", null, false);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+        Stored stored = load();
+        recordServerTime(response);
+        if ((response.statusCode() >= 200 && response.statusCode() < 300) || response.statusCode() == 404) forgetMachineFiles(stored);
+        else throw new IOException("the license server answered " + response.statusCode());
+    }
+
+    // ---------------------------------------------------------------------------------------------
+
+    private LicenseStatus check(boolean force) {
+        Stored stored = load();
+        if (!force && !stored.usable().isEmpty()) {
+            Candidate best = stored.usable().get(0);
+            Instant due = best.payload().isAnyLic() ? null : refreshDue(best);
+            if (!borrowPending(best.payload()) && (due == null || due.isAfter(now()))) return finish(LicenseStatus.valid(best.payload(), false, false));
+        }
+        return finish(fetchFresh(stored));
+    }
+
+    /** The time files are judged against: the local clock, unless the server vouched for a later one. */
+    private Instant now() {
+        Instant local = clock.instant();
+        return trusted.isAfter(local) ? trusted : local;
+    }
+
+    /** The last word on any status: a clock behind the server's vouched time beyond the tolerance. */
+    private LicenseStatus finish(LicenseStatus status) {
+        Duration behind = Duration.between(clock.instant(), trusted);
+        // It spoils a valid or an expired verdict (the clock was set back to keep a file alive); the
+        // server's own refusals (revoked, no seat, ...) stand as they are.
+        if (behind.compareTo(clockTolerance) > 0 && (status.valid() || status.reason() == Reason.EXPIRED)) {
+            return new LicenseStatus(false, Reason.CLOCK_TAMPERED, "the clock of this computer is " + behind.toHours() + " hours behind the license server's time (" + trusted + "): set it right",
+                    status.offline(), status.fromServer(), status.license());
+        }
+        return status;
+    }
+
+    private void raiseTrusted(Instant time) {
+        if (time != null && time.isAfter(trusted)) trusted = time;
+    }
+
+    private void recordServerTime(HttpResponse<?> response) {
+        String token = response.headers().firstValue(ServerTime.HEADER).orElse(null);
+        ServerTime.verify(token, keys).ifPresent(time -> {
+            if (time.isAfter(trusted)) {
+                trusted = time;
+                try {
+                    store.write(LicenseStore.SERVER_TIME_FILE, token);
+                } catch (IOException e) {
+                    // kept in memory for this run
+                }
+            }
+        });
+    }
+
+    private boolean fits(LicensePayload payload) {
+        return (payload.machineId().equals(machineId) || payload.isAnyLic()) && payload.productName().equals(product) && (version == null || payload.productVersion().equals(version));
+    }
+
+    private boolean borrowPending(LicensePayload payload) {
+        return borrowDays > 0 && !payload.isAnyLic() && (payload.borrowedUntil() == null || !payload.borrowedUntil().isAfter(now()));
+    }
+
+    /** Reads the store: the trusted time, and the files that verify and fit, best first. */
+    private Stored load() {
+        trusted = Instant.EPOCH;
+        ServerTime.verify(store.read(LicenseStore.SERVER_TIME_FILE), keys).ifPresent(this::raiseTrusted);
+        List<Candidate> candidates = new ArrayList<>();
+        int invalid = 0;
+        List<LicenseStore.StoredFile> files;
+        try {
+            files = store.list();
+        } catch (IOException e) {
+            files = List.of();
+        }
+        for (LicenseStore.StoredFile file : files) {
+            try {
+                LicensePayload payload = LicenseFiles.verify(file.text(), keys);
+                // Any genuine file proves that its issue time has passed, whichever machine it is for.
+                raiseTrusted(payload.issuedAt());
+                if (fits(payload)) candidates.add(new Candidate(file.name(), file.text(), payload, LicenseFiles.tag(LicenseFiles.parse(file.text()).enc(), payload)));
+            } catch (InvalidLicenseFileException e) {
+                invalid++;
+            }
+        }
+        Instant now = now();
+        Comparator<Candidate> best = Comparator.<Candidate, Boolean>comparing(c -> c.payload().isAnyLic())
+                .thenComparing(c -> c.payload().expiresAt() == null ? Instant.MAX : c.payload().expiresAt(), Comparator.reverseOrder())
+                .thenComparing(c -> c.payload().issuedAt(), Comparator.reverseOrder());
+        List<Candidate> usable = candidates.stream().filter(c -> !c.payload().isExpired(now)).sorted(best).toList();
+        List<Candidate> expired = candidates.stream().filter(c -> c.payload().isExpired(now)).sorted(best).toList();
+        return new Stored(usable, expired, invalid);
+    }
+
+    private void forgetMachineFiles(Stored stored) {
+        for (List<Candidate> list : List.of(stored.usable(), stored.expired()))
+            for (Candidate c : list) if (!c.payload().isAnyLic()) store.remove(c.name());
+        store.remove(LicenseStore.CONFIRMED_FILE);
+    }
+
+    static Instant refreshDueAt(LicensePayload p) {
+        Instant due = null;
+        if (p.refetchIntervalSeconds() > 0) due = p.issuedAt().plusSeconds(p.refetchIntervalSeconds());
+        if (p.expiresAt() != null) due = earlier(due, p.expiresAt().minusSeconds(p.refetchBeforeExpirySeconds()));
+        return due;
+    }
+
+    /** After a 304 at {@code at}: the next interval, at the latest when the file falls due for a new one. */
+    static Instant refreshDueAfterConfirmation(LicensePayload p, Instant at) {
+        Instant due = null;
+        if (p.refetchIntervalSeconds() > 0) due = at.plusSeconds(p.refetchIntervalSeconds());
+        if (p.expiresAt() != null) {
+            Instant beforeExpiry = p.expiresAt().minusSeconds(p.refetchBeforeExpirySeconds());
+            Instant middle = p.issuedAt().plus(Duration.between(p.issuedAt(), p.expiresAt()).dividedBy(2));
+            due = earlier(due, beforeExpiry.isAfter(at) ? beforeExpiry : middle);
+        }
+        return due;
+    }
+
+    private static Instant earlier(Instant a, Instant b) {
+        return a == null ? b : b.isBefore(a) ? b : a;
+    }
+
+    private Instant refreshDue(Candidate candidate) {
+        String state = store.read(LicenseStore.CONFIRMED_FILE);
+        if (state != null) {
+            String[] parts = state.strip().split(" ");
+            if (parts.length == 2 && parts[0].equals(candidate.tag())) {
+                try {
+                    return refreshDueAfterConfirmation(candidate.payload(), Instant.ofEpochMilli(Long.parseLong(parts[1])));
+                } catch (NumberFormatException e) {
+                    // an unreadable note: the file's own schedule
+                }
+            }
+        }
+        return refreshDueAt(candidate.payload());
+    }
+
+    private HttpResponse<String> request(String method, String ifNoneMatch, boolean borrow) throws IOException, InterruptedException {
+        StringBuilder body = new StringBuilder("{\"machineId\":").append(Json.quote(machineId)).append(",\"product\":").append(Json.quote(product));
+        if (version != null) body.append(",\"version\":").append(Json.quote(version));
+        if (borrow && borrowDays > 0) body.append(",\"borrowDays\":").append(borrowDays);
+        body.append('}');
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(serverUrl + "/api/client/v1/license"))
+                .timeout(requestTimeout)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(body.toString()));
+        if (ifNoneMatch != null) request.header("If-None-Match", ifNoneMatch);
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private LicenseStatus fetchFresh(Stored stored) {
+        Candidate held = stored.usable().stream().filter(c -> !c.payload().isAnyLic()).findFirst().orElse(null);
+        // A borrow asks for a new file (one that says borrowedUntil), so it sends no If-None-Match.
+        boolean borrow = borrowDays > 0 && (held == null || borrowPending(held.payload()));
+        HttpResponse<String> response;
+        try {
+            response = request("POST", held != null && !borrow ? held.tag() : null, borrow);
+        } catch (IOException | IllegalArgumentException e) {
+            return offline(stored, "the license server cannot be reached (" + e + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return offline(stored, "interrupted");
+        }
+        recordServerTime(response);
+        int status = response.statusCode();
+        if (status == 304 && held != null && !borrow) {
+            try {
+                store.write(LicenseStore.CONFIRMED_FILE, held.tag() + " " + now().toEpochMilli() + "\n");
+            } catch (IOException e) {
+                // the next check asks again
+            }
+            return LicenseStatus.valid(held.payload(), true, false);
+        }
+        String text = response.body() == null ? "" : response.body();
+        if (status >= 200 && status < 300) {
+            LicensePayload payload;
+            try {
+                payload = LicenseFiles.verify(text, keys);
+                if (!fits(payload)) throw new InvalidLicenseFileException(InvalidLicenseFileException.Problem.MALFORMED, "the server sent a file for another machine or product");
+            } catch (InvalidLicenseFileException e) {
+                return offline(stored, "the server's license file is not valid (" + e.getMessage() + ")", Reason.INVALID_FILE);
+            }
+            raiseTrusted(payload.issuedAt());
+            store.remove(LicenseStore.CONFIRMED_FILE);
+            try {
+                store.write(LicenseStore.FETCHED_FILE, text);
+            } catch (IOException e) {
+                // A genuine file is valid even where the store cannot keep it; the next start asks again.
+                return new LicenseStatus(true, null, "valid, but the store folder " + store.directory() + " cannot be written: " + e.getMessage(), false, true, payload);
+            }
+            return LicenseStatus.valid(payload, true, false);
+        }
+        Map<String, Object> error;
+        try {
+            error = Json.object(Json.parse(text));
+        } catch (IllegalArgumentException e) {
+            error = null;
+        }
+        String code = Json.string(error, "error");
+        Reason reason = code == null ? null : SERVER_REASONS.get(code);
+        if (reason == null) return offline(stored, "the license server answered " + status);
+        // The server's final word: this machine's files no longer count; an ANY-Lic file still does.
+        forgetMachineFiles(stored);
+        Candidate anyLic = stored.usable().stream().filter(c -> c.payload().isAnyLic()).findFirst().orElse(null);
+        if (anyLic != null) return LicenseStatus.valid(anyLic.payload(), false, false);
+        String message = Json.string(error, "message");
+        return LicenseStatus.invalid(reason, message != null ? message : reason.name());
+    }
+
+    private LicenseStatus offline(Stored stored, String why) {
+        return offline(stored, why, Reason.UNREACHABLE);
+    }
+
+    /** Without a usable stored file: EXPIRED, INVALID_FILE, or the fallback (INVALID_FILE when the server's own file did not verify). */
+    private LicenseStatus offline(Stored stored, String why, Reason fallback) {
+        // Judged again: the answer may have carried a later server time than the store knew.
+        Instant now = now();
+        for (Candidate c : stored.usable()) if (!c.payload().isExpired(now)) return LicenseStatus.valid(c.payload(), false, true);
+        Candidate expired = !stored.usable().isEmpty() ? stored.usable().get(0) : stored.expired().isEmpty() ? null : stored.expired().get(0);
+        // No answer the client could use: offline, unless the server answered with a file that does not verify.
+        if (expired != null) return LicenseStatus.invalid(Reason.EXPIRED, "the license file expired at " + expired.payload().expiresAt() + " and " + why, true);
+        if (stored.invalid() > 0) return LicenseStatus.invalid(Reason.INVALID_FILE, "the stored license file does not verify (altered, or signed with a key not pinned) and " + why, fallback != Reason.INVALID_FILE);
+        return LicenseStatus.invalid(fallback, why, fallback != Reason.INVALID_FILE);
+    }
+}

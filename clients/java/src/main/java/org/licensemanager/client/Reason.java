@@ -1,0 +1,22 @@
+package org.licensemanager.client;
+
+/** Why there is no valid license. */
+public enum Reason {
+    /** The server knows no license of this product for this machine. */
+    NO_LICENSE,
+    REVOKED,
+    /** The subscription is suspended (unpaid); reversible. */
+    SUSPENDED,
+    EXPIRED,
+    /** The license was upgraded: use the software version of the new license. */
+    UPGRADED,
+    /** Every seat of the floating license is taken. */
+    NO_SEAT,
+    TOO_MANY_MACHINES,
+    /** No usable stored file, and the server cannot be reached. */
+    UNREACHABLE,
+    /** A file that does not verify or is not for this machine and product. */
+    INVALID_FILE,
+    /** The local clock is behind the time the server vouched for by more than the tolerance. */
+    CLOCK_TAMPERED
+}

@@ -1,0 +1,45 @@
+package org.licensemanager.client;
+
+import static org.licensemanager.client.TestSupport.*;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The unit tests of the Java client, run by {@code ./build test} without any test library: each test
+ * runs, its failed checks are listed, and the exit status says whether all passed. The tests are in
+ * FormatTests and BehaviourTests; what they share in TestSupport.
+ */
+public final class ClientTests {
+    private ClientTests() {}
+
+    public static void main(String[] args) throws Exception {
+        setUpKeys();
+
+        for (var test : List.<Map.Entry<String, ThrowingRunnable>>of(
+                Map.entry("json", FormatTests::json),
+                Map.entry("verification", FormatTests::verification),
+                Map.entry("tag", FormatTests::tag),
+                Map.entry("time tokens", FormatTests::timeTokens),
+                Map.entry("fetch, store, 304 and the refresh schedule", BehaviourTests::fetchAndConfirm),
+                Map.entry("refusals", BehaviourTests::refusals),
+                Map.entry("offline until expiry", BehaviourTests::offline),
+                Map.entry("altered and foreign files, imports, ANY-Lic", BehaviourTests::imports),
+                Map.entry("release and borrowing", BehaviourTests::releaseAndBorrow),
+                Map.entry("trusted time", BehaviourTests::trustedTime),
+                Map.entry("fingerprint", BehaviourTests::fingerprint),
+                Map.entry("shared test vectors", FormatTests::sharedVectors))) {
+            int before = failures;
+            try {
+                test.getValue().run();
+            } catch (Throwable e) {
+                failures++;
+                System.err.println("FAILED: " + test.getKey() + " threw " + e);
+                e.printStackTrace();
+            }
+            System.err.println((failures == before ? "ok   " : "FAIL ") + test.getKey());
+        }
+        System.out.println(checks + " checks, " + failures + " failed");
+        System.exit(failures == 0 ? 0 : 1);
+    }
+}
