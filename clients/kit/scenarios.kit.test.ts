@@ -1,14 +1,13 @@
 /**
  * The conformance kit (DESIGN.md section 6d): every client that ships `clients/<lang>/harness`
  * goes through the same scenarios against a real server on SQLite. What a harness must do is in
- * README.md beside this file. The scenarios that need server features still being built are in
- * scenarios-pending/.
+ * README.md beside this file; suspension, floating seats and borrowing are in
+ * suspension-borrowing.kit.test.ts.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeOneByte, clientsWithHarness, DAY, harness, HOUR, KitServer, kidOfFile, setUpCatalogue, storedLicenseFiles, unique } from './support.ts';
 
@@ -146,19 +145,10 @@ describe.each(CLIENTS)('client %s', (client) => {
 
   it('floating seats: NO_SEAT while the only seat is taken, the next machine gets it once released', async () => {
     const [first, second] = [unique('seat-a'), unique('seat-b')];
-    const { id: tanId, code } = await catalogue.tan(catalogue.floating.id, 1);
+    const { code } = await catalogue.tan(catalogue.floating.id, 1);
     const license = await server.api<{ id: number }>('POST', '/api/licenses/activate', { tan: code, machineId: first });
-    // A second machine on the same one-seat TAN. Until floating activation takes no seat
-    // (scenarios-pending/), the API cannot make it: the kit writes it beside the first.
-    const db = new DatabaseSync(path.join(server.dataDir, 'license-manager.db'));
-    try {
-      db.prepare(
-        `INSERT INTO licenses (kind, owner_id, product_id, license_policy_id, tan_id, machine_id, valid_until, permanent, revoked, free_updates_until, upgraded_to_id, created_at, updated_at)
-         SELECT kind, owner_id, product_id, license_policy_id, tan_id, ?, valid_until, permanent, revoked, free_updates_until, upgraded_to_id, created_at, updated_at FROM licenses WHERE id = ? AND tan_id = ?`,
-      ).run(second, license.id, tanId);
-    } finally {
-      db.close();
-    }
+    // Floating activation registers a machine and takes no seat: a second machine joins the one-seat TAN.
+    await server.api('POST', '/api/licenses/activate', { tan: code, machineId: second });
     const [storeA, storeB] = [store(), store()];
     expect((await check(first, storeA)).status).toMatchObject({ valid: true, licenseId: license.id });
     const refused = await check(second, storeB);
