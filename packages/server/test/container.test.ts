@@ -109,10 +109,12 @@ async function login(url: string, email: string, password: string): Promise<stri
 
     // Something to find again after the restart: a product made by the administrator.
     let cookie = await login(url, admin.email, admin.password);
+    const policies = (await (await fetch(`${url}/api/license-policies?limit=100`, { headers: { cookie } })).json()) as { items: { id: number; name: string }[] };
+    const policy = policies.items.find((item) => item.name === 'SINGLE_HOST_INDEFINITE')!;
     const created = await fetch(`${url}/api/products`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie, origin: url },
-      body: JSON.stringify({ name: 'Container Studio', version: '1.0', active: true }),
+      body: JSON.stringify({ name: 'Container Studio', version: '1.0', active: true, defaultLicensePolicyId: policy.id }),
     });
     expect(created.status, await created.clone().text()).toBe(201);
 
