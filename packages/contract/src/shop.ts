@@ -105,3 +105,17 @@ export type ShopEventListQuery = z.output<typeof shopEventListQuery>;
 /** The answer to a shop's delivery: one result per event (FastSpring batches several). */
 export const shopDeliveryResult = z.object({ events: z.array(shopWebhookResult) });
 export type ShopDeliveryResult = z.output<typeof shopDeliveryResult>;
+
+/** `GET /api/shop-purchases`: the caller's bought TANs that are not revoked, newest first; "ready to activate" while activations are left. */
+export const shopPurchase = z.object({
+  tanId: z.number().int(),
+  code: z.string(),
+  productName: z.string(),
+  licenseCount: z.number().int(),
+  activatedCount: z.number().int(),
+  suspended: z.boolean(),
+  validUntil: z.string().nullable(),
+  boughtAt: isoDateTime,
+});
+export type ShopPurchase = z.output<typeof shopPurchase>;
+export const shopPurchaseList = z.object({ items: z.array(shopPurchase) });

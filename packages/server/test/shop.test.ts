@@ -107,6 +107,20 @@ describeBothDatabases(
         expect(changes.map((change) => change.operation)).toContain('insert');
       });
 
+      it('a purchase by an existing customer without a machine id is theirs, ready to activate, and nobody else’s', async () => {
+        const { product, price, connection } = await stripeShop(2);
+        const buyer = await s.customer();
+        const other = await s.customer();
+        const [result] = await accepted(t.app, connection.id, sign('stripe', SECRET, stripeCheckout({ price, email: buyer.email.toUpperCase() })));
+        const purchases = (await buyer.api.get('/api/shop-purchases')).json().items;
+        expect(purchases).toEqual([expect.objectContaining({ tanId: result.tanIds[0], productName: product.name, licenseCount: 2, activatedCount: 0, suspended: false })]);
+        expect((await other.api.get('/api/shop-purchases')).json().items).toEqual([]);
+        expectError(await s.as(null).get('/api/shop-purchases'), 401, 'ERR_UNAUTHENTICATED');
+        const activated = await buyer.api.post('/api/licenses/activate', { body: { tan: purchases[0].code, machineId: machine() } });
+        expect(activated.statusCode, activated.body).toBe(201);
+        expect((await buyer.api.get('/api/shop-purchases')).json().items[0].activatedCount).toBe(1);
+      });
+
       it(`${RACERS} parallel deliveries of one event make exactly one TAN`, async () => {
         const { product, price, connection } = await stripeShop();
         const delivery = sign('stripe', SECRET, stripeCheckout({ price, email: `${uniqueName('racer')}@example.com` }));

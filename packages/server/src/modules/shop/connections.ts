@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ListResult } from '@lm/contract';
-import type { ShopConnection, ShopConnectionFields, ShopConnectionUpdate, ShopMapping } from '@lm/contract/shop';
+import type { ShopConnection, ShopConnectionFields, ShopConnectionUpdate, ShopMapping, ShopPurchase } from '@lm/contract/shop';
 import type { AppContext } from '../../platform/context.ts';
 import { nowIso, type Executor } from '../../platform/db/database.ts';
 import { authorize, requireUser } from '../../platform/http/auth.ts';
@@ -15,6 +15,7 @@ import {
   listConnections,
   mappingsOf,
   productStates,
+  purchasesOf,
   replaceMappings,
   updateConnection,
   type ConnectionRow,
@@ -114,4 +115,22 @@ export async function deleteShopConnection(ctx: AppContext, request: FastifyRequ
   requireAdministrator(request);
   const deleted = await ctx.db.transaction().execute((trx) => deleteConnection(trx, id));
   if (!deleted) throw notFound('ShopConnection');
+}
+
+/** `GET /shop-purchases`: what the caller bought in a connected shop, so the licenses page can offer it for activation. */
+export async function purchasesOfCaller(ctx: AppContext, request: FastifyRequest): Promise<{ items: ShopPurchase[] }> {
+  const user = requireUser(request);
+  const rows = await purchasesOf(ctx.db, user.id, 100);
+  return {
+    items: rows.map((row) => ({
+      tanId: row.tan_id,
+      code: row.code,
+      productName: row.product_name,
+      licenseCount: row.license_count,
+      activatedCount: row.activated_count,
+      suspended: Boolean(row.suspended),
+      validUntil: row.valid_until,
+      boughtAt: row.created_at,
+    })),
+  };
 }

@@ -28,7 +28,8 @@ export function validUntilOf(periodEnd: string | null, graceDays: number): strin
 async function mappedItems(trx: Executor, connection: ConnectionRow, purchase: Purchase): Promise<{ items: { mapping: MappingRow; quantity: number; externalId: string }[] } | { reason: string }> {
   if (!purchase.items.length) return { reason: 'unknown-mapping' };
   const mappings = new Map((await mappingsOf(trx, [connection.id])).map((mapping) => [mapping.external_id, mapping]));
-  const items = [];
+  // Two lines of one id (a shop may split them) make one TAN of their summed quantity: one per order and id.
+  const byId = new Map<string, { mapping: MappingRow; quantity: number; externalId: string }>();
   for (const item of purchase.items) {
     const externalId = item.externalIds.find((id) => mappings.has(id));
     if (!externalId) return { reason: `unknown-mapping:${item.externalIds[0]}` };
@@ -36,9 +37,11 @@ async function mappedItems(trx: Executor, connection: ConnectionRow, purchase: P
     const product = await findProductForLicensing(trx, mapping.product_id);
     if (!product) return { reason: `unknown-product:${mapping.product_id}` };
     if (!product.active) return { reason: `inactive-product:${product.name}` };
-    items.push({ mapping, quantity: item.quantity, externalId });
+    const same = byId.get(externalId);
+    if (same) same.quantity += item.quantity;
+    else byId.set(externalId, { mapping, quantity: item.quantity, externalId });
   }
-  return { items };
+  return { items: [...byId.values()] };
 }
 
 /**

@@ -158,3 +158,17 @@ export async function ordersOfPayments(trx: Executor, connectionId: number, refs
   const rows = await trx.selectFrom('shop_payment_refs').select('order_ref').where('connection_id', '=', connectionId).where('ref', 'in', refs).execute();
   return [...new Set([...rows.map((row) => row.order_ref), ...refs])];
 }
+
+/** A buyer's TANs from shops, not revoked, newest first (at most `limit`). */
+export function purchasesOf(db: Executor, userId: number, limit: number) {
+  return db
+    .selectFrom('shop_orders')
+    .innerJoin('tans', 'tans.id', 'shop_orders.tan_id')
+    .innerJoin('products', 'products.id', 'tans.product_id')
+    .select(['tans.id as tan_id', 'tans.code', 'products.name as product_name', 'tans.license_count', 'tans.activated_count', 'tans.suspended', 'tans.valid_until', 'shop_orders.created_at'])
+    .where('shop_orders.user_id', '=', userId)
+    .where('tans.revoked', '=', false)
+    .orderBy('shop_orders.id', 'desc')
+    .limit(limit)
+    .execute();
+}

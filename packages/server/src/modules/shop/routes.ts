@@ -2,11 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParam, MAX_RECORD_ID, wholeNumberText } from '@lm/contract';
-import { shopConnection, shopConnectionFields, shopConnectionList, shopConnectionUpdate, shopDeliveryResult, shopEvent, shopEventList, shopEventListQuery } from '@lm/contract/shop';
+import { shopConnection, shopConnectionFields, shopConnectionList, shopConnectionUpdate, shopDeliveryResult, shopEvent, shopEventList, shopEventListQuery, shopPurchaseList } from '@lm/contract/shop';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
-import { createShopConnection, deleteShopConnection, getShopConnection, listShopConnections, updateShopConnection } from './connections.ts';
+import { createShopConnection, deleteShopConnection, getShopConnection, listShopConnections, purchasesOfCaller, updateShopConnection } from './connections.ts';
 import { eventsOf, handleShopDelivery, replayEvent } from './service.ts';
 
 const tags = ['shop'];
@@ -91,6 +91,11 @@ export function shopConnectionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         await deleteShopConnection(ctx, request, request.params.id);
         return reply.status(204).send(null);
       },
+    );
+    app.get(
+      '/shop-purchases',
+      { schema: { tags, summary: 'The caller’s TANs bought in a connected shop (not revoked), newest first: ready to activate while activations are left', response: { 200: shopPurchaseList, ...errorResponses } } },
+      async (request) => purchasesOfCaller(ctx, request),
     );
     app.get(
       '/shop-connections/:id/events',
