@@ -157,6 +157,20 @@ describeBothDatabases(
     });
 
     describe('a subscription', () => {
+      it(`${RACERS} different invoices of one new subscription at once, in any order, make one TAN valid to the latest period`, async () => {
+        const { product, price, connection } = await stripeShop();
+        const subscription = id('sub_');
+        const email = `${uniqueName('burst')}@example.com`;
+        const ends = Array.from({ length: RACERS }, (_, i) => unix(Date.now() + (i + 1) * 30 * DAY)).reverse();
+        const deliveries = ends.map((periodEnd) => sign('stripe', SECRET, stripeInvoicePaid({ subscription, price, email, periodEnd }).event));
+        const responses = await s.race(RACERS, (i) => s.as(null, i).post(`/api/webhooks/shop/${connection.id}`, { body: deliveries[i].raw, headers: { 'content-type': 'application/json', ...deliveries[i].headers } }));
+        expect(responses.map((response) => response.statusCode)).toEqual(Array(RACERS).fill(200));
+        expect(await countTans(product.id)).toBe(1);
+        const [line] = await s.db().selectFrom('shop_orders').select('tan_id').where('subscription_ref', '=', subscription).execute();
+        expect((await tan(line.tan_id)).valid_until).toBe(todayOf(new Date(Math.max(...ends) * 1000 + 3 * DAY)));
+        expect(await s.db().selectFrom('users').select('id').where('email', '=', email).execute()).toHaveLength(1);
+      });
+
       it('renews, is suspended by a failed payment, reinstated by the next, never shortened by an older invoice, cancelled to its period end and revoked by a refund, as the desktop refresh sees it', async () => {
         const { product, price, connection } = await stripeShop();
         const subscription = id('sub_');
