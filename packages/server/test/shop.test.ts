@@ -121,6 +121,22 @@ describeBothDatabases(
         expect((await buyer.api.get('/api/shop-purchases')).json().items[0].activatedCount).toBe(1);
       });
 
+      it('announces order.processed for a purchase and tan.updated with license.updated for its refund to webhook receivers', async () => {
+        const endpoint = await s.admin.post('/api/webhook-endpoints', { body: { url: 'http://127.0.0.1:9/shop-events', events: ['order.processed', 'tan.updated', 'license.updated'] } });
+        expect(endpoint.statusCode, endpoint.body).toBe(201);
+        const { price, connection } = await stripeShop();
+        const since = (await s.db().selectFrom('webhook_events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0;
+        const checkout = stripeCheckout({ price, email: `${uniqueName('hooked')}@example.com`, machineId: machine() });
+        const [bought] = await accepted(t.app, connection.id, sign('stripe', SECRET, checkout));
+        const refund = stripeEvent('charge.refunded', { id: id('ch_'), object: 'charge', refunded: true, payment_intent: checkout.data.object.payment_intent });
+        expect((await accepted(t.app, connection.id, sign('stripe', SECRET, refund)))[0]).toMatchObject({ outcome: 'processed', tanIds: bought.tanIds });
+        const events = await s.db().selectFrom('webhook_events').select(['type', 'body']).where('id', '>', Number(since)).orderBy('id').execute();
+        const types = events.map((event) => event.type);
+        expect(types).toEqual(expect.arrayContaining(['order.processed', 'tan.updated', 'license.updated']));
+        expect(events.find((event) => event.type === 'order.processed')?.body).toContain(String(bought.tanIds[0]));
+        expect((await s.admin.delete(`/api/webhook-endpoints/${endpoint.json().id}`)).statusCode).toBe(204);
+      });
+
       it(`${RACERS} parallel deliveries of one event make exactly one TAN`, async () => {
         const { product, price, connection } = await stripeShop();
         const delivery = sign('stripe', SECRET, stripeCheckout({ price, email: `${uniqueName('racer')}@example.com` }));
