@@ -8,6 +8,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, screenshot } from '../harness.ts';
+import { cutOff } from '../support/layout.ts';
 import { seedProduct } from '../support/licensing-seed.ts';
 
 const SECRET = 'whsec_e2e_selling_0123456789';
@@ -126,5 +127,20 @@ describeJourney('selling through a connected shop', () => {
     await expect.poll(() => log.getByTestId('replay-event').count()).toBe(0);
     await expect.poll(() => log.getByTestId('shop-event-outcome').first().textContent()).toBe('Handled');
     await screenshot(admin, 'shop-events-replayed-1366');
+  });
+
+  it('a German administrator on a phone reads the page and the connection form whole', async () => {
+    const german = await newContext(setup.browser, setup.server, { locale: 'de-DE', viewport: { width: 390, height: 844 } });
+    const page = await german.newPage();
+    await login(page, ADMIN.email, ADMIN.password);
+    await page.goto('/tools/shop-connections');
+    await expect.poll(() => page.getByRole('heading', { name: 'Shop-Anbindungen' }).isVisible()).toBe(true);
+    expect(await cutOff(page, 'main')).toEqual([]);
+    await page.getByRole('button', { name: 'Shop anbinden' }).click();
+    await expect.poll(() => page.getByRole('dialog').getByLabel('Kulanztage').isVisible()).toBe(true);
+    await page.getByRole('dialog').getByRole('button', { name: 'Zuordnung hinzufügen' }).click();
+    expect(await cutOff(page, '[role=dialog]')).toEqual([]);
+    await screenshot(page, 'shop-connection-form-de-phone');
+    await german.close();
   });
 });
