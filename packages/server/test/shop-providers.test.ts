@@ -37,14 +37,16 @@ describeBothDatabases('shop providers', (t) => {
     it('signs ts:body with h1 and refuses a signature more than five seconds old', async () => {
       const price = id('pri_01');
       const { connection } = await shop('paddle', price);
-      const event = paddleEvent('subscription.updated', { id: id('sub_01'), status: 'active' });
+      const event = paddleEvent('subscription.past_due', { id: id('sub_01'), status: 'past_due' });
       expectError(await post(t.app, connection.id, sign('paddle', SECRET, event, { at: unix() - 30 })), 401, 'ERR_INVALID_SIGNATURE');
       expectError(await post(t.app, connection.id, sign('paddle', 'pdl_ntfset_other_secret', event)), 401, 'ERR_INVALID_SIGNATURE');
       const signed = sign('paddle', SECRET, event);
       expectError(await post(t.app, connection.id, { ...signed, headers: { 'paddle-signature': signed.headers['paddle-signature'].replace('h1=', 'h1=0') } }), 401, 'ERR_INVALID_SIGNATURE');
       const [result] = await accepted(t.app, connection.id, signed);
-      // A subscription that made no TAN here: kept as failed, for a replay.
+      // A subscription that made no TAN here: kept as failed, for a replay; its good standing has nothing to reinstate.
       expect(result).toMatchObject({ outcome: 'failed', reason: 'unknown-order' });
+      const [active] = await accepted(t.app, connection.id, sign('paddle', SECRET, paddleEvent('subscription.updated', { id: id('sub_01'), status: 'active' })));
+      expect(active).toMatchObject({ outcome: 'ignored', reason: 'unknown-order' });
     });
 
     it('a subscription: bought, past due, renewed, refunded', async () => {

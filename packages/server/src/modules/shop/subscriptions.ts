@@ -129,7 +129,9 @@ async function refunded(trx: Executor, connection: ConnectionRow, refs: string[]
 export async function applyLifecycle(trx: Executor, connection: ConnectionRow, action: Exclude<ShopAction, { kind: 'purchase' | 'ignore' }>, now: Date): Promise<Outcome> {
   if (action.kind === 'refund') return refunded(trx, connection, action.refs, now);
   const lines = await subscriptionLines(trx, connection.id, action.subscriptionRef);
-  if (!lines.length) return { outcome: 'failed', reason: 'unknown-order', tanIds: [] };
+  // Good standing of a subscription whose TAN is not made yet (Stripe announces an active subscription
+  // before its first invoice.paid) has nothing to reinstate: not a failure to replay.
+  if (!lines.length) return { outcome: action.kind === 'payment-recovered' ? 'ignored' : 'failed', reason: 'unknown-order', tanIds: [] };
   switch (action.kind) {
     case 'payment-failed':
       return paymentFailed(trx, lines, action.at, now);
