@@ -91,7 +91,14 @@ export default function ShopConnectionsPage() {
         {t('shop.intro')}
       </Text>
       <Paper withBorder p="md">
-        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(connection) => connection.id} minWidth={800} />
+        {data && data.items.length === 0 ? (
+          // No empty wide table: on a phone it would be a scrolling region with nothing to focus.
+          <Text size="sm" c="dimmed" data-testid="no-shop-connections">
+            {t('shop.none')}
+          </Text>
+        ) : (
+          <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(connection) => connection.id} minWidth={800} />
+        )}
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === null ? '' : editing === 'new' ? t('shop.add') : t('shop.editTitle')} size="xl">
         {editing !== null && <ShopConnectionForm connection={editing === 'new' ? null : editing} onCancel={() => setEditing(null)} onSaved={() => setEditing(null)} />}
