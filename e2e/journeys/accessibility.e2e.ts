@@ -27,6 +27,7 @@ const ADMIN_ROUTES = [
   '/changes/User',
   '/changes/Product',
   '/export',
+  '/tools/shop-connections',
 ];
 
 const CUSTOMER = 'a11y-customer@e2e.test';

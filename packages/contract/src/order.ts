@@ -38,6 +38,15 @@ export const orderWebhook = z.object({
   machineId: z
     .preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), machineId.nullish())
     .transform((value) => value ?? null),
+  /**
+   * What was sold, by the shop's product or price id, for a shop connection of provider `generic`
+   * (`POST /api/webhooks/shop/{id}`), whose mapping turns each line into a TAN. The order webhook of
+   * the settings accepts and ignores them.
+   */
+  items: z
+    .array(z.object({ externalId: z.string().trim().min(1).max(200), quantity: z.number().int().min(1).max(10_000).default(1) }))
+    .max(100)
+    .default([]),
 });
 export type OrderWebhook = z.output<typeof orderWebhook>;
 

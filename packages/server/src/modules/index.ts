@@ -19,6 +19,7 @@ import { twoFactorRoutes } from './two-factor/routes.ts';
 import { accountRoutes } from './users/account-routes.ts';
 import { usersRoutes } from './users/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
+import { shopConnectionRoutes, shopWebhookRoutes } from './shop/routes.ts';
 
 /** Every module's routes of the web app and the integration API, mounted under /api (the desktop protocol apart: app.ts). */
 export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
@@ -42,5 +43,7 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     anyLicRoutes(ctx),
     apiTokenRoutes(ctx),
     webhookRoutes(ctx),
+    shopConnectionRoutes(ctx),
+    shopWebhookRoutes(ctx),
   ];
 }

@@ -61,6 +61,7 @@ export const MENU: MenuEntry[] = [
       { labelKey: 'nav.export', to: '/export', ability: ['view-export', 'Export'] },
       { labelKey: 'nav.settings', to: '/settings', ability: ['update', 'Setting'] },
       { labelKey: 'webhooks.menu', to: '/tools/webhooks', ability: ['view-list', 'WebhookEndpoint'] },
+      { labelKey: 'shop.menu', to: '/tools/shop-connections', ability: ['update', 'Setting'] },
     ],
   },
 ];

@@ -77,6 +77,7 @@ export const ROUTES: AppRoute[] = [
   // The integration API (issue 17)
   { path: '/account/api-tokens', page: page(() => import('../features/api-tokens/ApiTokensPage.tsx')), requires: login },
   { path: '/tools/webhooks', page: page(() => import('../features/webhooks/WebhooksPage.tsx')), requires: can('view-list', 'WebhookEndpoint') },
+  { path: '/tools/shop-connections', page: page(() => import('../features/shop/ShopConnectionsPage.tsx')), requires: can('update', 'Setting') },
 ];
 
 /** Any other path. */

@@ -32,14 +32,26 @@ function addDays(date: Date, days: number): string {
   return result.toISOString().slice(0, 10);
 }
 
+/** Who ordered, as the shop says: enough to find or create the account. */
+export type OrderBuyer = Pick<OrderWebhook, 'email' | 'firstName' | 'lastName' | 'company' | 'locale'>;
+
 /**
  * The order's account: the existing one, or, when automatic creation is on, a new confirmed one whose
- * customer gets a mail to choose a password. A closed account gets nothing.
+ * customer gets a mail to choose a password. A closed account gets nothing. Shop connections find
+ * their buyers the same way (modules/shop), but always create a missing account (`create: true`):
+ * a sold TAN must belong to someone.
  */
-async function orderAccount(ctx: AppContext, trx: Executor, order: OrderWebhook, passwordHash: string, now: Date): Promise<{ row: UserRow | undefined; created: boolean }> {
+export async function orderAccount(
+  ctx: AppContext,
+  trx: Executor,
+  order: OrderBuyer,
+  passwordHash: string,
+  now: Date,
+  options: { create?: boolean } = {},
+): Promise<{ row: UserRow | undefined; created: boolean }> {
   const existing = await findUserByEmail(trx, order.email);
   if (existing) return { row: existing.closed_at ? undefined : existing, created: false };
-  if (!(await settingValue<boolean>(trx, 'order.autoCreateAccount'))) return { row: undefined, created: false };
+  if (!options.create && !(await settingValue<boolean>(trx, 'order.autoCreateAccount'))) return { row: undefined, created: false };
   const row = await insertUser(trx, {
     email: order.email,
     passwordHash,

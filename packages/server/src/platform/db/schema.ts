@@ -425,6 +425,68 @@ export interface DB {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  shop_connections: ShopConnectionsTable;
+  shop_mappings: ShopMappingsTable;
+  shop_events: ShopEventsTable;
+  shop_orders: ShopOrdersTable;
+  shop_payment_refs: ShopPaymentRefsTable;
+}
+
+/** A payment a refund may name, to the order (or subscription) it paid. */
+export interface ShopPaymentRefsTable {
+  connection_id: number;
+  ref: string;
+  order_ref: string;
+}
+
+/** Shop connections (migration 0023, DESIGN.md section 6c); the secret is encrypted with SECRET_KEY when one is set. */
+export interface ShopConnectionsTable {
+  id: Generated<number>;
+  provider: 'stripe' | 'paddle' | 'fastspring' | 'shopify' | 'generic';
+  name: string;
+  secret: string;
+  grace_days: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ShopMappingsTable {
+  connection_id: number;
+  external_id: string;
+  product_id: number;
+  license_policy_id: number | null;
+  seats: number;
+}
+
+/** Each delivered event once per connection and provider event id; `tan_ids` a JSON array. */
+export interface ShopEventsTable {
+  id: Generated<number>;
+  connection_id: number;
+  event_id: string;
+  type: string;
+  outcome: 'processed' | 'ignored' | 'failed';
+  reason: string | null;
+  payload: string;
+  /** The event as the rules see it (connectors/types.ts ShopAction), JSON: what a replay runs again. */
+  action: string;
+  tan_ids: string;
+  received_at: string;
+  handled_at: string;
+}
+
+/** The TAN of a paid line item, by its order or subscription; a subscription's period and its last payment and failure. */
+export interface ShopOrdersTable {
+  id: Generated<number>;
+  connection_id: number;
+  order_ref: string;
+  external_id: string;
+  subscription_ref: string | null;
+  tan_id: number;
+  user_id: number | null;
+  period_end: string | null;
+  paid_at: string | null;
+  failed_at: string | null;
+  created_at: string;
 }
 
 export type UserTokenPurpose = 'confirm-registration' | 'reset-password' | 'change-email';

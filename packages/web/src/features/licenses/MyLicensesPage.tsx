@@ -9,6 +9,7 @@ import { ActivateDialog, TemporaryDialog } from './components/AddLicenseDialogs.
 import { FreeUpdatesNotices } from './components/FreeUpdatesNotices.tsx';
 import { FreeUpgradeNotice } from './components/FreeUpgrade.tsx';
 import { LicenseBrowser } from './components/LicenseBrowser.tsx';
+import { ReadyToActivate } from './components/ReadyToActivate.tsx';
 import { OfflineLicenseInstructions } from '../../components/OfflineLicenseInstructions.tsx';
 
 /** `/account/licenses/{showOffline}` (and `/` when logged in): my licenses, or with 'offline' the offline view. */
@@ -19,6 +20,7 @@ export default function MyLicensesPage() {
   const ability = useAbility();
   const offline = showOffline === 'offline';
   const [dialog, setDialog] = useState<'activate' | 'temporary' | null>(null);
+  const [tanToActivate, setTanToActivate] = useState('');
   const canCreate = user ? ability.can('create', 'License') : false;
   // The route's optional segment is the literal 'offline' (spec section 2); anything else is the plain list.
   if (showOffline !== undefined && !offline) return <Navigate to="/account/licenses" replace />;
@@ -51,6 +53,15 @@ export default function MyLicensesPage() {
           {t('licenses.offlineLink')}
         </Anchor>
       )}
+      {!offline && (
+        <ReadyToActivate
+          enabled={canCreate}
+          onActivate={(code) => {
+            setTanToActivate(code);
+            setDialog('activate');
+          }}
+        />
+      )}
       <LicenseBrowser
         key={offline ? 'offline' : 'all'}
         offline={offline}
@@ -61,7 +72,15 @@ export default function MyLicensesPage() {
           </>
         )}
       />
-      {dialog === 'activate' && <ActivateDialog onClose={() => setDialog(null)} />}
+      {dialog === 'activate' && (
+        <ActivateDialog
+          tan={tanToActivate}
+          onClose={() => {
+            setDialog(null);
+            setTanToActivate('');
+          }}
+        />
+      )}
       {dialog === 'temporary' && <TemporaryDialog onClose={() => setDialog(null)} />}
     </Stack>
   );

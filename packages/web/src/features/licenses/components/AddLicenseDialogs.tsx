@@ -12,10 +12,10 @@ import { LocalizedDateInput } from '../../../components/LocalizedDates.tsx';
 import { Dialog } from '../../../components/Dialog.tsx';
 
 /** Activate a license: TAN code plus machine id (the code is normalized: case, spaces and dashes do not matter). */
-export function ActivateDialog({ onClose }: { onClose: () => void }) {
+export function ActivateDialog({ onClose, tan = '' }: { onClose: () => void; tan?: string }) {
   const { t } = useTranslation();
   const activate = useActivate();
-  const form = useForm({ initialValues: { tan: '', machineId: '' }, validate: formValidator(activateLicense) });
+  const form = useForm({ initialValues: { tan, machineId: '' }, validate: formValidator(activateLicense) });
   const submit = form.onSubmit(async (values) => {
     try {
       const license = await activate.mutateAsync(activateLicense.parse(values));

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { isoDateTime, listResponse, recordId } from './list.ts';
+
+/** The shops a connection receives events from (DESIGN.md section 6c); `generic` is any other shop, signed like the order webhook. */
+export const SHOP_PROVIDERS = ['stripe', 'paddle', 'fastspring', 'shopify', 'generic'] as const;
+export type ShopProvider = (typeof SHOP_PROVIDERS)[number];
+
+/** The largest number of seats (licenses) one unit sold may carry. */
+export const SHOP_MAX_SEATS = 10_000;
+/** The longest grace period after a subscription's paid period. */
+export const SHOP_MAX_GRACE_DAYS = 365;
+
+/** A shop's product, price or variant id and what one unit of it makes: a TAN of the product with `seats` licenses. */
+export const shopMapping = z.object({
+  externalId: z.string().trim().min(1).max(200),
+  productId: recordId,
+  licensePolicyId: recordId.nullish().transform((value) => value ?? null),
+  seats: z.number().int().min(1).max(SHOP_MAX_SEATS).default(1),
+});
+export type ShopMapping = z.output<typeof shopMapping>;
+
+const mappings = z
+  .array(shopMapping)
+  .max(1000)
+  .refine((list) => new Set(list.map((mapping) => mapping.externalId)).size === list.length, { message: 'duplicateExternalId' });
+
+/** `POST /api/shop-connections`: the secret is the shop's webhook signing secret; it is never sent back. */
+export const shopConnectionFields = z.object({
+  provider: z.enum(SHOP_PROVIDERS),
+  name: z.string().trim().min(1).max(100),
+  secret: z.string().trim().min(8).max(500),
+  graceDays: z.number().int().min(0).max(SHOP_MAX_GRACE_DAYS).default(3),
+  mappings: mappings.default([]),
+});
+export type ShopConnectionFields = z.output<typeof shopConnectionFields>;
+
+/** `PUT /api/shop-connections/{id}`: fields left out keep their value; the provider stays. */
+export const shopConnectionUpdate = z.object({
+  name: z.string().trim().min(1).max(100).optional(),
+  secret: z.string().trim().min(8).max(500).optional(),
+  graceDays: z.number().int().min(0).max(SHOP_MAX_GRACE_DAYS).optional(),
+  mappings: mappings.optional(),
+});
+export type ShopConnectionUpdate = z.output<typeof shopConnectionUpdate>;
+
+export const shopConnection = z.object({
+    id: z.number().int(),
+    provider: z.enum(SHOP_PROVIDERS),
+    name: z.string(),
+    graceDays: z.number().int(),
+    mappings: z.array(z.object({ externalId: z.string(), productId: z.number().int(), licensePolicyId: z.number().int().nullable(), seats: z.number().int() })),
+    /** Where the shop sends its events, relative to the API: `/api/webhooks/shop/{id}`. */
+    webhookPath: z.string(),
+    failedEvents: z.number().int(),
+    createdAt: isoDateTime,
+    updatedAt: isoDateTime,
+});
+export type ShopConnection = z.output<typeof shopConnection>;
+
+export const shopConnectionList = listResponse(shopConnection);
+
+export const SHOP_EVENT_OUTCOMES = ['processed', 'ignored', 'failed'] as const;
+export type ShopEventOutcome = (typeof SHOP_EVENT_OUTCOMES)[number];
+
+/**
+ * Why an event failed or was ignored (stable codes the web app translates): no mapping for an item,
+ * a mapped product that is gone or inactive, no buyer account (automatic creation off or the account
+ * closed), an event about an order or subscription that made no TAN here, an unpaid order, or an
+ * event type the connection does not act on.
+ */
+export const SHOP_EVENT_REASONS = ['unknown-mapping', 'unknown-product', 'inactive-product', 'no-account', 'unknown-order', 'unpaid', 'not-handled', 'invalid-payload'] as const;
+export type ShopEventReason = (typeof SHOP_EVENT_REASONS)[number];
+
+/** The answer to the shop: what became of its event. A repeated event id changes nothing and says `duplicate`. */
+export const shopWebhookResult = z.object({
+  eventId: z.string(),
+  duplicate: z.boolean(),
+  outcome: z.enum(SHOP_EVENT_OUTCOMES),
+  reason: z.string().nullable(),
+  tanIds: z.array(z.number().int()),
+});
+export type ShopWebhookResult = z.output<typeof shopWebhookResult>;
+
+export const shopEvent = z.object({
+    id: z.number().int(),
+    connectionId: z.number().int(),
+    eventId: z.string(),
+    type: z.string(),
+    outcome: z.enum(SHOP_EVENT_OUTCOMES),
+    reason: z.string().nullable(),
+    tanIds: z.array(z.number().int()),
+    receivedAt: isoDateTime,
+    handledAt: isoDateTime,
+});
+export type ShopEvent = z.output<typeof shopEvent>;
+export const shopEventList = listResponse(shopEvent);
+
+export const shopEventListQuery = z.object({
+  outcome: z.enum(SHOP_EVENT_OUTCOMES).optional(),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+});
+export type ShopEventListQuery = z.output<typeof shopEventListQuery>;
+
+/** The answer to a shop's delivery: one result per event (FastSpring batches several). */
+export const shopDeliveryResult = z.object({ events: z.array(shopWebhookResult) });
+export type ShopDeliveryResult = z.output<typeof shopDeliveryResult>;
+
+/** `GET /api/shop-purchases`: the caller's bought TANs that are not revoked, newest first; "ready to activate" while activations are left. */
+export const shopPurchase = z.object({
+  tanId: z.number().int(),
+  code: z.string(),
+  productName: z.string(),
+  licenseCount: z.number().int(),
+  activatedCount: z.number().int(),
+  suspended: z.boolean(),
+  validUntil: z.string().nullable(),
+  boughtAt: isoDateTime,
+});
+export type ShopPurchase = z.output<typeof shopPurchase>;
+export const shopPurchaseList = z.object({ items: z.array(shopPurchase) });

@@ -1,0 +1,41 @@
+import { orderTimeMs, orderWebhook } from '@lm/contract/order';
+import { isFresh, signatureMatches } from '../../orders/signature.ts';
+import { header, type Connector } from './types.ts';
+
+/**
+ * Any other shop: the order webhook's body (DESIGN.md section 5) with `items`, signed the same way
+ * (`X-Signature`: lowercase hex HMAC-SHA256 of the raw body) but with the connection's secret, its
+ * timestamp within five minutes. The order id is the event id: an order is handled once.
+ */
+export const genericConnector: Connector = {
+  verify(secret, delivery) {
+    if (!signatureMatches(secret, delivery.rawBody, header(delivery, 'x-signature'))) return false;
+    try {
+      const timestamp = (JSON.parse(delivery.rawBody) as { timestamp?: unknown }).timestamp;
+      return (typeof timestamp === 'string' || typeof timestamp === 'number') && isFresh(orderTimeMs(timestamp), delivery.now.getTime());
+    } catch {
+      return false;
+    }
+  },
+  parse(body) {
+    const order = orderWebhook.parse(body);
+    return [
+      {
+        eventId: order.orderId,
+        type: 'order',
+        payload: body,
+        action: {
+          kind: 'purchase',
+          orderRef: order.orderId,
+          subscriptionRef: null,
+          paymentRefs: [order.orderId],
+          buyer: { email: order.email, firstName: order.firstName, lastName: order.lastName, company: order.company, locale: order.locale },
+          machineId: order.machineId,
+          items: order.items.map((item) => ({ externalIds: [item.externalId], quantity: item.quantity })),
+          periodEnd: null,
+          at: new Date(orderTimeMs(order.timestamp)).toISOString(),
+        },
+      },
+    ];
+  },
+};

@@ -1,0 +1,174 @@
+import { todayOf } from '@lm/contract/license';
+import { generateTanCode } from '@lm/contract/tan';
+import { recordChange } from '../../platform/changelog.ts';
+import { SYSTEM, type AppContext } from '../../platform/context.ts';
+import type { Executor } from '../../platform/db/database.ts';
+import { enqueueEvents } from '../../platform/webhooks/outbox.ts';
+import { machineTaken, resolvePolicy } from '../licenses/activation.ts';
+import { bindMachine, findProductForLicensing, insertLicense } from '../licenses/repo.ts';
+import { freeUpdatesUntilAtActivation } from '../licenses/rules.ts';
+import { licenseValues } from '../licenses/view.ts';
+import { orderAccount } from '../orders/service.ts';
+import { claimActivation, insertTans, type TanRow } from '../tans/repo.ts';
+import type { ShopAction } from './connectors/types.ts';
+import { queuePurchaseMail } from './mail.ts';
+import { addPaymentRefs, insertOrderLine, mappingsOf, orderLines, type ConnectionRow, type MappingRow } from './repo.ts';
+import { renewLines, type Outcome } from './subscriptions.ts';
+
+type Purchase = Extract<ShopAction, { kind: 'purchase' }>;
+
+/** The last day a subscription's TAN is valid: the paid period's end plus the connection's grace days. */
+export function validUntilOf(periodEnd: string | null, graceDays: number): string | null {
+  if (!periodEnd) return null;
+  const end = new Date(periodEnd);
+  return todayOf(new Date(end.getTime() + graceDays * 86_400_000));
+}
+
+/** Each item's mapping (by its most specific id that has one), or why the order cannot be sold here. */
+async function mappedItems(trx: Executor, connection: ConnectionRow, purchase: Purchase): Promise<{ items: { mapping: MappingRow; quantity: number; externalId: string }[] } | { reason: string }> {
+  if (!purchase.items.length) return { reason: 'unknown-mapping' };
+  const mappings = new Map((await mappingsOf(trx, [connection.id])).map((mapping) => [mapping.external_id, mapping]));
+  // Two lines of one id (a shop may split them) make one TAN of their summed quantity: one per order and id.
+  const byId = new Map<string, { mapping: MappingRow; quantity: number; externalId: string }>();
+  for (const item of purchase.items) {
+    const externalId = item.externalIds.find((id) => mappings.has(id));
+    if (!externalId) return { reason: `unknown-mapping:${item.externalIds[0]}` };
+    const mapping = mappings.get(externalId)!;
+    const product = await findProductForLicensing(trx, mapping.product_id);
+    if (!product) return { reason: `unknown-product:${mapping.product_id}` };
+    if (!product.active) return { reason: `inactive-product:${product.name}` };
+    const same = byId.get(externalId);
+    if (same) same.quantity += item.quantity;
+    else byId.set(externalId, { mapping, quantity: item.quantity, externalId });
+  }
+  return { items: [...byId.values()] };
+}
+
+/**
+ * A paid order: the TANs it made here are found again (a subscription's renewal, or the same order
+ * in another event); otherwise a TAN per mapped line item for the buyer's account, mailed in the
+ * order's language and activated at once when the order names a machine. All in the event's
+ * transaction; `passwordHash` is for an account the order creates (hashed before, outside it).
+ */
+export async function applyPurchase(ctx: AppContext, trx: Executor, connection: ConnectionRow, purchase: Purchase, passwordHash: string, now: Date): Promise<Outcome> {
+  const existing = await orderLines(trx, connection.id, purchase.orderRef);
+  if (existing.length) {
+    await addPaymentRefs(trx, connection.id, purchase.paymentRefs, purchase.orderRef);
+    return renewLines(trx, connection, existing, purchase.periodEnd, purchase.at, now);
+  }
+  const mapped = await mappedItems(trx, connection, purchase);
+  if ('reason' in mapped) return { outcome: 'failed', reason: mapped.reason, tanIds: [] };
+  if (!purchase.buyer) return { outcome: 'failed', reason: purchase.subscriptionRef ? 'unknown-order' : 'no-account', tanIds: [] };
+  const account = await orderAccount(ctx, trx, purchase.buyer, passwordHash, now, { create: true });
+  if (!account.row) return { outcome: 'failed', reason: 'no-account', tanIds: [] };
+  const owner = account.row;
+  const nowText = now.toISOString();
+  const validUntil = validUntilOf(purchase.periodEnd, connection.grace_days);
+  const tanIds: number[] = [];
+  for (const item of mapped.items) {
+    const licenseCount = item.quantity * item.mapping.seats;
+    const [tan] = await insertTans(
+      trx,
+      [
+        {
+          code: generateTanCode(),
+          productId: item.mapping.product_id,
+          licensePolicyId: item.mapping.license_policy_id,
+          licenseCount,
+          distributorId: null,
+          freeUpdatesUntil: null,
+          validUntil,
+          notes: `${connection.name}: ${purchase.orderRef} (${item.externalId})`,
+          createdBy: null,
+        },
+      ],
+      nowText,
+    );
+    await recordChange(trx, SYSTEM, { model: 'Tan', recordId: tan.id, operation: 'insert', newValues: tanValues(tan) });
+    await insertOrderLine(trx, {
+      connection_id: connection.id,
+      order_ref: purchase.orderRef,
+      external_id: item.externalId,
+      subscription_ref: purchase.subscriptionRef,
+      tan_id: tan.id,
+      user_id: owner.id,
+      period_end: purchase.periodEnd,
+      paid_at: purchase.at,
+      failed_at: null,
+      created_at: nowText,
+    });
+    const activated = purchase.machineId ? await activateForBuyer(trx, tan, owner.id, purchase.machineId, now) : false;
+    const product = (await findProductForLicensing(trx, item.mapping.product_id))!;
+    await queuePurchaseMail(ctx, trx, {
+      email: owner.email,
+      firstName: owner.first_name,
+      locale: purchase.buyer.locale,
+      productName: product.name,
+      code: tan.code,
+      licenseCount,
+      machineId: activated ? purchase.machineId : null,
+    });
+    tanIds.push(tan.id);
+  }
+  await addPaymentRefs(trx, connection.id, purchase.paymentRefs, purchase.orderRef);
+  await enqueueEvents(trx, 'order.processed', [
+    {
+      data: { orderId: purchase.orderRef, connectionId: connection.id, provider: connection.provider, account: account.created ? 'created' : 'existing', userId: owner.id, email: owner.email, tanIds },
+      subject: 'User',
+      record: { id: owner.id },
+      personId: owner.id,
+    },
+  ]);
+  return { outcome: 'processed', reason: null, tanIds, mail: true };
+}
+
+/** A TAN's values for the change log. */
+export function tanValues(row: TanRow): Record<string, unknown> {
+  return {
+    code: row.code,
+    productId: row.product_id,
+    licensePolicyId: row.license_policy_id,
+    licenseCount: row.license_count,
+    activatedCount: row.activated_count,
+    distributorId: row.distributor_id,
+    revoked: Boolean(row.revoked),
+    suspended: Boolean(row.suspended),
+    validUntil: row.valid_until,
+    freeUpdatesUntil: row.free_updates_until,
+    notes: row.notes,
+  };
+}
+
+/**
+ * Activates a bought TAN for the order's machine, as the buyer would (licenses/activation.ts), unless
+ * that machine already holds a license of the product: then the buyer activates the mailed code
+ * where they want it. Answers whether it was activated.
+ */
+async function activateForBuyer(trx: Executor, tan: TanRow, ownerId: number, machineId: string, now: Date): Promise<boolean> {
+  const nowText = now.toISOString();
+  const today = todayOf(now);
+  if (await machineTaken(trx, { machineId, productId: tan.product_id, kind: 'TAN' }, today)) return false;
+  const product = (await findProductForLicensing(trx, tan.product_id))!;
+  const policy = await resolvePolicy(trx, tan.license_policy_id, product.default_license_policy_id);
+  const activatedCount = await claimActivation(trx, tan.id, nowText, { floating: policy.type === 'FLOATING' });
+  if (activatedCount === null) return false;
+  const license = await insertLicense(
+    trx,
+    {
+      kind: 'TAN',
+      owner_id: ownerId,
+      product_id: tan.product_id,
+      license_policy_id: policy.id,
+      tan_id: tan.id,
+      tan_code: tan.code,
+      machine_id: machineId,
+      valid_until: null,
+      free_updates_until: freeUpdatesUntilAtActivation(tan.free_updates_until, policy.free_updates_period_days, today),
+    },
+    nowText,
+  );
+  await bindMachine(trx, license.id, machineId, nowText);
+  await recordChange(trx, SYSTEM, { model: 'License', recordId: license.id, operation: 'insert', newValues: licenseValues(license) });
+  await recordChange(trx, SYSTEM, { model: 'Tan', recordId: tan.id, operation: 'update', oldValues: { activatedCount: activatedCount - 1 }, newValues: { activatedCount } });
+  return true;
+}

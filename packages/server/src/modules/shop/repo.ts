@@ -1,0 +1,174 @@
+import type { Selectable } from 'kysely';
+import type { ShopConnectionsTable, ShopEventsTable, ShopOrdersTable } from '../../platform/db/schema.ts';
+import type { Executor } from '../../platform/db/database.ts';
+import { forUpdate } from '../../platform/db/dialect.ts';
+
+export type ConnectionRow = Selectable<ShopConnectionsTable>;
+export type ShopEventRow = Selectable<ShopEventsTable>;
+export type OrderLineRow = Selectable<ShopOrdersTable>;
+export interface MappingRow {
+  connection_id: number;
+  external_id: string;
+  product_id: number;
+  license_policy_id: number | null;
+  seats: number;
+}
+
+export function findConnection(db: Executor, id: number): Promise<ConnectionRow | undefined> {
+  return db.selectFrom('shop_connections').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function listConnections(db: Executor): Promise<ConnectionRow[]> {
+  return db.selectFrom('shop_connections').selectAll().orderBy('id').execute();
+}
+
+export function mappingsOf(db: Executor, connectionIds: readonly number[]): Promise<MappingRow[]> {
+  if (!connectionIds.length) return Promise.resolve([]);
+  return db.selectFrom('shop_mappings').selectAll().where('connection_id', 'in', connectionIds).orderBy('external_id').execute();
+}
+
+export async function failedEventCounts(db: Executor, connectionIds: readonly number[]): Promise<Map<number, number>> {
+  if (!connectionIds.length) return new Map();
+  const rows = await db
+    .selectFrom('shop_events')
+    .select((eb) => ['connection_id', eb.fn.countAll<number>().as('count')])
+    .where('connection_id', 'in', connectionIds)
+    .where('outcome', '=', 'failed')
+    .groupBy('connection_id')
+    .execute();
+  return new Map(rows.map((row) => [row.connection_id, Number(row.count)]));
+}
+
+export async function insertConnection(trx: Executor, values: Omit<ShopConnectionsTable, 'id'>): Promise<ConnectionRow> {
+  return trx.insertInto('shop_connections').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateConnection(trx: Executor, id: number, values: Partial<Pick<ShopConnectionsTable, 'name' | 'secret' | 'grace_days'>> & { updated_at: string }): Promise<void> {
+  await trx.updateTable('shop_connections').set(values).where('id', '=', id).execute();
+}
+
+export async function deleteConnection(trx: Executor, id: number): Promise<boolean> {
+  // The links of its orders go (the TANs stay, they were sold); its events and mappings cascade.
+  await trx.deleteFrom('shop_payment_refs').where('connection_id', '=', id).execute();
+  await trx.deleteFrom('shop_orders').where('connection_id', '=', id).execute();
+  await trx.deleteFrom('shop_events').where('connection_id', '=', id).execute();
+  await trx.deleteFrom('shop_mappings').where('connection_id', '=', id).execute();
+  const deleted = await trx.deleteFrom('shop_connections').where('id', '=', id).executeTakeFirst();
+  return Number(deleted.numDeletedRows) > 0;
+}
+
+export async function replaceMappings(trx: Executor, connectionId: number, mappings: readonly Omit<MappingRow, 'connection_id'>[]): Promise<void> {
+  await trx.deleteFrom('shop_mappings').where('connection_id', '=', connectionId).execute();
+  if (mappings.length) await trx.insertInto('shop_mappings').values(mappings.map((mapping) => ({ ...mapping, connection_id: connectionId }))).execute();
+}
+
+/** Which of the ids are active products, and which exist at all. */
+export async function productStates(db: Executor, ids: readonly number[]): Promise<Map<number, boolean>> {
+  if (!ids.length) return new Map();
+  const rows = await db.selectFrom('products').select(['id', 'active']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, Boolean(row.active)]));
+}
+
+export async function existingPolicies(db: Executor, ids: readonly number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows = await db.selectFrom('license_policies').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Stores an event the first time its id arrives; undefined when it arrived before (or arrives at once in another transaction that commits). */
+export async function claimEvent(trx: Executor, event: { connectionId: number; eventId: string; type: string; payload: string; action: string; now: string }): Promise<number | undefined> {
+  const row = await trx
+    .insertInto('shop_events')
+    .values({
+      connection_id: event.connectionId,
+      event_id: event.eventId,
+      type: event.type,
+      outcome: 'failed',
+      reason: null,
+      payload: event.payload,
+      action: event.action,
+      tan_ids: '[]',
+      received_at: event.now,
+      handled_at: event.now,
+    })
+    .onConflict((conflict) => conflict.columns(['connection_id', 'event_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function finishEvent(trx: Executor, id: number, result: { outcome: ShopEventRow['outcome']; reason: string | null; tanIds: number[]; now: string }): Promise<void> {
+  await trx
+    .updateTable('shop_events')
+    .set({ outcome: result.outcome, reason: result.reason, tan_ids: JSON.stringify(result.tanIds), handled_at: result.now })
+    .where('id', '=', id)
+    .execute();
+}
+
+export function findEvent(db: Executor, connectionId: number, eventId: string): Promise<ShopEventRow | undefined> {
+  return db.selectFrom('shop_events').selectAll().where('connection_id', '=', connectionId).where('event_id', '=', eventId).executeTakeFirst();
+}
+
+export function findEventById(db: Executor, id: number, options: { lock?: boolean } = {}): Promise<ShopEventRow | undefined> {
+  const query = db.selectFrom('shop_events').selectAll().where('id', '=', id);
+  return (options.lock ? forUpdate(db, query) : query).executeTakeFirst();
+}
+
+export async function listEvents(db: Executor, filter: { connectionId: number | null; outcome?: ShopEventRow['outcome'] }, page: { offset: number; limit: number }) {
+  let query = db.selectFrom('shop_events');
+  if (filter.connectionId !== null) query = query.where('connection_id', '=', filter.connectionId);
+  if (filter.outcome) query = query.where('outcome', '=', filter.outcome);
+  const [rows, total] = await Promise.all([
+    query.selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, totalCount: Number(total.count) };
+}
+
+/** The TANs an order or subscription made here, locked: its events wait for each other. */
+export function orderLines(trx: Executor, connectionId: number, orderRef: string): Promise<OrderLineRow[]> {
+  return forUpdate(trx, trx.selectFrom('shop_orders').selectAll().where('connection_id', '=', connectionId).where('order_ref', '=', orderRef).orderBy('id')).execute();
+}
+
+export function subscriptionLines(trx: Executor, connectionId: number, subscriptionRef: string): Promise<OrderLineRow[]> {
+  return forUpdate(trx, trx.selectFrom('shop_orders').selectAll().where('connection_id', '=', connectionId).where('subscription_ref', '=', subscriptionRef).orderBy('id')).execute();
+}
+
+export async function insertOrderLine(trx: Executor, values: Omit<ShopOrdersTable, 'id'>): Promise<void> {
+  await trx.insertInto('shop_orders').values(values).execute();
+}
+
+export async function updateOrderLine(trx: Executor, id: number, values: Partial<Pick<ShopOrdersTable, 'period_end' | 'paid_at' | 'failed_at'>>): Promise<void> {
+  await trx.updateTable('shop_orders').set(values).where('id', '=', id).execute();
+}
+
+export async function addPaymentRefs(trx: Executor, connectionId: number, refs: readonly string[], orderRef: string): Promise<void> {
+  const unique = [...new Set(refs)];
+  if (!unique.length) return;
+  await trx
+    .insertInto('shop_payment_refs')
+    .values(unique.map((ref) => ({ connection_id: connectionId, ref, order_ref: orderRef })))
+    .onConflict((conflict) => conflict.columns(['connection_id', 'ref']).doNothing())
+    .execute();
+}
+
+/** The orders (or subscriptions) that payments paid, and the refs that name an order themselves. */
+export async function ordersOfPayments(trx: Executor, connectionId: number, refs: readonly string[]): Promise<string[]> {
+  if (!refs.length) return [];
+  const rows = await trx.selectFrom('shop_payment_refs').select('order_ref').where('connection_id', '=', connectionId).where('ref', 'in', refs).execute();
+  return [...new Set([...rows.map((row) => row.order_ref), ...refs])];
+}
+
+/** A buyer's TANs from shops, not revoked, newest first (at most `limit`). */
+export function purchasesOf(db: Executor, userId: number, limit: number) {
+  return db
+    .selectFrom('shop_orders')
+    .innerJoin('tans', 'tans.id', 'shop_orders.tan_id')
+    .innerJoin('products', 'products.id', 'tans.product_id')
+    .select(['tans.id as tan_id', 'tans.code', 'products.name as product_name', 'tans.license_count', 'tans.activated_count', 'tans.suspended', 'tans.valid_until', 'shop_orders.created_at'])
+    .where('shop_orders.user_id', '=', userId)
+    .where('tans.revoked', '=', false)
+    .orderBy('shop_orders.id', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -1,0 +1,140 @@
+import type { ShopEvent, ShopEventListQuery, ShopWebhookResult } from '@lm/contract/shop';
+import type { ListResult } from '@lm/contract';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../platform/context.ts';
+import { hashPassword, randomToken } from '../../platform/auth/secrets.ts';
+import { isUniqueViolation } from '../../platform/db/search.ts';
+import { authorize, requireUser } from '../../platform/http/auth.ts';
+import { AppError, notFound } from '../../platform/http/errors.ts';
+import { openSecret } from '../webhooks/secrets.ts';
+import { CONNECTORS } from './connectors/index.ts';
+import type { Delivery, ParsedEvent, ShopAction } from './connectors/types.ts';
+import { applyPurchase } from './purchase.ts';
+import { claimEvent, findConnection, findEvent, findEventById, finishEvent, listEvents, type ConnectionRow, type ShopEventRow } from './repo.ts';
+import { applyLifecycle, type Outcome } from './subscriptions.ts';
+
+const invalidSignature = () => new AppError(401, 'ERR_INVALID_SIGNATURE', 'The signature of the shop event is missing, wrong or too old');
+
+/**
+ * `POST /webhooks/shop/{id}`: verifies the delivery as its provider signs it (an unknown connection
+ * is refused like a wrong signature: a stranger learns nothing), then handles each of its events once.
+ */
+export async function handleShopDelivery(ctx: AppContext, connectionId: number, delivery: Delivery): Promise<{ events: ShopWebhookResult[] }> {
+  const connection = await findConnection(ctx.db, connectionId);
+  if (!connection) throw invalidSignature();
+  const connector = CONNECTORS[connection.provider];
+  if (!connector.verify(openSecret(ctx, connection.secret), delivery)) throw invalidSignature();
+  let events: ParsedEvent[];
+  try {
+    events = connector.parse(JSON.parse(delivery.rawBody), delivery);
+  } catch {
+    throw new AppError(400, 'ERR_BAD_REQUEST', `The body is not a ${connection.provider} event`);
+  }
+  const results: ShopWebhookResult[] = [];
+  for (const event of events) results.push(await handleEvent(ctx, connection, event, delivery.now));
+  return { events: results };
+}
+
+/** Event times as one format, so that they compare as text: providers send seconds, milliseconds or microseconds. */
+function normalized(action: ShopAction): ShopAction {
+  if (!('at' in action)) return action;
+  const time = Date.parse(action.at);
+  return { ...action, at: Number.isFinite(time) ? new Date(time).toISOString() : new Date().toISOString() };
+}
+
+/**
+ * One event, once: its row is claimed in the transaction that does what it says, so a repeat (or a
+ * parallel delivery, which waits for the first to commit) finds it and changes nothing. A unique
+ * violation on the way (two first orders of one new buyer, two first invoices of one subscription)
+ * is retried once: the retry sees what the other transaction made.
+ */
+async function handleEvent(ctx: AppContext, connection: ConnectionRow, event: ParsedEvent, now: Date): Promise<ShopWebhookResult> {
+  const action = normalized(event.action);
+  // Hashing is slow on purpose: done before the transaction, for an account the order may create.
+  const passwordHash = action.kind === 'purchase' && action.buyer ? await hashPassword(randomToken()) : '';
+  const run = () =>
+    ctx.db.transaction().execute(async (trx) => {
+      const id = await claimEvent(trx, {
+        connectionId: connection.id,
+        eventId: event.eventId,
+        type: event.type,
+        payload: JSON.stringify(event.payload),
+        action: JSON.stringify(action),
+        now: now.toISOString(),
+      });
+      if (id === undefined) return undefined;
+      const outcome = await apply(ctx, trx, connection, action, passwordHash, now);
+      await finishEvent(trx, id, { ...outcome, now: now.toISOString() });
+      return outcome;
+    });
+  let outcome: Outcome | undefined;
+  try {
+    outcome = await run();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    outcome = await run();
+  }
+  if (outcome === undefined) {
+    const stored = (await findEvent(ctx.db, connection.id, event.eventId))!;
+    return { eventId: event.eventId, duplicate: true, outcome: stored.outcome, reason: stored.reason, tanIds: JSON.parse(stored.tan_ids) as number[] };
+  }
+  if (outcome.mail) ctx.mail.wake();
+  ctx.log.info({ connectionId: connection.id, eventId: event.eventId, type: event.type, outcome: outcome.outcome, reason: outcome.reason }, 'shop event handled');
+  return { eventId: event.eventId, duplicate: false, outcome: outcome.outcome, reason: outcome.reason, tanIds: outcome.tanIds };
+}
+
+function apply(ctx: AppContext, trx: Parameters<typeof applyPurchase>[1], connection: ConnectionRow, action: ShopAction, passwordHash: string, now: Date): Promise<Outcome> {
+  if (action.kind === 'ignore') return Promise.resolve({ outcome: 'ignored', reason: action.reason, tanIds: [] });
+  if (action.kind === 'purchase') return applyPurchase(ctx, trx, connection, action, passwordHash, now);
+  return applyLifecycle(trx, connection, action, now);
+}
+
+function toShopEvent(row: ShopEventRow): ShopEvent {
+  return {
+    id: row.id,
+    connectionId: row.connection_id,
+    eventId: row.event_id,
+    type: row.type,
+    outcome: row.outcome,
+    reason: row.reason,
+    tanIds: JSON.parse(row.tan_ids) as number[],
+    receivedAt: row.received_at,
+    handledAt: row.handled_at,
+  };
+}
+
+function requireAdministrator(request: FastifyRequest): void {
+  requireUser(request);
+  authorize(request, 'update', 'Setting');
+}
+
+/** `GET /shop-connections/{id}/events`: what the shop sent and what became of it, newest first. */
+export async function eventsOf(ctx: AppContext, request: FastifyRequest, connectionId: number, query: ShopEventListQuery): Promise<ListResult<ShopEvent>> {
+  requireAdministrator(request);
+  if (!(await findConnection(ctx.db, connectionId))) throw notFound('ShopConnection');
+  const { rows, totalCount } = await listEvents(ctx.db, { connectionId, outcome: query.outcome }, query);
+  return { items: rows.map(toShopEvent), totalCount };
+}
+
+/**
+ * `POST /shop-connections/{id}/events/{eventId}/replay`: a failed event runs again (after its mapping
+ * or product was fixed), in one transaction with its row locked, so that two replays make one TAN.
+ */
+export async function replayEvent(ctx: AppContext, request: FastifyRequest, connectionId: number, id: number): Promise<ShopEvent> {
+  requireAdministrator(request);
+  const connection = await findConnection(ctx.db, connectionId);
+  const first = await findEventById(ctx.db, id);
+  if (!connection || !first || first.connection_id !== connectionId) throw notFound('ShopEvent');
+  const action = JSON.parse(first.action) as ShopAction;
+  const passwordHash = action.kind === 'purchase' && action.buyer ? await hashPassword(randomToken()) : '';
+  const now = new Date();
+  const outcome = await ctx.db.transaction().execute(async (trx) => {
+    const row = await findEventById(trx, id, { lock: true });
+    if (!row || row.outcome !== 'failed') throw new AppError(409, 'ERR_CONFLICT', 'Only a failed event can be replayed');
+    const result = await apply(ctx, trx, connection, action, passwordHash, now);
+    await finishEvent(trx, id, { ...result, now: now.toISOString() });
+    return result;
+  });
+  if (outcome.mail) ctx.mail.wake();
+  return toShopEvent((await findEventById(ctx.db, id))!);
+}

@@ -1,0 +1,46 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ListResult } from '@lm/contract';
+import type { ShopConnection, ShopConnectionFields, ShopConnectionUpdate, ShopEvent } from '@lm/contract/shop';
+import { api } from '../../../lib/api.ts';
+
+const KEY = ['shop-connections'];
+
+/** GET /shop-connections: every connection (administrators), without secrets. */
+export function useShopConnections() {
+  return useQuery({ queryKey: [...KEY, 'list'], queryFn: ({ signal }) => api<ListResult<ShopConnection>>('/shop-connections', { signal }) });
+}
+
+/** POST /shop-connections, or PUT /shop-connections/{id} (a secret left out keeps the stored one). */
+export function useSaveShopConnection(id: number | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ShopConnectionFields | ShopConnectionUpdate) => api<ShopConnection>(id ? `/shop-connections/${id}` : '/shop-connections', { method: id ? 'PUT' : 'POST', body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
+  });
+}
+
+export function useDeleteShopConnection() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api(`/shop-connections/${id}`, { method: 'DELETE' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
+  });
+}
+
+/** GET /shop-connections/{id}/events: newest first, optionally only one outcome. */
+export function useShopEvents(connectionId: number, query: Record<string, string | number | undefined>) {
+  return useQuery({
+    queryKey: [...KEY, 'events', connectionId, query],
+    queryFn: ({ signal }) => api<ListResult<ShopEvent>>(`/shop-connections/${connectionId}/events`, { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** POST /shop-connections/{id}/events/{eventId}/replay: a failed event runs again. */
+export function useReplayShopEvent(connectionId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (eventId: number) => api<ShopEvent>(`/shop-connections/${connectionId}/events/${eventId}/replay`, { method: 'POST' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
+  });
+}
