@@ -10,6 +10,9 @@ import { cssVariablesResolver, themeFor } from './theme.ts';
 import { listenAcrossTabs } from '../lib/cache-broadcast.ts';
 import { ModalsHost } from '../components/modals.tsx';
 import { Toasts } from './Toasts.tsx';
+import { ErrorBoundary, SomethingWentWrong } from './ErrorBoundary.tsx';
+import { NewVersionAlert } from './ReloadAlert.tsx';
+import { isChunkLoadError } from './version-check.ts';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -45,6 +48,11 @@ const routes = (
   </Route>
 );
 
+/** The shell itself failed (a page's failure stays inside the shell): the same answers, without the navbar. */
+function shellFallback(error: unknown) {
+  return isChunkLoadError(error) ? <NewVersionAlert /> : <SomethingWentWrong inRouter={false} />;
+}
+
 export function App() {
   const { t } = useTranslation();
   const close = t('common.close');
@@ -53,9 +61,11 @@ export function App() {
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>
         <Toasts />
-        <BrowserRouter>
-          <Routes>{routes}</Routes>
-        </BrowserRouter>
+        <ErrorBoundary fallback={shellFallback}>
+          <BrowserRouter>
+            <Routes>{routes}</Routes>
+          </BrowserRouter>
+        </ErrorBoundary>
         <ModalsHost />
       </QueryClientProvider>
     </MantineProvider>
