@@ -6,7 +6,7 @@ import { BrowserRouter, Route, Routes } from 'react-router';
 import { Guard } from './Guard.tsx';
 import { NotFoundPage, ROUTES } from './routes.tsx';
 import { Shell } from './Shell.tsx';
-import { cssVariablesResolver, themeFor } from './theme.ts';
+import { BUILT_IN_LABEL_KEYS, cssVariablesResolver, themeFor, type BuiltInLabels } from './theme.ts';
 import { listenAcrossTabs } from '../lib/cache-broadcast.ts';
 import { ModalsHost } from '../components/modals.tsx';
 import { Toasts } from './Toasts.tsx';
@@ -54,9 +54,14 @@ function shellFallback(error: unknown) {
 }
 
 export function App() {
-  const { t } = useTranslation();
-  const close = t('common.close');
-  const theme = useMemo(() => themeFor(close), [close]);
+  const { t, i18n } = useTranslation();
+  const language = i18n.resolvedLanguage;
+  const theme = useMemo(
+    () => themeFor(Object.fromEntries(Object.entries(BUILT_IN_LABEL_KEYS).map(([name, key]) => [name, t(key)])) as unknown as BuiltInLabels),
+    // The labels change with the language only.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [language],
+  );
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>
