@@ -139,6 +139,7 @@ describeJourney('first steps and the small things', () => {
       const category = text('en', 'statistics.categories.tan-activations');
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(text('en', 'statistics.title', { category }));
       expect(await page.getByRole('tab').count()).toBe(0);
+      await screenshot(page, `first-steps-distributor-statistics-${viewport.width}`);
       await context.close();
     });
   }
@@ -157,6 +158,7 @@ describeJourney('first steps and the small things', () => {
     await amount.fill('36');
     await form.getByRole('button', { name: text('en', 'common.create') }).click();
     await expect.poll(() => form.getByText(text('en', 'catalogue.policy.wholeDays', { perDay: '24 hours' })).isVisible()).toBe(true);
+    await screenshot(page, 'first-steps-policy-hours-1366');
 
     await amount.fill('48');
     await form.getByRole('button', { name: text('en', 'common.create') }).click();
