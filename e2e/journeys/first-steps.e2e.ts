@@ -49,12 +49,14 @@ describeJourney('first steps and the small things', () => {
     expect(await accountMenu.getAttribute('aria-label')).toContain(ADMIN.email);
     expect(await accountMenu.getAttribute('aria-label')).not.toContain('System');
     await screenshot(page, 'first-steps-checklist-en-1366');
-    const phone = await context.newPage();
-    await phone.setViewportSize(PHONE);
+    // The same in German on a phone.
+    const german = await newContext(setup.browser, setup.server, { locale: 'de', viewport: PHONE });
+    const phone = await german.newPage();
+    await login(phone, ADMIN.email, ADMIN.password);
     await phone.goto('/');
-    await expect.poll(() => phone.getByTestId('first-run-checklist').isVisible()).toBe(true);
-    await screenshot(phone, 'first-steps-checklist-en-390');
-    await phone.close();
+    await expect.poll(() => phone.getByTestId('first-run-checklist').getByRole('heading').textContent()).toBe(text('de', 'setup.title'));
+    await screenshot(phone, 'first-steps-checklist-de-390');
+    await german.close();
 
     await checklist.getByRole('link', { name: text('en', 'setup.go.product') }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/products/create');
