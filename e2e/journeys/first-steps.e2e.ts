@@ -7,6 +7,8 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { Locale } from '../../packages/contract/src/constants.ts';
 import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, screenshot } from '../harness.ts';
+import { describeViolations, seriousViolations } from '../support/axe.ts';
+import { seedActivatedLicense, seedProduct } from '../support/licensing-seed.ts';
 import { text } from '../support/messages.ts';
 
 const DESKTOP = { width: 1366, height: 768 };
@@ -168,6 +170,32 @@ describeJourney('first steps and the small things', () => {
       const list = (await (await page.request.get('/api/license-policies?limit=100')).json()) as { items: { name: string; licenseMaxValidDays: number }[] };
       return list.items.find((item) => item.name === 'HOURLY_FILES')?.licenseMaxValidDays;
     }).toBe(2);
+    await context.close();
+  });
+
+  it('a revoked license offers no download: disabled buttons, not links, and nothing axe calls serious', async () => {
+    const customer = createAccount(setup.server, 'revoked-card@e2e.test', 'USER');
+    const productId = await seedProduct(setup.server, 'Revoked Suite', '1.0');
+    const licenseId = await seedActivatedLicense(setup.server, { email: customer.email, productId, machineId: 'REVOKED-BOX' });
+    const adminContext = await newContext(setup.browser, setup.server);
+    const admin = await adminContext.newPage();
+    await login(admin, ADMIN.email, ADMIN.password);
+    const revoked = await admin.request.put(`/api/licenses/${licenseId}`, { data: { revoked: true } });
+    expect(revoked.status(), await revoked.text()).toBe(200);
+    await adminContext.close();
+
+    const context = await newContext(setup.browser, setup.server, { viewport: PHONE });
+    const page = await context.newPage();
+    await login(page, customer.email, customer.password);
+    const card = page.getByTestId('license-card').filter({ hasText: 'REVOKED-BOX' });
+    await expect.poll(() => card.isVisible()).toBe(true);
+    const download = card.getByRole('button', { name: text('en', 'licenses.download') });
+    expect(await download.isDisabled()).toBe(true);
+    expect(await card.getByRole('button', { name: '.json' }).isDisabled()).toBe(true);
+    expect(await card.locator('a[download]').count()).toBe(0);
+    const violations = await seriousViolations(page);
+    expect(violations, describeViolations('/account/licenses (revoked)', violations)).toEqual([]);
+    await screenshot(page, 'first-steps-revoked-card-390');
     await context.close();
   });
 });

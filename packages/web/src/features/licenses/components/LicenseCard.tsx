@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ActionIcon, Badge, Button, Card, Group, Popover, Stack, Table, Text, Title } from '@mantine/core';
 import { openConfirmModal } from '../../../components/modals.tsx';
 import { IconArrowsExchange, IconCalendarPlus, IconDeviceDesktop, IconDownload, IconEdit, IconGift, IconInfoCircle, IconTrash } from '@tabler/icons-react';
@@ -144,29 +144,12 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
         <Group gap="xs" mt="auto">
           {can('download') && (
             <Button.Group>
-              <Button
-                component="a"
-                href={live ? licenseFileUrl(license.id, 'lic') : undefined}
-                download
-                size="xs"
-                variant="light"
-                leftSection={<IconDownload size={14} />}
-                disabled={!live}
-                title={live ? undefined : t('licenses.noDownload')}
-              >
+              <FileButton href={live ? licenseFileUrl(license.id, 'lic') : null} title={live ? undefined : t('licenses.noDownload')} leftSection={<IconDownload size={14} />}>
                 {t('licenses.download')}
-              </Button>
-              <Button
-                component="a"
-                href={live ? licenseFileUrl(license.id, 'json') : undefined}
-                download
-                size="xs"
-                variant="light"
-                disabled={!live}
-                title={live ? t('licenses.downloadJson') : t('licenses.noDownload')}
-              >
+              </FileButton>
+              <FileButton href={live ? licenseFileUrl(license.id, 'json') : null} title={live ? t('licenses.downloadJson') : t('licenses.noDownload')}>
                 .json
-              </Button>
+              </FileButton>
             </Button.Group>
           )}
           {live && can('update', 'machineId') && (
@@ -202,5 +185,22 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
       {dialog === 'move' && <MoveDialog license={license} onClose={() => setDialog(null)} />}
       {dialog === 'edit' && <AdminEditDialog license={license} onClose={() => setDialog(null)} />}
     </Card>
+  );
+}
+
+/**
+ * A license file's download: a link while there is a file, else a disabled button. A link cannot be
+ * disabled (`<a disabled>` was still a link to assistive technology, and read as 1.7:1 text).
+ */
+function FileButton({ href, title, leftSection, children }: { href: string | null; title?: string; leftSection?: ReactNode; children: ReactNode }) {
+  const common = { size: 'xs', variant: 'light', title, leftSection } as const;
+  return href ? (
+    <Button component="a" href={href} download {...common}>
+      {children}
+    </Button>
+  ) : (
+    <Button disabled {...common}>
+      {children}
+    </Button>
   );
 }
