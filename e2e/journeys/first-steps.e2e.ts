@@ -50,6 +50,12 @@ describeJourney('first steps and the small things', () => {
     const accountMenu = page.getByTestId('account-menu');
     expect(await accountMenu.getAttribute('aria-label')).toContain(ADMIN.email);
     expect(await accountMenu.getAttribute('aria-label')).not.toContain('System');
+    // The open account menu, headed by the account, holds only what a menu may (axe: aria-required-children).
+    await accountMenu.click();
+    await page.getByTestId('account-menu-heading').waitFor();
+    const violations = await seriousViolations(page);
+    expect(violations, describeViolations('account menu', violations)).toEqual([]);
+    await page.keyboard.press('Escape');
     await screenshot(page, 'first-steps-checklist-en-1366');
     // The same in German on a phone.
     const german = await newContext(setup.browser, setup.server, { locale: 'de', viewport: PHONE });

@@ -26,4 +26,9 @@ describe('Mantine’s built-in labels in the interface language', () => {
       expect(components[picker].defaultProps?.ariaLabels).toMatchObject({ nextMonth: 'label of nextMonth', previousMonth: 'label of previousMonth', monthLevelControl: 'label of chooseMonth' });
     }
   });
+
+  it('keeps Mantine’s focus placeholder out of menus, which may hold menu items only', () => {
+    const components = themeFor(Object.fromEntries(Object.keys(BUILT_IN_LABEL_KEYS).map((name) => [name, name])) as unknown as BuiltInLabels).components as Record<string, { defaultProps?: Record<string, unknown> }>;
+    expect(components.Menu.defaultProps?.withInitialFocusPlaceholder).toBe(false);
+  });
 });

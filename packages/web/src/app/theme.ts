@@ -35,6 +35,10 @@ export const theme = createTheme({
     // more"); Mantine would otherwise turn 0 into 1 on blur without a word. A plain object, not
     // NumberInput.extend(): importing NumberInput here would put it into the first load.
     NumberInput: { defaultProps: { clampBehavior: 'none' } },
+    // A menu holds only menu items: Mantine's focus placeholder (a presentational div with a
+    // tabindex) made axe report the open account menu as critical (aria-required-children). Without
+    // it, opening a menu focuses its first item, as the WAI-ARIA menu button pattern has it.
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     // A badge keeps its whole word in a narrow table column ("Aktiv", not "AKT…"): the badge is as
     // wide as its word, and the word is not cut off for the fraction of a pixel that rounding takes.
     Badge: { styles: { root: { minWidth: 'fit-content' }, label: { overflow: 'visible' } } },
