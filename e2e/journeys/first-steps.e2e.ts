@@ -204,4 +204,17 @@ describeJourney('first steps and the small things', () => {
     await screenshot(page, 'first-steps-revoked-card-390');
     await context.close();
   });
+
+  it('the reset-password page’s unusable-link alert, with its link to a new one, reads well for axe (both widths)', async () => {
+    for (const viewport of [DESKTOP, PHONE]) {
+      const context = await newContext(setup.browser, setup.server, { viewport });
+      const page = await context.newPage();
+      await page.goto('/reset-password');
+      const alert = page.getByTestId('reset-failed');
+      await expect.poll(() => alert.getByRole('link', { name: text('en', 'accounts.reset.requestNew') }).isVisible()).toBe(true);
+      const violations = await seriousViolations(page);
+      expect(violations, describeViolations(`/reset-password ${viewport.width}`, violations)).toEqual([]);
+      await context.close();
+    }
+  });
 });
