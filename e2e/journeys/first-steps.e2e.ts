@@ -217,4 +217,30 @@ describeJourney('first steps and the small things', () => {
       await context.close();
     }
   });
+
+  it('on a phone, the change log’s values and the product matrix scroll by keyboard too', async () => {
+    const context = await newContext(setup.browser, setup.server, { viewport: PHONE });
+    const page = await context.newPage();
+    await login(page, ADMIN.email, ADMIN.password);
+    // A product with three features (matrix columns) and an edit of it (old and new values side by side): both wider than a phone.
+    const features = ['kb:export', 'kb:import', 'kb:render'];
+    for (const name of features) expect((await page.request.post('/api/features', { data: { name } })).status()).toBe(201);
+    const policies = (await (await page.request.get('/api/license-policies?limit=100')).json()) as { items: { id: number; name: string }[] };
+    const defaultLicensePolicyId = policies.items.find((item) => item.name === 'SINGLE_HOST_INDEFINITE')!.id;
+    const created = await page.request.post('/api/products', { data: { name: 'Keyboard Suite', version: '1.0', active: true, features, releaseDate: '2025-01-01', defaultLicensePolicyId } });
+    expect(created.status(), await created.text()).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    const edited = await page.request.put(`/api/products/${id}`, { data: { name: 'Keyboard Suite', version: '1.1', active: true, features, releaseDate: '2025-02-01', defaultLicensePolicyId } });
+    expect(edited.status(), await edited.text()).toBe(200);
+    for (const [route, ready] of [
+      ['/changes/Product', page.getByTestId('change-entry').first()],
+      ['/products/matrix', page.getByTestId('product-matrix')],
+    ] as const) {
+      await page.goto(route);
+      await ready.waitFor();
+      const violations = await seriousViolations(page);
+      expect(violations, describeViolations(`${route} 390`, violations)).toEqual([]);
+    }
+    await context.close();
+  });
 });
