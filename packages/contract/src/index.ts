@@ -7,3 +7,4 @@ export * from './session.ts';
 export * from './settings.ts';
 export * from './messages.ts';
 export * from './countries.ts';
+export * from './setup.ts';

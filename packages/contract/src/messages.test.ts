@@ -7,7 +7,7 @@ import { featureFields } from './feature.ts';
 import { activateLicense, extendLicense, temporaryLicense } from './license.ts';
 import { licensePolicyFields, publicNameEntries } from './license-policy.ts';
 import { listQuery } from './list.ts';
-import { issueMessage, renderMessage, resolveLocale } from './messages.ts';
+import { issueMessage, preferredLocale, renderMessage, resolveLocale } from './messages.ts';
 import { MESSAGE_CATALOGS } from './messages/index.ts';
 import { orderWebhook } from './order.ts';
 import { productFields } from './product.ts';
@@ -91,5 +91,20 @@ describe('one error vocabulary: every rule of the shared schemas reads as a plai
 describe('one locale resolution', () => {
   it('region tags mean their language; unknown languages mean English', () => {
     expect(['de', 'de-DE', 'de-AT', 'DE_ch', 'es-ES', 'fr-CA', 'it-IT', 'en-GB', 'pt-BR', '', undefined].map(resolveLocale)).toEqual(['de', 'de', 'de', 'de', 'es', 'fr', 'it', 'en', 'en', 'en', 'en']);
+  });
+});
+
+describe('the first language of a list that we speak', () => {
+  it('walks the list in order instead of stopping at the first tag', () => {
+    expect(preferredLocale(['ja', 'it'])).toBe('it');
+    expect(preferredLocale(['nl', 'de', 'en'])).toBe('de');
+    expect(preferredLocale(['nl-BE', 'de-AT', 'fr'])).toBe('de');
+    expect(preferredLocale(['pt-BR', 'en-GB', 'de'])).toBe('en');
+  });
+
+  it('skips what is empty or unknown, and is English when nothing fits', () => {
+    expect(preferredLocale([undefined, null, '', 'xx', 'es'])).toBe('es');
+    expect(preferredLocale(['ja', 'zh'])).toBe('en');
+    expect(preferredLocale([])).toBe('en');
   });
 });

@@ -103,6 +103,18 @@ export function isSupportedLocaleTag(tag: string): boolean {
 }
 
 /**
+ * The first of a person's languages, in their order, that we speak: `[ja, it]` is Italian,
+ * `[nl, de-AT, en]` German; none of them (or none given) is English. Each tag is tried as it is,
+ * never turned into English before the next one had its turn.
+ */
+export function preferredLocale(tags: Iterable<string | null | undefined>): Locale {
+  for (const tag of tags) {
+    if (tag && isSupportedLocaleTag(tag)) return resolveLocale(tag);
+  }
+  return DEFAULT_LOCALE;
+}
+
+/**
  * The text of `section.key` in i18next's format, for code without i18next (the server): plural
  * forms by `count` (`key_one`, `key_other`, …) and `{{name}}` placeholders.
  */

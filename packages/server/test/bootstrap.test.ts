@@ -21,6 +21,9 @@ describeBothDatabases('first start', (t) => {
 
       const cookie = await login(t.app, created!.email, created!.password);
       expect((await client(t.app, cookie).get('/api/session')).json()).toMatchObject({ accessRole: 'ADMIN', username: 'admin@example.com' });
+      // No English placeholder name: shown by its address in every language, until the person enters a name.
+      const own = (await client(t.app, cookie).get(`/api/users/${row!.id}`)).json() as { firstName: string; lastName: string; formattedName: string };
+      expect(own).toMatchObject({ firstName: '', lastName: '', formattedName: 'admin@example.com' });
     });
 
     it('is idempotent: a second start creates nobody and prints no password', async () => {

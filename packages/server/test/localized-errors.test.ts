@@ -23,6 +23,16 @@ describeBothDatabases('error messages in the language of the request', (t) => {
       expect(unknown.details?.[0].message).toBe('At least 4 characters');
     });
 
+    it('walk the browser languages in order and prefer the language cookie', async () => {
+      const body = { email: 'abc', password: 'abcdef', password_confirm: 'abcdef' };
+      const italian = expectError(await client(t.app).post('/api/users/register', { body, headers: { 'accept-language': 'ja,it;q=0.9' } }), 400, 'ERR_VALIDATION');
+      expect(italian.details?.[0].message).toBe('Almeno 4 caratteri');
+      const german = expectError(await client(t.app).post('/api/users/register', { body, headers: { 'accept-language': 'nl,de;q=0.9,en;q=0.8' } }), 400, 'ERR_VALIDATION');
+      expect(german.details?.[0].message).toBe('Mindestens 4 Zeichen');
+      const chosen = expectError(await client(t.app).post('/api/users/register', { body, headers: { 'accept-language': 'de', cookie: 'i18next=es' } }), 400, 'ERR_VALIDATION');
+      expect(chosen.details?.[0].message).toBe('Al menos 4 caracteres');
+    });
+
     it('name a missing field as required and a schema key by its text, never as a key', async () => {
       for (const locale of ['de', 'en', 'es', 'fr', 'it']) {
         const missing = expectError(await client(t.app).post('/api/session', { body: { username: '' }, headers: { 'accept-language': locale } }), 400, 'ERR_VALIDATION');
@@ -75,6 +85,15 @@ describeBothDatabases('error messages in the language of the request', (t) => {
       expect(mail.subject).toBe('Bestätigen Sie Ihre Registrierung bei License Manager');
       const row = await t.app.ctx.db.selectFrom('users').select('locale').where('email', '=', email).executeTakeFirstOrThrow();
       expect(row.locale).toBe('de');
+    });
+
+    it('a browser listing [nl, de, en] gets the German mail, one listing [ja, it] the Italian one', async () => {
+      const german = await registerAccount(t.app, { locale: 'nl,de;q=0.9,en;q=0.8' });
+      expect((await mailsTo(t.app, german.email))[0].subject).toBe('Bestätigen Sie Ihre Registrierung bei License Manager');
+      const italian = await registerAccount(t.app, { locale: 'ja,it;q=0.9' });
+      expect((await mailsTo(t.app, italian.email))[0].subject).toBe('Conferma la tua registrazione a License Manager');
+      const row = await t.app.ctx.db.selectFrom('users').select('locale').where('email', '=', italian.email).executeTakeFirstOrThrow();
+      expect(row.locale).toBe('it');
     });
 
     it('after a resent confirmation, the older link confirms and the newer one then says confirmed (not failed)', async () => {

@@ -13,6 +13,7 @@ import { orderWebhookRoutes } from './orders/routes.ts';
 import { productRoutes } from './products/routes.ts';
 import { sessionRoutes } from './session/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
+import { setupRoutes } from './setup/routes.ts';
 import { statisticsRoutes } from './statistics/routes.ts';
 import { tanRoutes } from './tans/routes.ts';
 import { twoFactorRoutes } from './two-factor/routes.ts';
@@ -27,6 +28,7 @@ export function apiModules(ctx: AppContext): FastifyPluginAsyncZod[] {
     healthRoutes(ctx),
     sessionRoutes(ctx),
     settingsRoutes(ctx),
+    setupRoutes(ctx),
     featureRoutes(ctx),
     licensePolicyRoutes(ctx),
     productRoutes(ctx),

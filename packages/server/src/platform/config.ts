@@ -35,6 +35,9 @@ const trustProxy = z.string().transform((value, context): Config['trustProxy'] =
 const PORT_RANGE = 'must be a whole number from 0 to 65535';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** The sender of mails until MAIL_FROM names the vendor's own address. */
+export const DEFAULT_MAIL_FROM = 'License Manager <no-reply@localhost>';
+
 const environment = z.object({
   PORT: z.coerce.number(PORT_RANGE).int(PORT_RANGE).min(0, PORT_RANGE).max(65535, PORT_RANGE).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -48,7 +51,7 @@ const environment = z.object({
     .string()
     .refine((url) => /^smtps?:\/\//.test(url), 'must start with smtp:// or smtps://')
     .optional(),
-  MAIL_FROM: z.string().min(3).default('License Manager <no-reply@localhost>'),
+  MAIL_FROM: z.string().min(3).default(DEFAULT_MAIL_FROM),
   SECRET_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   TRUST_PROXY: trustProxy.default(false),
   ADMIN_EMAIL: z.email('must be an e-mail address').default('admin@localhost.localdomain'),

@@ -6,10 +6,13 @@ import { BrowserRouter, Route, Routes } from 'react-router';
 import { Guard } from './Guard.tsx';
 import { NotFoundPage, ROUTES } from './routes.tsx';
 import { Shell } from './Shell.tsx';
-import { cssVariablesResolver, themeFor } from './theme.ts';
+import { BUILT_IN_LABEL_KEYS, cssVariablesResolver, themeFor, type BuiltInLabels } from './theme.ts';
 import { listenAcrossTabs } from '../lib/cache-broadcast.ts';
 import { ModalsHost } from '../components/modals.tsx';
 import { Toasts } from './Toasts.tsx';
+import { ErrorBoundary, SomethingWentWrong } from './ErrorBoundary.tsx';
+import { NewVersionAlert } from './ReloadAlert.tsx';
+import { isChunkLoadError } from './version-check.ts';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -45,17 +48,29 @@ const routes = (
   </Route>
 );
 
+/** The shell itself failed (a page's failure stays inside the shell): the same answers, without the navbar. */
+function shellFallback(error: unknown) {
+  return isChunkLoadError(error) ? <NewVersionAlert /> : <SomethingWentWrong inRouter={false} />;
+}
+
 export function App() {
-  const { t } = useTranslation();
-  const close = t('common.close');
-  const theme = useMemo(() => themeFor(close), [close]);
+  const { t, i18n } = useTranslation();
+  const language = i18n.resolvedLanguage;
+  const theme = useMemo(
+    () => themeFor(Object.fromEntries(Object.entries(BUILT_IN_LABEL_KEYS).map(([name, key]) => [name, t(key)])) as unknown as BuiltInLabels),
+    // The labels change with the language only.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [language],
+  );
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>
         <Toasts />
-        <BrowserRouter>
-          <Routes>{routes}</Routes>
-        </BrowserRouter>
+        <ErrorBoundary fallback={shellFallback}>
+          <BrowserRouter>
+            <Routes>{routes}</Routes>
+          </BrowserRouter>
+        </ErrorBoundary>
         <ModalsHost />
       </QueryClientProvider>
     </MantineProvider>

@@ -8,14 +8,27 @@ import { withMoreStyles } from '../styles/load.ts';
 
 /** Loaded only for signed-in visitors, so that the first visit stays small. */
 const MyLicensesPage = lazy(() => withMoreStyles(() => import('../features/licenses/MyLicensesPage.tsx')));
+/** Administrators' first steps in a new installation: its own chunk, as the licenses page's. */
+const FirstRunChecklist = lazy(() => withMoreStyles(() => import('../features/setup/FirstRunChecklist.tsx')));
 /** The login form comes first; the new-account form follows a moment later in its own chunk. */
 const RegisterForm = lazy(() => import('../features/accounts/RegisterForm.tsx').then((module) => ({ default: module.RegisterForm })));
 
 /** `/`: logged out, the login and new-account forms side by side; logged in, my licenses. */
 export default function HomePage() {
   const { t } = useTranslation();
-  const { user } = useAuth();
-  if (user) return <MyLicensesPage />;
+  const { user, ability } = useAuth();
+  if (user) {
+    return (
+      <>
+        {ability.can('update', 'Setting') && (
+          <Suspense fallback={null}>
+            <FirstRunChecklist />
+          </Suspense>
+        )}
+        <MyLicensesPage />
+      </>
+    );
+  }
   return (
     <>
       <PageTitle title={t('home.welcome')} />

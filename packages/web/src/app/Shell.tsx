@@ -1,5 +1,5 @@
-import { lazy, Suspense, useEffect } from 'react';
-import { Alert, AppShell, Burger, Button, Container, Group, Text, UnstyledButton } from '@mantine/core';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { AppShell, Burger, Button, Container, Group, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useFavicon } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -14,10 +14,13 @@ import { Footer } from './Footer.tsx';
 import { loginUrl, SECURITY_PAGE } from './Guard.tsx';
 import { LocaleSwitcher } from './LocaleSwitcher.tsx';
 import { visibleMenu } from './menu.ts';
-import { useNewVersionAvailable } from './version-check.ts';
+import { ReloadAlert } from './ReloadAlert.tsx';
+import { ErrorBoundary, pageFallback } from './ErrorBoundary.tsx';
+import { loadChunk } from './version-check.ts';
 import classes from './Shell.module.css';
 
-const menus = () => withMoreStyles(() => import('./SignedInMenus.tsx'));
+// A menu whose script cannot be loaded leaves its place empty and raises the reload alert.
+const menus = () => loadChunk(() => withMoreStyles(() => import('./SignedInMenus.tsx')));
 const DesktopMenu = lazy(() => menus().then((module) => ({ default: module.DesktopMenu })));
 const MobileMenu = lazy(() => menus().then((module) => ({ default: module.MobileMenu })));
 const AccountMenu = lazy(() => menus().then((module) => ({ default: module.AccountMenu })));
@@ -39,28 +42,20 @@ function Logo() {
   );
 }
 
+function MenuBoundary({ children }: { children: ReactNode }) {
+  return (
+    <ErrorBoundary fallback={() => null}>
+      <Suspense fallback={null}>{children}</Suspense>
+    </ErrorBoundary>
+  );
+}
+
 function LoginButton() {
   const { t } = useTranslation();
   return (
     <Button component={Link} to="/login" size="xs" variant="white">
       {t('auth.login')}
     </Button>
-  );
-}
-
-function ReloadAlert() {
-  const { t } = useTranslation();
-  const stale = useNewVersionAvailable();
-  if (!stale) return null;
-  return (
-    <Alert color="blue" title={t('shell.newVersionTitle')} mb="md" role="alert">
-      <Group justify="space-between">
-        <Text size="sm">{t('shell.newVersionText')}</Text>
-        <Button size="xs" onClick={() => window.location.reload()}>
-          {t('shell.reload')}
-        </Button>
-      </Group>
-    </Alert>
   );
 }
 
@@ -93,7 +88,7 @@ export function Shell() {
   const { t } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure(false);
   const { user, ability, initialized } = useAuth();
-  useAuthLifecycle();
+  const location = useAuthLifecycle();
   // Until a required second factor is set up, every page leads to the security page: no menu to follow.
   const entries = user?.twoFactorEnrollmentRequired ? [] : visibleMenu(ability, Boolean(user));
   // An administrator's six menus, the language and the account need 1,200 px in one row of the
@@ -112,18 +107,18 @@ export function Shell() {
             {user && <Burger opened={opened} onClick={toggle} hiddenFrom={menuFrom} size="sm" color="white" aria-label={t('shell.openMenu')} />}
             <Logo />
             {user && (
-              <Suspense fallback={null}>
+              <MenuBoundary>
                 <DesktopMenu entries={entries} visibleFrom={menuFrom} />
-              </Suspense>
+              </MenuBoundary>
             )}
           </Group>
           <Group gap="xs" wrap="nowrap">
             <LocaleSwitcher />
             {/* Nothing until the session check answered: a signed-in page never flashes "Log in". */}
             {!initialized ? null : user ? (
-              <Suspense fallback={null}>
+              <MenuBoundary>
                 <AccountMenu nameFrom={wideMenu ? 'xl' : 'sm'} />
-              </Suspense>
+              </MenuBoundary>
             ) : (
               <LoginButton />
             )}
@@ -132,18 +127,20 @@ export function Shell() {
       </AppShell.Header>
       <AppShell.Navbar p="xs">
         {opened && user && (
-          <Suspense fallback={null}>
+          <MenuBoundary>
             <MobileMenu entries={entries} onNavigate={close} />
-          </Suspense>
+          </MenuBoundary>
         )}
       </AppShell.Navbar>
       <AppShell.Main className={classes.main} id="main-content" tabIndex={-1}>
         <Container size="xl" px={0} className={classes.content}>
           <ReloadAlert />
           {initialized ? (
-            <Suspense fallback={<BusyOverlay />}>
-              <Outlet />
-            </Suspense>
+            <ErrorBoundary fallback={pageFallback} resetKey={location.pathname}>
+              <Suspense fallback={<BusyOverlay />}>
+                <Outlet />
+              </Suspense>
+            </ErrorBoundary>
           ) : (
             <BusyOverlay />
           )}

@@ -35,6 +35,10 @@ export const theme = createTheme({
     // more"); Mantine would otherwise turn 0 into 1 on blur without a word. A plain object, not
     // NumberInput.extend(): importing NumberInput here would put it into the first load.
     NumberInput: { defaultProps: { clampBehavior: 'none' } },
+    // A menu holds only menu items: Mantine's focus placeholder (a presentational div with a
+    // tabindex) made axe report the open account menu as critical (aria-required-children). Without
+    // it, opening a menu focuses its first item, as the WAI-ARIA menu button pattern has it.
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     // A badge keeps its whole word in a narrow table column ("Aktiv", not "AKT…"): the badge is as
     // wide as its word, and the word is not cut off for the fraction of a pixel that rounding takes.
     Badge: { styles: { root: { minWidth: 'fit-content' }, label: { overflow: 'visible' } } },
@@ -54,14 +58,63 @@ export const theme = createTheme({
   },
 });
 
-/** The theme in the interface language: the close buttons of dialogs and toasts are icons, and need a name. */
-export function themeFor(closeLabel: string) {
-  const closeButtonProps = { 'aria-label': closeLabel };
+/** Mantine's built-in names of icon buttons, in the interface language (Mantine's own are English). */
+export interface BuiltInLabels {
+  close: string;
+  togglePassword: string;
+  nextMonth: string;
+  previousMonth: string;
+  nextYear: string;
+  previousYear: string;
+  nextDecade: string;
+  previousDecade: string;
+  chooseMonth: string;
+  chooseYear: string;
+}
+
+/** The keys of BuiltInLabels' texts in the locale files. */
+export const BUILT_IN_LABEL_KEYS: Record<keyof BuiltInLabels, string> = {
+  close: 'common.close',
+  togglePassword: 'builtIn.togglePassword',
+  nextMonth: 'builtIn.nextMonth',
+  previousMonth: 'builtIn.previousMonth',
+  nextYear: 'builtIn.nextYear',
+  previousYear: 'builtIn.previousYear',
+  nextDecade: 'builtIn.nextDecade',
+  previousDecade: 'builtIn.previousDecade',
+  chooseMonth: 'builtIn.chooseMonth',
+  chooseYear: 'builtIn.chooseYear',
+};
+
+/**
+ * The theme in the interface language: the close buttons of dialogs and toasts, the password
+ * fields' show/hide button and the date pickers' arrows are icons, and need a name a person reads.
+ */
+export function themeFor(labels: BuiltInLabels) {
+  const closeButtonProps = { 'aria-label': labels.close };
+  const dateAriaLabels = {
+    nextMonth: labels.nextMonth,
+    previousMonth: labels.previousMonth,
+    nextYear: labels.nextYear,
+    previousYear: labels.previousYear,
+    nextDecade: labels.nextDecade,
+    previousDecade: labels.previousDecade,
+    monthLevelControl: labels.chooseMonth,
+    yearLevelControl: labels.chooseYear,
+  };
+  const dates = { defaultProps: { ariaLabels: dateAriaLabels } };
   return mergeThemeOverrides(
     theme,
     createTheme({
       // Plain objects, not Modal.extend(): importing Modal here would put it into the first load.
-      components: { Modal: { defaultProps: { closeButtonProps } }, Notification: { defaultProps: { closeButtonProps } } },
+      components: {
+        Modal: { defaultProps: { closeButtonProps } },
+        Notification: { defaultProps: { closeButtonProps } },
+        PasswordInput: { defaultProps: { visibilityToggleButtonProps: { 'aria-label': labels.togglePassword } } },
+        DateInput: dates,
+        DatePickerInput: dates,
+        DatePicker: dates,
+      },
     }),
   );
 }

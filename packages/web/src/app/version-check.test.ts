@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadChunk, versionCheck } from './version-check.ts';
+import { ChunkLoadError, isChunkLoadError, loadChunk, versionCheck } from './version-check.ts';
 
 describe('loadChunk', () => {
   it('hands over a chunk that loads, and the page stays current', async () => {
@@ -8,7 +8,32 @@ describe('loadChunk', () => {
   });
 
   it('raises the reload alert for a chunk that does not load within the timeout', async () => {
-    await expect(loadChunk(() => new Promise<never>(() => undefined), 20)).rejects.toThrow(/did not load within/);
+    const hung = loadChunk(() => new Promise<never>(() => undefined), 20);
+    await expect(hung).rejects.toThrow(/did not load within/);
+    await expect(hung).rejects.toBeInstanceOf(ChunkLoadError);
     expect(versionCheck.stale).toBe(true);
+  });
+
+  it('turns a failed import into a ChunkLoadError that keeps the browser’s reason', async () => {
+    const cause = new TypeError('Failed to fetch dynamically imported module: http://x/assets/Page-abc.js');
+    const failed = loadChunk(() => Promise.reject(cause), 1000);
+    await expect(failed).rejects.toBeInstanceOf(ChunkLoadError);
+    await expect(failed).rejects.toMatchObject({ cause, message: cause.message });
+  });
+});
+
+describe('isChunkLoadError', () => {
+  it('knows our own error and the browsers’ words for a failed dynamic import', () => {
+    expect(isChunkLoadError(new ChunkLoadError('x'))).toBe(true);
+    expect(isChunkLoadError(new TypeError('Failed to fetch dynamically imported module: https://a/assets/x.js'))).toBe(true);
+    expect(isChunkLoadError(new TypeError('error loading dynamically imported module: https://a/assets/x.js'))).toBe(true);
+    expect(isChunkLoadError(new TypeError('Importing a module script failed.'))).toBe(true);
+    expect(isChunkLoadError(new Error('Unable to preload CSS for /assets/x.css'))).toBe(true);
+  });
+
+  it('leaves every other error to the error page', () => {
+    expect(isChunkLoadError(new TypeError("Cannot read properties of undefined (reading 'map')"))).toBe(false);
+    expect(isChunkLoadError('Failed to fetch dynamically imported module')).toBe(false);
+    expect(isChunkLoadError(undefined)).toBe(false);
   });
 });

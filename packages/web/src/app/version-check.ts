@@ -5,7 +5,8 @@ let stale = false;
 let loadedHash: string | undefined;
 const listeners = new Set<() => void>();
 
-function markStale() {
+/** Raises the reload alert (a new version is out, or a part of the app could not be loaded). */
+export function markStale() {
   if (stale) return;
   stale = true;
   listeners.forEach((listener) => listener());
@@ -34,19 +35,38 @@ export const versionCheck = {
   },
 };
 
+/** A script chunk that failed or hung: what the error boundary answers with the reload alert, not an error page. */
+export class ChunkLoadError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ChunkLoadError';
+  }
+}
+
+/**
+ * Whether an error means a part of the app could not be loaded: ours from loadChunk, or the
+ * browsers' own words for a failed dynamic import (Chromium, Firefox, Safari) and Vite's for a
+ * failed preload.
+ */
+export function isChunkLoadError(error: unknown): boolean {
+  if (error instanceof ChunkLoadError) return true;
+  if (!(error instanceof Error)) return false;
+  return /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS/i.test(error.message);
+}
+
 /**
  * Loads a script chunk; one that fails (a new version was deployed) or takes longer than
- * CHUNK_LOAD_TIMEOUT_S raises the reload alert.
+ * CHUNK_LOAD_TIMEOUT_S raises the reload alert and rejects with a ChunkLoadError.
  */
 export function loadChunk<T>(load: () => Promise<T>, timeoutMs = CHUNK_LOAD_TIMEOUT_S * 1000): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`A script chunk did not load within ${timeoutMs / 1000} s`)), timeoutMs);
+    timer = setTimeout(() => reject(new ChunkLoadError(`A script chunk did not load within ${timeoutMs / 1000} s`)), timeoutMs);
   });
   return Promise.race([load(), timeout])
     .catch((error: unknown) => {
       markStale();
-      throw error;
+      throw error instanceof ChunkLoadError ? error : new ChunkLoadError(error instanceof Error ? error.message : String(error), { cause: error });
     })
     .finally(() => clearTimeout(timer));
 }

@@ -8,7 +8,7 @@ import 'dayjs/locale/es';
 import 'dayjs/locale/fr';
 import 'dayjs/locale/it';
 import { currentLocale } from '../lib/i18n.ts';
-import { formatDate, parseDate } from '../lib/format.ts';
+import { formatDate, parseDate, typedDateProblem } from '../lib/format.ts';
 
 /** Date pickers inside follow the interface language: month and weekday names, first day of the week. */
 export function LocalizedDates({ children }: { children: ReactNode }) {
@@ -25,17 +25,38 @@ export const pickerDates: DateFormatter = ({ date, labelSeparator }) => {
 /**
  * A single date input in the interface language, shown and typed as the language writes dates.
  * Escape with its calendar open closes the calendar only: a dialog around it (Mantine's modal, which
- * listens before the input) stays, with what was typed into it.
+ * listens before the input) stays, with what was typed into it. A typed date it cannot take (not a
+ * date, or beyond the allowed days) is said under the field when it is left: the field goes back to
+ * its day, and no longer without a word.
  */
 export function LocalizedDateInput(props: DateInputProps) {
+  const { t } = useTranslation();
   const [calendarOpen, setCalendarOpen] = useState(false);
-  const { popoverProps } = props;
+  const [typedError, setTypedError] = useState<string | null>(null);
+  const { popoverProps, onBlur, onChange, minDate, maxDate } = props;
+  const explain = (text: string): string | null => {
+    const problem = typedDateProblem(text, { earliest: minDate, latest: maxDate });
+    if (!problem) return null;
+    const typed = formatDate(parseDate(text));
+    if (problem.kind === 'tooLate') return t('common.dateTooLate', { date: typed, latest: formatDate(problem.latest) });
+    if (problem.kind === 'tooEarly') return t('common.dateTooEarly', { date: typed, earliest: formatDate(problem.earliest) });
+    return t('common.dateUnreadable', { text: text.trim(), example: formatDate(new Date()) });
+  };
   return (
     <LocalizedDates>
       <DateInput
         valueFormat={(day) => formatDate(day)}
         dateParser={(text) => parseDate(text)}
         {...props}
+        error={typedError ?? props.error}
+        onChange={(value) => {
+          setTypedError(null);
+          onChange?.(value);
+        }}
+        onBlur={(event) => {
+          setTypedError(explain(event.currentTarget.value));
+          onBlur?.(event);
+        }}
         popoverProps={{
           ...popoverProps,
           onOpen: () => {

@@ -1,7 +1,8 @@
 import i18n, { type BackendModule, type FormatterModule, type ResourceKey } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
-import { COOKIE_LIFETIME_DAYS, DEFAULT_LOCALE, LOCALE_COOKIE, LOCALES, resolveLocale, type Locale, type MessageCatalog } from '@lm/contract';
+import { DEFAULT_LOCALE, LOCALES, resolveLocale, type Locale, type MessageCatalog } from '@lm/contract';
+import { LOCALE_DETECTION } from './locale-detection.ts';
 import { setRequestLocale } from './api.ts';
 import { formatValue, setFormatLocale } from './format.ts';
 
@@ -70,15 +71,7 @@ export const i18nReady = i18n
     load: 'languageOnly',
     interpolation: { escapeValue: false, alwaysFormat: true },
     react: { useSuspense: true },
-    detection: {
-      order: ['cookie', 'navigator'],
-      lookupCookie: LOCALE_COOKIE,
-      caches: ['cookie'],
-      cookieMinutes: COOKIE_LIFETIME_DAYS * 24 * 60,
-      cookieOptions: { path: '/', sameSite: 'lax' },
-      // Browsers send region tags (de-DE, es-ES): the language is what counts, everywhere.
-      convertDetectedLanguage: (language: string) => resolveLocale(language),
-    },
+    detection: LOCALE_DETECTION,
   });
 
 export function currentLocale(): Locale {

@@ -5,7 +5,9 @@ import { countUsersWithRole, findUserByEmail, insertUser, NO_CONTACT_DETAILS, to
 
 /**
  * First start (DESIGN.md section 8): with no administrator, create one from ADMIN_EMAIL and
- * ADMIN_PASSWORD, or with a random password printed once.
+ * ADMIN_PASSWORD, or with a random password printed once. Without a name, like an account that
+ * registered itself: the interface shows its e-mail address until the person enters their name (a
+ * made-up "System Administrator" read as English in every language and named nobody).
  */
 export async function ensureAdministrator(ctx: AppContext): Promise<{ email: string; password?: string } | null> {
   if ((await countUsersWithRole(ctx.db, 'ADMIN')) > 0) return null;
@@ -18,8 +20,8 @@ export async function ensureAdministrator(ctx: AppContext): Promise<{ email: str
     const row = await insertUser(trx, {
       email,
       passwordHash: await hashPassword(password),
-      firstName: 'System',
-      lastName: 'Administrator',
+      firstName: '',
+      lastName: '',
       ...NO_CONTACT_DETAILS,
       accessRole: 'ADMIN',
       optInEmail: false,

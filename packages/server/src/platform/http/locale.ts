@@ -1,13 +1,15 @@
 import type { FastifyRequest } from 'fastify';
-import { DEFAULT_LOCALE, isSupportedLocaleTag, resolveLocale, type Locale } from '@lm/contract';
+// The request's cookies (the type comes with the cookie plugin, registered in app.ts).
+import type {} from '@fastify/cookie';
+import { LOCALE_COOKIE, preferredLocale, type Locale } from '@lm/contract';
 
 /**
- * The first supported language of an Accept-Language header (the web app sends its current locale
- * there), by quality; `de-CH` counts as `de`. Defaults to English.
+ * The languages of an Accept-Language header, most wanted first: by quality, then in the order
+ * written; those with q=0 are refused.
  */
-export function localeOf(acceptLanguage: string | undefined): Locale {
-  if (!acceptLanguage) return DEFAULT_LOCALE;
-  const ranked = acceptLanguage
+export function acceptedLanguages(acceptLanguage: string | undefined): string[] {
+  if (!acceptLanguage) return [];
+  return acceptLanguage
     .split(',')
     .map((part, index) => {
       const [tag, ...parameters] = part.trim().split(';');
@@ -15,11 +17,23 @@ export function localeOf(acceptLanguage: string | undefined): Locale {
       return { tag: tag.trim(), quality: quality ? Number(quality.slice(2)) || 0 : 1, index };
     })
     .filter((entry) => entry.quality > 0)
-    .sort((a, b) => b.quality - a.quality || a.index - b.index);
-  const match = ranked.find((entry) => isSupportedLocaleTag(entry.tag));
-  return match ? resolveLocale(match.tag) : DEFAULT_LOCALE;
+    .sort((a, b) => b.quality - a.quality || a.index - b.index)
+    .map((entry) => entry.tag);
 }
 
+/**
+ * The first language of an Accept-Language header that we speak (the web app sends its current
+ * locale there, other clients the browser's list); `de-CH` counts as `de`. Defaults to English.
+ */
+export function localeOf(acceptLanguage: string | undefined): Locale {
+  return preferredLocale(acceptedLanguages(acceptLanguage));
+}
+
+/**
+ * The language of a request, the web app's order: the language cookie a person chose (or the web
+ * app remembered), then the Accept-Language list, then English. Error texts and mails follow it.
+ */
 export function requestLocale(request: FastifyRequest): Locale {
-  return localeOf(request.headers['accept-language']);
+  const cookie = request.cookies?.[LOCALE_COOKIE];
+  return preferredLocale([cookie, ...acceptedLanguages(request.headers['accept-language'])]);
 }

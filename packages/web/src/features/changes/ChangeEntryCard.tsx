@@ -52,7 +52,8 @@ export function ChangeEntryCard({ entry, references, onlyChanged, onSelectRecord
             {t('changes.noFieldChanged')}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={oldValues && newValues ? 440 : 280}>
+          // Scrolled sideways on a phone: reachable by keyboard too (axe: scrollable-region-focusable).
+          <Table.ScrollContainer minWidth={oldValues && newValues ? 440 : 280} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
             <Table withTableBorder withColumnBorders fz="sm" verticalSpacing={4} className={classes.values}>
               <Table.Thead>
                 <Table.Tr>

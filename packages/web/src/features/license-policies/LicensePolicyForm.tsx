@@ -2,7 +2,7 @@ import { ActionIcon, Button, Fieldset, Group, NumberInput, Select, SimpleGrid, S
 import { useForm } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { LOCALES, MONTH_DAYS, LOCALE_NAMES } from '@lm/contract';
+import { LOCALES, LOCALE_NAMES } from '@lm/contract';
 import {
   licensePolicyFields,
   MAX_BORROW_DAYS,
@@ -18,10 +18,9 @@ import { policyLabel } from '../../lib/license-policies.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { showFieldErrors } from '../../lib/server-errors.ts';
 import { useSaveLicensePolicy } from './api/save-license-policy.ts';
-import { freeUpdatesOptions, machinesIntervalOptions, refetchOptions } from './policy-options.ts';
+import { freeUpdatesOptions, machinesIntervalOptions, refetchOptions, unitsPerDay, validityDays, VALIDITY_UNITS, type ValidityUnit } from './policy-options.ts';
+import i18n from '../../lib/i18n.ts';
 import { FormActions } from '../../components/FormActions.tsx';
-
-type ValidityUnit = 'days' | 'months';
 
 interface PolicyFormValues {
   name: string;
@@ -73,14 +72,17 @@ function initialValues(policy: LicensePolicy | null): PolicyFormValues {
 
 const integer = (value: number | string) => (value === '' ? Number.NaN : Math.round(Number(value)));
 
-/** The API body: every number an integer (spec section 7); months of validity are 30.5 days. */
+/**
+ * The API body: every number an integer (spec section 7); the validity in whole days, whatever unit
+ * it was entered in (a month is 30.5 days).
+ */
 function toBody(values: PolicyFormValues): LicensePolicyInput {
-  const amount = Number(values.validityAmount);
+  const amount = values.validityAmount === '' ? Number.NaN : Number(values.validityAmount);
   return {
     name: values.name,
     type: values.type as PolicyType,
     publicName: values.type === 'INDEFINITE' ? {} : Object.fromEntries(values.publicNames.map((entry) => [entry.locale, entry.description])),
-    licenseMaxValidDays: integer(values.validityUnit === 'months' ? amount * MONTH_DAYS : values.validityAmount),
+    licenseMaxValidDays: validityDays(amount, values.validityUnit) ?? Number.NaN,
     refetchIntervalSeconds: integer(values.refetchIntervalSeconds),
     refetchBeforeExpirySeconds: integer(values.refetchBeforeExpirySeconds),
     maxDifferentMachinesCount: integer(values.maxDifferentMachinesCount),
@@ -102,7 +104,15 @@ function validate(values: PolicyFormValues): Record<string, string> {
     .filter(([path]) => !path.startsWith('publicName.'))
     .map(([path, message]) => [FIELD_OF_BODY[path] ?? path, message]);
   const entryErrors = values.type === 'INDEFINITE' ? {} : validateEntries(values);
-  return { ...Object.fromEntries(bodyErrors), ...entryErrors };
+  return { ...Object.fromEntries(bodyErrors), ...validityErrors(values), ...entryErrors };
+}
+
+/** Hours, minutes or seconds that make no whole day: the policy keeps days, and says so rather than rounding. */
+function validityErrors(values: PolicyFormValues): Record<string, string> {
+  const amount = Number(values.validityAmount);
+  if (values.validityAmount === '' || !Number.isFinite(amount) || amount <= 0 || validityDays(amount, values.validityUnit) !== null) return {};
+  const unit = values.validityUnit;
+  return { validityAmount: i18n.t('catalogue.policy.wholeDays', { perDay: i18n.t(`catalogue.duration.${unit}`, { count: unitsPerDay(unit) }) }) };
 }
 
 /** Create or edit a license policy (spec sections 3, 5 and 9). */
@@ -188,9 +198,9 @@ export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: Licen
             <NumberInput label={t('catalogue.policy.licenseMaxValid')} required min={1} allowDecimal={form.values.validityUnit === 'months'} style={{ flex: 1 }} {...form.getInputProps('validityAmount')} />
             <Select
               label={t('catalogue.policy.unit')}
-              w={120}
+              w={130}
               allowDeselect={false}
-              data={(['days', 'months'] as const).map((unit) => ({ value: unit, label: t(`catalogue.units.${unit}`) }))}
+              data={VALIDITY_UNITS.map((unit) => ({ value: unit, label: t(`catalogue.units.${unit}`) }))}
               {...form.getInputProps('validityUnit')}
             />
           </Group>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TFunction } from 'i18next';
 import { DIFFERENT_MACHINES_INTERVAL_OPTIONS_H, REFETCH_INTERVAL_OPTIONS_S } from '@lm/contract';
-import { freeUpdatesLabel, freeUpdatesOptions, machinesIntervalOptions, refetchOptions } from './policy-options.ts';
+import { freeUpdatesLabel, freeUpdatesOptions, machinesIntervalOptions, refetchOptions, unitsPerDay, validityDays } from './policy-options.ts';
 
 /** Shows the key and count instead of a translation: `catalogue.duration.hours:2`. */
 const t = ((key: string, options?: { count?: number }) => (options?.count === undefined ? key : `${key}:${options.count}`)) as unknown as TFunction;
@@ -37,5 +37,23 @@ describe('policy options', () => {
     expect(freeUpdatesLabel(366, t)).toBe('catalogue.duration.months:12');
     expect(freeUpdatesLabel(null, t)).toBe('common.none');
     expect(freeUpdatesLabel(100, t)).toBe('catalogue.duration.days:100');
+  });
+});
+
+describe('a file validity entered in any unit of the spec', () => {
+  it('is kept in whole days: days as they are, months of 30.5 days, hours, minutes and seconds that make whole days', () => {
+    expect(validityDays(30, 'days')).toBe(30);
+    expect(validityDays(6, 'months')).toBe(183);
+    expect(validityDays(1.5, 'months')).toBe(46);
+    expect(validityDays(48, 'hours')).toBe(2);
+    expect(validityDays(2880, 'minutes')).toBe(2);
+    expect(validityDays(86400, 'seconds')).toBe(1);
+  });
+
+  it('is refused as no whole number of days, so that the form says so instead of rounding', () => {
+    expect(validityDays(36, 'hours')).toBeNull();
+    expect(validityDays(90, 'minutes')).toBeNull();
+    expect(validityDays(1000, 'seconds')).toBeNull();
+    expect([unitsPerDay('hours'), unitsPerDay('minutes'), unitsPerDay('seconds'), unitsPerDay('days')]).toEqual([24, 1440, 86400, 1]);
   });
 });

@@ -1,7 +1,7 @@
 import type { ComboboxItemGroup } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import { DIFFERENT_MACHINES_INTERVAL_OPTIONS_H, FREE_UPDATES_PERIOD_OPTIONS_MONTHS, REFETCH_INTERVAL_OPTIONS_S } from '@lm/contract';
-import { DURATION_UNIT_SECONDS, monthsToDays, type DurationUnit } from '@lm/contract/license-policy';
+import { DURATION_UNIT_SECONDS, monthsToDays, toSeconds, type DurationUnit } from '@lm/contract/license-policy';
 import { formatDuration } from '../../lib/license-policies.ts';
 
 type Group = ComboboxItemGroup<{ value: string; label: string }>;
@@ -55,4 +55,24 @@ export function freeUpdatesLabel(days: number | null, t: TFunction): string {
   if (days === null) return t('common.none');
   const months = FREE_UPDATES_PERIOD_OPTIONS_MONTHS.find((option) => option !== null && monthsToDays(option) === days);
   return months ? t('catalogue.duration.months', { count: months }) : t('catalogue.duration.days', { count: days });
+}
+
+/** The units a file's validity is entered in (spec section 9: days, months, hours, minutes or seconds). */
+export const VALIDITY_UNITS = ['days', 'months', 'hours', 'minutes', 'seconds'] as const satisfies readonly DurationUnit[];
+export type ValidityUnit = (typeof VALIDITY_UNITS)[number];
+
+/**
+ * A validity typed in a unit, in the whole days the policy keeps (`licenseMaxValidDays`): 48 hours
+ * are 2 days, 6 months 183 days (a month is 30.5 days, rounded as the free-updates period). Null
+ * for an amount of hours, minutes or seconds that is no whole number of days.
+ */
+export function validityDays(amount: number, unit: ValidityUnit): number | null {
+  if (unit === 'months') return monthsToDays(amount);
+  const days = toSeconds(amount, unit) / DURATION_UNIT_SECONDS.days;
+  return Number.isInteger(days) ? days : null;
+}
+
+/** How many of a unit make one day (24 hours, 1,440 minutes), for the message when an amount is not whole days. */
+export function unitsPerDay(unit: ValidityUnit): number {
+  return DURATION_UNIT_SECONDS.days / DURATION_UNIT_SECONDS[unit];
 }

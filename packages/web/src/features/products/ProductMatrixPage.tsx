@@ -65,7 +65,8 @@ export default function ProductMatrixPage() {
         {products.data && products.data.items.length === 0 ? (
           <Alert color="gray">{t('catalogue.matrix.empty')}</Alert>
         ) : (
-          <Table.ScrollContainer minWidth={300 + columns.length * 48} maxHeight="70vh">
+          // Scrolled both ways on a phone: reachable by keyboard too (axe: scrollable-region-focusable).
+          <Table.ScrollContainer minWidth={300 + columns.length * 48} maxHeight="70vh" scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
             <Table striped highlightOnHover withColumnBorders stickyHeader w="auto" data-testid="product-matrix">
               <Table.Thead>
                 <Table.Tr>

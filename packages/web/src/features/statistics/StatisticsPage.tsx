@@ -48,6 +48,9 @@ export default function StatisticsPage() {
   const [search] = useSearchParams();
   const categories = visibleCategories(ability);
   const chosen = categories.find((name) => name === category);
+  // One category (a distributor's TAN activations) is the whole page: no tab bar with one tab, no overview.
+  const only = categories.length === 1 ? categories[0] : undefined;
+  const shownCategory = chosen ?? only;
   // The range the server applied, to show the default range in the picker.
   const shown = useStatistics(chosen ?? categories[0] ?? 'tan-activations', filter).data;
 
@@ -58,10 +61,11 @@ export default function StatisticsPage() {
 
   return (
     <Stack>
-      <PageTitle title={chosen ? t('statistics.title', { category: t(`statistics.categories.${chosen}`) }) : t('pages.statistics')} />
+      <PageTitle title={shownCategory ? t('statistics.title', { category: t(`statistics.categories.${shownCategory}`) }) : t('pages.statistics')} />
+      {!only && (
       <Tabs value={chosen ?? OVERVIEW} onChange={(value) => navigate(`/statistics${value && value !== OVERVIEW ? `/${value}` : ''}${query}`)} variant="pills">
         <Tabs.List style={{ flexWrap: 'wrap' }}>
-          {categories.length > 1 && <Tabs.Tab value={OVERVIEW}>{t('statistics.overview')}</Tabs.Tab>}
+          <Tabs.Tab value={OVERVIEW}>{t('statistics.overview')}</Tabs.Tab>
           {categories.map((name) => (
             <Tabs.Tab key={name} value={name}>
               {t(`statistics.categories.${name}`)}
@@ -69,9 +73,10 @@ export default function StatisticsPage() {
           ))}
         </Tabs.List>
       </Tabs>
+      )}
       <StatisticsFilters filter={filter} shownRange={shown} onChange={setFilter} />
-      {chosen || categories.length === 1 ? (
-        <CategoryPanel category={chosen ?? categories[0]} filter={filter} />
+      {shownCategory ? (
+        <CategoryPanel category={shownCategory} filter={filter} />
       ) : (
         <SimpleGrid cols={{ base: 1, lg: 2 }}>
           {categories.map((name) => (

@@ -12,7 +12,7 @@ import { showFieldErrors } from '../../lib/server-errors.ts';
 import { useCreateTans, useTanLimits, useTans, type TanItem } from './api/tans.ts';
 import { RecentTans } from './components/RecentTans.tsx';
 import { TanFormFields } from './components/TanFormFields.tsx';
-import { emptyTanForm, tanFormSchema, toTanBody, type TanFormValues } from './form.ts';
+import { emptyTanForm, TAN_FIELD_LABELS, tanFormSchema, toTanBody, type TanFormValues } from './form.ts';
 
 /** The latest TANs shown until a batch is created here. */
 const LATEST_SHOWN = 10;
@@ -31,7 +31,7 @@ export default function TanCreatePage() {
   const schema = useMemo(() => tanFormSchema(limits.data?.maxLicenseCount ?? Number.MAX_SAFE_INTEGER), [limits.data]);
   const form = useForm<TanFormValues>({
     initialValues: { ...emptyTanForm, distributorId: isDistributor && user ? user.id : null },
-    validate: formValidator(schema),
+    validate: formValidator(schema, TAN_FIELD_LABELS),
   });
 
   const submit = form.onSubmit((values) => {

@@ -44,6 +44,18 @@ export function tanFormSchema(maxLicenseCount: number) {
   });
 }
 
+/** The TAN form's labels by field, for the default validation message ("License policy is not an allowed value"). */
+export const TAN_FIELD_LABELS: Record<keyof TanFormValues, string> = {
+  productId: 'tans.product',
+  licensePolicyId: 'tans.policy',
+  licenseCount: 'tans.licenseCount',
+  distributorId: 'tans.distributor',
+  freeUpdatesUntil: 'tans.freeUpdatesUntil',
+  validUntil: 'tans.validUntil',
+  tags: 'tans.tags',
+  notes: 'tans.notes',
+};
+
 const idOrNull = (value: string | null) => (value ? Number(value) : null);
 
 export function toTanBody(values: TanFormValues): TanFieldsInput {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ActionIcon, Alert, Badge, Button, Card, Group, Popover, Stack, Table, Text, Title } from '@mantine/core';
 import { openConfirmModal } from '../../../components/modals.tsx';
 import { IconArrowsExchange, IconCalendarPlus, IconDeviceDesktop, IconDownload, IconEdit, IconGift, IconInfoCircle, IconTrash } from '@tabler/icons-react';
@@ -174,29 +174,12 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
         <Group gap="xs" mt="auto">
           {can('download') && (
             <Button.Group>
-              <Button
-                component="a"
-                href={downloadable ? licenseFileUrl(license.id, 'lic') : undefined}
-                download
-                size="xs"
-                variant="light"
-                leftSection={<IconDownload size={14} />}
-                disabled={!downloadable}
-                title={downloadable ? undefined : t('licenses.noDownload')}
-              >
+              <FileButton href={downloadable ? licenseFileUrl(license.id, 'lic') : null} title={downloadable ? undefined : t('licenses.noDownload')} leftSection={<IconDownload size={14} />}>
                 {t('licenses.download')}
-              </Button>
-              <Button
-                component="a"
-                href={downloadable ? licenseFileUrl(license.id, 'json') : undefined}
-                download
-                size="xs"
-                variant="light"
-                disabled={!downloadable}
-                title={downloadable ? t('licenses.downloadJson') : t('licenses.noDownload')}
-              >
+              </FileButton>
+              <FileButton href={downloadable ? licenseFileUrl(license.id, 'json') : null} title={downloadable ? t('licenses.downloadJson') : t('licenses.noDownload')}>
                 .json
-              </Button>
+              </FileButton>
             </Button.Group>
           )}
           {live && can('update', 'machineId') && (
@@ -232,5 +215,22 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
       {dialog === 'move' && <MoveDialog license={license} onClose={() => setDialog(null)} />}
       {dialog === 'edit' && <AdminEditDialog license={license} onClose={() => setDialog(null)} />}
     </Card>
+  );
+}
+
+/**
+ * A license file's download: a link while there is a file, else a disabled button. A link cannot be
+ * disabled (`<a disabled>` was still a link to assistive technology, and read as 1.7:1 text).
+ */
+function FileButton({ href, title, leftSection, children }: { href: string | null; title?: string; leftSection?: ReactNode; children: ReactNode }) {
+  const common = { size: 'xs', variant: 'light', title, leftSection } as const;
+  return href ? (
+    <Button component="a" href={href} download {...common}>
+      {children}
+    </Button>
+  ) : (
+    <Button disabled {...common}>
+      {children}
+    </Button>
   );
 }

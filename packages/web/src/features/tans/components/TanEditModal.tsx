@@ -11,7 +11,7 @@ import { showError, showSuccess } from '../../../lib/notify.ts';
 import { showFieldErrors } from '../../../lib/server-errors.ts';
 import { useUpdateTan, type TanItem } from '../api/tans.ts';
 import { useAllLicensePolicies } from '../../../lib/license-policies.ts';
-import { tanFormSchema, toTanBody, toTanForm, type TanFormValues } from '../form.ts';
+import { TAN_FIELD_LABELS, tanFormSchema, toTanBody, toTanForm, type TanFormValues } from '../form.ts';
 import { TanFormFields } from './TanFormFields.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { Dialog } from '../../../components/Dialog.tsx';
@@ -29,7 +29,7 @@ export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClo
   const update = useUpdateTan();
   const policies = useAllLicensePolicies();
   const schema = useMemo(() => tanFormSchema(maxLicenseCount ?? Number.MAX_SAFE_INTEGER), [maxLicenseCount]);
-  const form = useForm<TanFormValues>({ initialValues: toTanForm(tan), validate: formValidator(schema) });
+  const form = useForm<TanFormValues>({ initialValues: toTanForm(tan), validate: formValidator(schema, TAN_FIELD_LABELS) });
   const [revoked, setRevoked] = useState(tan.revoked);
   const [suspended, setSuspended] = useState(tan.suspended);
   const [revokeLicenses, setRevokeLicenses] = useState(false);

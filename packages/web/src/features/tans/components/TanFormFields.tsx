@@ -1,11 +1,14 @@
 import { NumberInput, SimpleGrid, Textarea, TagsInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { User } from '@lm/contract';
+import { api } from '../../../lib/api.ts';
 import type { UseFormReturnType } from '@mantine/form';
 import { IconLock } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { parseTanTags, TAN_MAX_TAGS } from '@lm/contract/tan';
 import type { TanFormValues } from '../form.ts';
 import { ProductSelect } from '../../../components/ProductSelect.tsx';
-import { UserSelect } from '../../../components/UserSelect.tsx';
+import { UserSelect, userOptionLabel } from '../../../components/UserSelect.tsx';
 import forbidden from '../../../components/FieldAccess.module.css';
 import { PolicySelect } from './ReferenceSelects.tsx';
 import { useTanTags } from '../api/tans.ts';
@@ -57,22 +60,18 @@ export function TanFormFields({ form, maxLicenseCount, canChooseDistributor, lab
           allowNegative={false}
           {...form.getInputProps('licenseCount')}
         />
-        <UserSelect
-          label={t('tans.distributor')}
-          placeholder={canChooseDistributor ? t('tans.noDistributor') : undefined}
-          accessRole="DISTRIBUTOR"
-          {...form.getInputProps('distributorId')}
-          value={form.values.distributorId}
-          onChange={(userId) => form.setFieldValue('distributorId', userId)}
-          {...(canChooseDistributor
-            ? {}
-            : {
-                disabled: true,
-                title: t('tans.forbiddenField'),
-                classNames: { input: forbidden.forbidden },
-                rightSection: <IconLock size={16} aria-label={t('tans.forbiddenField')} />,
-              })}
-        />
+        {canChooseDistributor ? (
+          <UserSelect
+            label={t('tans.distributor')}
+            placeholder={t('tans.noDistributor')}
+            accessRole="DISTRIBUTOR"
+            {...form.getInputProps('distributorId')}
+            value={form.values.distributorId}
+            onChange={(userId) => form.setFieldValue('distributorId', userId)}
+          />
+        ) : (
+          <ReadOnlyAccount label={t('tans.distributor')} userId={form.values.distributorId} />
+        )}
         <LocalizedDateInput
           label={t('tans.freeUpdatesUntil')}
           clearable
@@ -99,5 +98,34 @@ export function TanFormFields({ form, maxLicenseCount, canChooseDistributor, lab
       </SimpleGrid>
       <Textarea label={t('tans.notes')} autosize minRows={2} maxRows={6} {...form.getInputProps('notes')} />
     </>
+  );
+}
+
+/**
+ * The distributor of a distributor's own TAN: its name and whole e-mail address, wrapped onto a
+ * second line where the column is narrow (a select's one line cut the address off), styled as a
+ * field the person may not change.
+ */
+function ReadOnlyAccount({ label, userId }: { label: string; userId: number | null }) {
+  const { t } = useTranslation();
+  const account = useQuery({
+    queryKey: ['users', 'one', userId],
+    queryFn: ({ signal }) => api<User>(`/users/${userId}`, { signal }),
+    enabled: userId !== null,
+    staleTime: 60_000,
+  });
+  return (
+    <Textarea
+      label={label}
+      value={account.data ? userOptionLabel(account.data) : ''}
+      disabled
+      autosize
+      minRows={1}
+      title={t('tans.forbiddenField')}
+      classNames={{ input: forbidden.forbidden }}
+      rightSection={<IconLock size={16} aria-label={t('tans.forbiddenField')} />}
+      data-testid="tan-distributor"
+      styles={{ input: { overflowWrap: 'anywhere' } }}
+    />
   );
 }
