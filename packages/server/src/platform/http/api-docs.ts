@@ -47,6 +47,7 @@ const TAGS = [
   ['api-tokens', 'Tokens for integrations (session only)'],
   ['webhooks', 'Outbound webhook endpoints and their deliveries'],
   ['orders', "The shop's order notifications (signed, no token)"],
+  ['shop', 'Shop connections (Stripe, Paddle, FastSpring, Shopify, generic): their signed events become TANs'],
   ['changes', 'The change log of every record'],
   ['statistics', 'Activation and license statistics'],
   ['settings', 'Settings and the theme'],

@@ -104,6 +104,18 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /webhooks/orders': 'receiveOrder',
   'POST /client-errors': 'reportClientError',
 
+  'GET /setup-status': 'getSetupStatus',
+
+  'GET /shop-connections': 'listShopConnections',
+  'POST /shop-connections': 'createShopConnection',
+  'GET /shop-connections/{id}': 'getShopConnection',
+  'PUT /shop-connections/{id}': 'updateShopConnection',
+  'DELETE /shop-connections/{id}': 'deleteShopConnection',
+  'GET /shop-connections/{id}/events': 'listShopEvents',
+  'POST /shop-connections/{id}/events/{eventId}/replay': 'replayShopEvent',
+  'GET /shop-purchases': 'listShopPurchases',
+  'POST /webhooks/shop/{id}': 'receiveShopEvent',
+
   'POST /client/v1/license': 'requestClientLicense',
   'DELETE /client/v1/license': 'releaseClientLicense',
   'GET /client/v1/keys': 'listSigningKeys',
@@ -123,6 +135,7 @@ export const PUBLIC_OPERATIONS: ReadonlySet<string> = new Set([
   'resetPassword',
   'downloadAnyLicFile',
   'receiveOrder',
+  'receiveShopEvent',
   'reportClientError',
   'requestClientLicense',
   'releaseClientLicense',
