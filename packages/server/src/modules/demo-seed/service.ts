@@ -254,8 +254,11 @@ class DemoRun {
       await this.createAccount(customer, 'USER');
       const session = await this.api.login(customer.email);
       if (index % 3 === 0) {
-        const trial = await this.addTrial(session, customer, this.currentCad(), machine, gone);
-        if (index % 2 === 0) this.at(joined - 10, 15, async () => this.api.call(await this.api.login(customer.email), 'POST', `/api/licenses/${trial.id}/extend`, { amount: 1, unit: 'weeks' }));
+        // Every other one starts a week short of the trial period and extends by that week later:
+        // a trial runs at most its period from its first day.
+        const extended = index % 2 === 0;
+        const trial = await this.addTrial(session, customer, this.currentCad(), machine, gone, extended ? 7 : 0);
+        if (extended) this.at(joined - 10, 15, async () => this.api.call(await this.api.login(customer.email), 'POST', `/api/licenses/${trial.id}/extend`, { amount: 1, unit: 'weeks' }));
         // Most who try, buy: the trial's machine then gets the real license.
         if (index % 6 !== 3) this.at(joined - 20, 11, async () => this.activate(await this.api.login(customer.email), customer, this.currentCad(), index % 2 ? 'reseller' : 'shop', machine, gone));
       } else {
@@ -292,9 +295,10 @@ class DemoRun {
     return this.productIds.has('cad6') ? 'cad6' : 'cad5';
   }
 
-  private async addTrial(session: string, customer: DemoPerson, key: 'cad5' | 'cad6' | 'viewer', machineId: string, gone: number): Promise<License> {
+  /** A trial of the product's whole trial period, or `shortByDays` less (to be extended by them later). */
+  private async addTrial(session: string, customer: DemoPerson, key: 'cad5' | 'cad6' | 'viewer', machineId: string, gone: number, shortByDays = 0): Promise<License> {
     const product = DEMO_PRODUCTS.find((candidate) => candidate.key === key)!;
-    const validUntil = isoDay(Date.now() + product.trialDays! * DAY_MS);
+    const validUntil = isoDay(Date.now() + (product.trialDays! - shortByDays) * DAY_MS);
     const license = await this.api.call<License>(session, 'POST', '/api/licenses/temporary', { productId: this.productIds.get(key), machineId, validUntil });
     // The trial's software refreshes while the trial runs.
     this.follow(customer, { id: license.id, machineId, product, kind: 'TEMPORARY', until: Math.max(gone, daysBefore(this.today, Date.now()) - product.trialDays!), ended: false });
