@@ -135,7 +135,9 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
  */
 function brokenOffByClient(error: FastifyError, request: FastifyRequest): boolean {
   if (typeof error.code === 'string' && error.code.startsWith('HPE_')) return true;
-  return error.code === 'ECONNRESET' && (error.message === 'aborted' || request.raw.destroyed);
+  // Not request.raw.destroyed: a request is destroyed once its body has been read, so a database
+  // connection reset (also ECONNRESET) after that looked like the client's, and answered 400.
+  return error.code === 'ECONNRESET' && (error.message === 'aborted' || request.raw.socket?.destroyed === true);
 }
 
 /** The status and body that answer an error; validation answers in the request's language. */
