@@ -173,11 +173,11 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
     await expect.poll(() => card.getByText('Trial license for one computer').isVisible()).toBe(true);
     // The product's 14 trial days are the suggested validity, and as far as a trial of it reaches.
     await expect.poll(() => card.getByTestId('license-valid-until').textContent()).toBe(shownDate(isoDaysFromToday(14)));
+    // It already runs as long as a trial of it can (its first day + 14): the dialog offers nothing more.
     await card.getByRole('button', { name: 'Extend' }).click();
-    await page.getByRole('dialog').getByLabel('Extend by').fill('3');
-    await page.getByRole('dialog').getByRole('button', { name: 'Extend' }).click();
-    await toastSays(page, `You cannot extend the license this far into the future. It can run until ${shownDate(isoDaysFromToday(14))} at most.`);
-    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByRole('dialog').getByTestId('extend-none-left').isVisible()).toBe(true);
+    expect(await page.getByRole('dialog').getByText(`A trial can run until ${shownDate(isoDaysFromToday(14))} at most`).isVisible()).toBe(true);
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).last().click();
 
     // A second machine for the same product is refused: that machine's trial is used.
     await page.getByRole('button', { name: 'Add temporary license' }).click();
@@ -197,11 +197,13 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
     await page.getByRole('dialog').getByLabel('Extend by').fill('3');
     await page.getByRole('dialog').getByRole('button', { name: 'Extend' }).click();
     await expect.poll(() => short.getByTestId('license-valid-until').textContent()).toBe(shownDate(isoDaysFromToday(6)));
+    // 8 days are left up to its first day + 14: two weeks are refused under the field, one week is not.
     await short.getByRole('button', { name: 'Extend' }).click();
     await page.getByRole('dialog').getByLabel('Extend by').fill('2');
     await page.getByRole('dialog').getByText('Weeks', { exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Extend' }).click();
-    await toastSays(page, `You cannot extend the license this far into the future. It can run until ${shownDate(isoDaysFromToday(14))} at most.`);
+    await expect.poll(() => page.getByRole('dialog').getByText('At most 1 (Weeks)').isVisible()).toBe(true);
+    expect(await page.getByRole('dialog').getByText('Months', { exact: true }).count()).toBe(0);
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await screenshot(page, 'licensing-temporary');
 
