@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { todayOf, trialReachDays, type ActivateLicense, type License, type TemporaryLicense } from '@lm/contract/license';
 import { recordChange } from '../../platform/changelog.ts';
-import type { AppContext } from '../../platform/context.ts';
+import type { Actor, AppContext } from '../../platform/context.ts';
 import { nowIso, type Executor } from '../../platform/db/database.ts';
 import { actorOf, authorize, requireUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
@@ -123,32 +123,49 @@ async function activateIn(trx: Executor, request: FastifyRequest, ownerId: numbe
   const machines = checkMachineWindow(await tanMachineBindings(trx, tan.id, since), input.machineId, window, now);
   if (!machines.allowed) throw tooManyMachines(machines);
 
+  const license = await insertActivatedLicense(trx, actorOf(request), { tan, code: input.tan, policy, ownerId, machineId: input.machineId, activatedCount }, now);
+  return license.id;
+}
+
+/**
+ * The license of an activation whose claim on the TAN was taken (activatedCount, the TAN's new
+ * count): bound to its machine, with free updates from the TAN or the policy, and logged with the
+ * TAN's new count. The web's activation and a shop purchase's both make it here.
+ */
+export async function insertActivatedLicense(
+  trx: Executor,
+  actor: Actor,
+  activation: {
+    tan: { id: number; product_id: number; free_updates_until: string | null };
+    code: string;
+    policy: { id: number; free_updates_period_days: number | null };
+    ownerId: number;
+    machineId: string;
+    activatedCount: number;
+  },
+  now: Date,
+) {
+  const { tan, policy, machineId, activatedCount } = activation;
+  const nowText = now.toISOString();
   const license = await insertLicense(
     trx,
     {
       kind: 'TAN',
-      owner_id: ownerId,
+      owner_id: activation.ownerId,
       product_id: tan.product_id,
       license_policy_id: policy.id,
       tan_id: tan.id,
-      tan_code: input.tan,
-      machine_id: input.machineId,
+      tan_code: activation.code,
+      machine_id: machineId,
       valid_until: null,
-      free_updates_until: freeUpdatesUntilAtActivation(tan.free_updates_until, policy.free_updates_period_days, today),
+      free_updates_until: freeUpdatesUntilAtActivation(tan.free_updates_until, policy.free_updates_period_days, todayOf(now)),
     },
     nowText,
   );
-  await bindMachine(trx, license.id, input.machineId, nowText);
-  const actor = actorOf(request);
+  await bindMachine(trx, license.id, machineId, nowText);
   await recordChange(trx, actor, { model: 'License', recordId: license.id, operation: 'insert', newValues: licenseValues(license) });
-  await recordChange(trx, actor, {
-    model: 'Tan',
-    recordId: tan.id,
-    operation: 'update',
-    oldValues: { activatedCount: activatedCount - 1 },
-    newValues: { activatedCount },
-  });
-  return license.id;
+  await recordChange(trx, actor, { model: 'Tan', recordId: tan.id, operation: 'update', oldValues: { activatedCount: activatedCount - 1 }, newValues: { activatedCount } });
+  return license;
 }
 
 function invalidValidUntil(code: string, params: Record<string, string | number>): AppError {

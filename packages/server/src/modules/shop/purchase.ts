@@ -4,12 +4,11 @@ import { recordChange } from '../../platform/changelog.ts';
 import { SYSTEM, type AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { enqueueEvents } from '../../platform/webhooks/outbox.ts';
-import { machineTaken, resolvePolicy } from '../licenses/activation.ts';
-import { bindMachine, findProductForLicensing, insertLicense } from '../licenses/repo.ts';
-import { freeUpdatesUntilAtActivation } from '../licenses/rules.ts';
-import { licenseValues } from '../licenses/view.ts';
+import { insertActivatedLicense, machineTaken, resolvePolicy } from '../licenses/activation.ts';
+import { findProductForLicensing } from '../licenses/repo.ts';
 import { orderAccount } from '../orders/service.ts';
 import { claimActivation, insertTans, type TanRow } from '../tans/repo.ts';
+import { tanChangeValues } from '../tans/service.ts';
 import type { ShopAction } from './connectors/types.ts';
 import { queuePurchaseMail } from './mail.ts';
 import { addPaymentRefs, insertOrderLine, mappingsOf, orderLines, type ConnectionRow, type MappingRow } from './repo.ts';
@@ -84,7 +83,7 @@ export async function applyPurchase(ctx: AppContext, trx: Executor, connection: 
       ],
       nowText,
     );
-    await recordChange(trx, SYSTEM, { model: 'Tan', recordId: tan.id, operation: 'insert', newValues: tanValues(tan) });
+    await recordChange(trx, SYSTEM, { model: 'Tan', recordId: tan.id, operation: 'insert', newValues: tanChangeValues(tan) });
     await insertOrderLine(trx, {
       connection_id: connection.id,
       order_ref: purchase.orderRef,
@@ -122,23 +121,6 @@ export async function applyPurchase(ctx: AppContext, trx: Executor, connection: 
   return { outcome: 'processed', reason: null, tanIds, mail: true };
 }
 
-/** A TAN's values for the change log. */
-export function tanValues(row: TanRow): Record<string, unknown> {
-  return {
-    code: row.code,
-    productId: row.product_id,
-    licensePolicyId: row.license_policy_id,
-    licenseCount: row.license_count,
-    activatedCount: row.activated_count,
-    distributorId: row.distributor_id,
-    revoked: Boolean(row.revoked),
-    suspended: Boolean(row.suspended),
-    validUntil: row.valid_until,
-    freeUpdatesUntil: row.free_updates_until,
-    notes: row.notes,
-  };
-}
-
 /**
  * Activates a bought TAN for the order's machine, as the buyer would (licenses/activation.ts), unless
  * that machine already holds a license of the product: then the buyer activates the mailed code
@@ -152,23 +134,6 @@ async function activateForBuyer(trx: Executor, tan: TanRow, ownerId: number, mac
   const policy = await resolvePolicy(trx, tan.license_policy_id, product.default_license_policy_id);
   const activatedCount = await claimActivation(trx, tan.id, nowText, { floating: policy.type === 'FLOATING' });
   if (activatedCount === null) return false;
-  const license = await insertLicense(
-    trx,
-    {
-      kind: 'TAN',
-      owner_id: ownerId,
-      product_id: tan.product_id,
-      license_policy_id: policy.id,
-      tan_id: tan.id,
-      tan_code: tan.code,
-      machine_id: machineId,
-      valid_until: null,
-      free_updates_until: freeUpdatesUntilAtActivation(tan.free_updates_until, policy.free_updates_period_days, today),
-    },
-    nowText,
-  );
-  await bindMachine(trx, license.id, machineId, nowText);
-  await recordChange(trx, SYSTEM, { model: 'License', recordId: license.id, operation: 'insert', newValues: licenseValues(license) });
-  await recordChange(trx, SYSTEM, { model: 'Tan', recordId: tan.id, operation: 'update', oldValues: { activatedCount: activatedCount - 1 }, newValues: { activatedCount } });
+  await insertActivatedLicense(trx, SYSTEM, { tan, code: tan.code, policy, ownerId, machineId, activatedCount }, now);
   return true;
 }

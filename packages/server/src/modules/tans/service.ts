@@ -151,7 +151,7 @@ async function insertTanBatch(ctx: AppContext, request: FastifyRequest, fields: 
       trx,
       actorOf(request),
       'Tan',
-      inserted.map((row) => ({ id: row.id, values: changeValues(row, fields.tags) })),
+      inserted.map((row) => ({ id: row.id, values: tanChangeValues(row, fields.tags) })),
     );
     return inserted;
   });
@@ -178,8 +178,8 @@ function toTanFields(
   };
 }
 
-/** A TAN's values for the change log. */
-function changeValues(row: TanRow, tags: string[]): Record<string, unknown> {
+/** A TAN's values for the change log (also of the TANs a shop purchase makes, which have no tags). */
+export function tanChangeValues(row: TanRow, tags: string[] = []): Record<string, unknown> {
   return {
     code: row.code,
     productId: row.product_id,
@@ -240,7 +240,7 @@ export async function updateTanFor(ctx: AppContext, request: FastifyRequest, id:
     );
     await replaceTags(trx, id, fields.tags);
     const actor = actorOf(request);
-    await recordChange(trx, actor, { model: 'Tan', recordId: id, operation: 'update', oldValues: changeValues(old, oldTags), newValues: changeValues(updated, fields.tags) });
+    await recordChange(trx, actor, { model: 'Tan', recordId: id, operation: 'update', oldValues: tanChangeValues(old, oldTags), newValues: tanChangeValues(updated, fields.tags) });
     if (fields.freeUpdatesUntil !== null && fields.freeUpdatesUntil !== old.free_updates_until) {
       await propagateFreeUpdates(trx, actor, id, fields.freeUpdatesUntil, now);
     }
