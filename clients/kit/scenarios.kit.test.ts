@@ -6,10 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changeOneByte, clientsWithHarness, DAY, harness, HOUR, KitServer, kidOfFile, setUpCatalogue, storedLicenseFiles, unique } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { changeOneByte, clientSuite, clientsWithHarness, DAY, HOUR, kidOfFile, storedLicenseFiles, unique } from './support.ts';
 
 const CLIENTS = clientsWithHarness();
 
@@ -18,25 +17,8 @@ it('finds the clients to test', () => {
 });
 
 describe.each(CLIENTS)('client %s', (client) => {
-  const server = new KitServer();
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), `lm-kit-${client}-`));
-  let catalogue: Awaited<ReturnType<typeof setUpCatalogue>>;
-  let keys: string;
-
-  beforeAll(async () => {
-    await server.start();
-    catalogue = await setUpCatalogue(server);
-    keys = (await server.keysFile(work)).file;
-  });
-  afterAll(async () => {
-    await server.dispose();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
-
-  const store = () => path.join(work, unique('store'));
-  /** The harness for this client with the suite's server, product and keys unless told otherwise. */
-  const check = (machine: string, storeDir: string, more: Partial<Parameters<typeof harness>[1]> = {}) =>
-    harness(client, { server: server.url, product: catalogue.product.name, machine, store: storeDir, keys, ...more });
+  const suite = clientSuite(client);
+  const { server, work, store, check } = suite;
   /** Runs `work` with the server stopped, then starts it again. */
   async function offline<T>(work: () => Promise<T>): Promise<T> {
     await server.stop();
@@ -55,7 +37,7 @@ describe.each(CLIENTS)('client %s', (client) => {
 
   it('activation: the license of the machine, verified, exit 0', async () => {
     const machine = unique('activated');
-    const id = await catalogue.activate(machine);
+    const id = await suite.catalogue.activate(machine);
     const result = await check(machine, store());
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.status).toMatchObject({ valid: true, reason: null, licenseId: id, offline: false });
@@ -67,15 +49,15 @@ describe.each(CLIENTS)('client %s', (client) => {
   it('--machine auto: the fingerprint helper hashes the operating system id with the product name', async () => {
     const raw = ['/etc/machine-id', '/var/lib/dbus/machine-id'].map((file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '')).find(Boolean);
     expect(raw, 'this machine has no /etc/machine-id (systemd-machine-id-setup or dbus-uuidgen --ensure makes one)').toBeTruthy();
-    const machine = createHash('sha256').update(`${catalogue.product.name}:${raw}`, 'utf8').digest('hex').slice(0, 32).toUpperCase();
-    const id = await catalogue.activate(machine);
+    const machine = createHash('sha256').update(`${suite.catalogue.product.name}:${raw}`, 'utf8').digest('hex').slice(0, 32).toUpperCase();
+    const id = await suite.catalogue.activate(machine);
     const result = await check('auto', store());
     expect(result.status).toMatchObject({ valid: true, licenseId: id });
   });
 
   it('304 refresh: a due refresh sends the held file as If-None-Match and keeps it on 304', async () => {
     const machine = unique('refresh');
-    const id = await catalogue.activate(machine);
+    const id = await suite.catalogue.activate(machine);
     const dir = store();
     const first = await check(machine, dir);
     expect(first.status).toMatchObject({ valid: true, licenseId: id });
@@ -87,7 +69,7 @@ describe.each(CLIENTS)('client %s', (client) => {
 
   it('revocation reaches the client at its next refresh: REVOKED', async () => {
     const machine = unique('revoked');
-    const id = await catalogue.activate(machine);
+    const id = await suite.catalogue.activate(machine);
     const dir = store();
     expect((await check(machine, dir)).status.valid).toBe(true);
     await server.api('PUT', `/api/licenses/${id}`, { revoked: true });
@@ -98,7 +80,7 @@ describe.each(CLIENTS)('client %s', (client) => {
 
   it('offline: valid from the stored file until it expires, then EXPIRED', async () => {
     const machine = unique('offline');
-    const id = await catalogue.activate(machine);
+    const id = await suite.catalogue.activate(machine);
     const dir = store();
     const online = await check(machine, dir);
     expect(online.status.valid).toBe(true);
@@ -114,7 +96,7 @@ describe.each(CLIENTS)('client %s', (client) => {
 
   it('a stored file with one byte changed: INVALID_FILE while offline, a fresh file once online', async () => {
     const machine = unique('tampered');
-    await catalogue.activate(machine);
+    await suite.catalogue.activate(machine);
     const dir = store();
     expect((await check(machine, dir)).status.valid).toBe(true);
     const files = storedLicenseFiles(dir);
@@ -128,7 +110,7 @@ describe.each(CLIENTS)('client %s', (client) => {
 
   it('the clock set back: CLOCK_TAMPERED past the 48 h tolerance, still valid within it', async () => {
     const machine = unique('clock');
-    await catalogue.activate(machine);
+    await suite.catalogue.activate(machine);
     const dir = store();
     expect((await check(machine, dir)).status.valid).toBe(true);
     expect((await check(machine, dir, { clockOffsetSeconds: -HOUR })).status).toMatchObject({ valid: true });
@@ -145,7 +127,7 @@ describe.each(CLIENTS)('client %s', (client) => {
 
   it('floating seats: NO_SEAT while the only seat is taken, the next machine gets it once released', async () => {
     const [first, second] = [unique('seat-a'), unique('seat-b')];
-    const { code } = await catalogue.tan(catalogue.floating.id, 1);
+    const { code } = await suite.catalogue.tan(suite.catalogue.floating.id, 1);
     const license = await server.api<{ id: number }>('POST', '/api/licenses/activate', { tan: code, machineId: first });
     // Floating activation registers a machine and takes no seat: a second machine joins the one-seat TAN.
     await server.api('POST', '/api/licenses/activate', { tan: code, machineId: second });
@@ -162,12 +144,12 @@ describe.each(CLIENTS)('client %s', (client) => {
 
   it('an offline file imported: a downloaded .lic put in the store works without the server', async () => {
     const machine = unique('import');
-    const id = await catalogue.activate(machine);
+    const id = await suite.catalogue.activate(machine);
     const lic = await server.api<string>('GET', `/api/licenses/${id}/file?format=lic`);
     const dir = store();
     await offline(async () => {
       fs.mkdirSync(dir, { recursive: true });
-      fs.writeFileSync(path.join(dir, `${catalogue.product.name}-2.0-${machine}.lic`), lic);
+      fs.writeFileSync(path.join(dir, `${suite.catalogue.product.name}-2.0-${machine}.lic`), lic);
       const result = await check(machine, dir);
       expect(result.status).toMatchObject({ valid: true, licenseId: id });
       expect(result.exitCode).toBe(0);
@@ -179,7 +161,7 @@ describe.each(CLIENTS)('client %s', (client) => {
   // Last: it changes the server's signing key for the rest of the suite.
   it('key rotation: files of the old key keep working with old and new keys pinned, new files need the new key', async () => {
     const machine = unique('rotation');
-    const id = await catalogue.activate(machine);
+    const id = await suite.catalogue.activate(machine);
     const old = await server.keysFile(work);
     const dir = store();
     expect((await check(machine, dir, { keys: old.file })).status).toMatchObject({ valid: true, licenseId: id });

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll } from 'vitest';
 import { cleanEnv, freePort, PROJECT_NODE, ROOT } from '../../packages/server/test/processes.ts';
 
 export const CLIENTS_DIR = path.join(ROOT, 'clients');
@@ -198,4 +199,35 @@ export function kidOfFile(file: string): string {
   let text = fs.readFileSync(file, 'utf8').trim();
   if (text.startsWith('-----BEGIN')) text = Buffer.from(text.split('\n').slice(1, -1).join(''), 'base64').toString('utf8');
   return (JSON.parse(text) as { kid: string }).kid;
+}
+
+/**
+ * One client's suite, at the top of its describe: a server of its own on SQLite with the kit's
+ * catalogue and the keys pinned in a file, a work folder, and the harness bound to them.
+ */
+export function clientSuite(client: string) {
+  const server = new KitServer();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), `lm-kit-${client}-`));
+  const state = {} as { catalogue: Awaited<ReturnType<typeof setUpCatalogue>>; keys: string };
+  beforeAll(async () => {
+    await server.start();
+    state.catalogue = await setUpCatalogue(server);
+    state.keys = (await server.keysFile(work)).file;
+  });
+  afterAll(async () => {
+    await server.dispose();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+  return {
+    server,
+    work,
+    get catalogue() {
+      return state.catalogue;
+    },
+    /** A new store folder in the work folder. */
+    store: () => path.join(work, unique('store')),
+    /** The harness for this client with the suite's server, product and keys unless told otherwise. */
+    check: (machine: string, storeDir: string, more: Partial<Parameters<typeof harness>[1]> = {}) =>
+      harness(client, { server: server.url, product: state.catalogue.product.name, machine, store: storeDir, keys: state.keys, ...more }),
+  };
 }

@@ -3,35 +3,16 @@
  * (`PUT /api/tans/{id} { suspended }` → `403 ERR_LICENSE_SUSPENDED`), floating activation that takes
  * no seat, and borrowing (`maxBorrowDays`, `borrowDays`).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientsWithHarness, DAY, harness, HOUR, KitServer, setUpCatalogue, unique } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { clientSuite, clientsWithHarness, DAY, HOUR, unique } from './support.ts';
 
 describe.each(clientsWithHarness())('client %s: suspension, floating seats and borrowing', (client) => {
-  const server = new KitServer();
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), `lm-kit-pending-${client}-`));
-  let catalogue: Awaited<ReturnType<typeof setUpCatalogue>>;
-  let keys: string;
-
-  beforeAll(async () => {
-    await server.start();
-    catalogue = await setUpCatalogue(server);
-    keys = (await server.keysFile(work)).file;
-  });
-  afterAll(async () => {
-    await server.dispose();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
-
-  const store = () => path.join(work, unique('store'));
-  const check = (machine: string, storeDir: string, more: Partial<Parameters<typeof harness>[1]> = {}) =>
-    harness(client, { server: server.url, product: catalogue.product.name, machine, store: storeDir, keys, ...more });
+  const suite = clientSuite(client);
+  const { server, store, check } = suite;
 
   it('suspension reaches the client at its next refresh: SUSPENDED; reinstating brings the license back', async () => {
     const machine = unique('suspended');
-    const { id: tanId, code } = await catalogue.tan(catalogue.indefinite.id, 1);
+    const { id: tanId, code } = await suite.catalogue.tan(suite.catalogue.indefinite.id, 1);
     const license = await server.api<{ id: number }>('POST', '/api/licenses/activate', { tan: code, machineId: machine });
     const dir = store();
     expect((await check(machine, dir)).status).toMatchObject({ valid: true, licenseId: license.id });
@@ -55,7 +36,7 @@ describe.each(clientsWithHarness())('client %s: suspension, floating seats and b
       maxDifferentMachinesIntervalHours: 24,
       maxBorrowDays: 7,
     });
-    const { code } = await catalogue.tan(policy.id, 1);
+    const { code } = await suite.catalogue.tan(policy.id, 1);
     const [first, second] = [unique('seat-a'), unique('seat-b')];
     // Floating activation registers the machine and takes no seat: both join a one-seat TAN.
     for (const machineId of [first, second]) await server.api('POST', '/api/licenses/activate', { tan: code, machineId });
