@@ -27,7 +27,7 @@ export function mailsTo(server: TestServer, address: string): string[] {
 
 /** Waits for the `nth` mail to the address (1 = the first) and answers its link to `page`, made relative. */
 export async function linkFromMail(server: TestServer, address: string, page: string, nth = 1): Promise<string> {
-  await expect.poll(() => mailsTo(server, address).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(nth);
+  await expect.poll(() => mailsTo(server, address).length).toBeGreaterThanOrEqual(nth);
   const text = decodeQuotedPrintable(mailsTo(server, address)[nth - 1]);
   const match = text.match(new RegExp(`${server.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${page}\\?[^\\s"<]+`));
   if (!match) throw new Error(`no link to ${page} in the mail to ${address}`);

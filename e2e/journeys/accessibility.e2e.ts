@@ -84,7 +84,7 @@ describeJourney('accessibility: no critical or serious axe-core violation on any
     })());
 
   for (const role of ['anonymous', 'customer', 'distributor', 'administrator'] as const) {
-    it(`${role}: every route`, { timeout: 600_000 }, async () => {
+    it(`${role}: every route`, async () => {
       await ready();
       const report: string[] = [];
       for (const width of WIDTHS) {
@@ -103,7 +103,7 @@ describeJourney('accessibility: no critical or serious axe-core violation on any
     });
   }
 
-  it('dialogs and forms showing errors have no critical or serious violation either', { timeout: 300_000 }, async () => {
+  it('dialogs and forms showing errors have no critical or serious violation either', async () => {
     await ready();
     const report: string[] = [];
     const check = async (page: Page, where: string) => {

@@ -78,7 +78,7 @@ describeJourney('accounts: registration, password, e-mail change, closing, admin
     await page.getByLabel('The e-mail address you registered with').fill(pending);
     await page.getByTestId('resend-confirmation').click();
     await page.getByText(`We sent the confirmation mail to ${pending} again.`).waitFor();
-    await expect.poll(() => mailsTo(setup.server, pending).length, { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => mailsTo(setup.server, pending).length).toBe(2);
     await screenshot(page, 'accounts-confirmation-resend-by-address');
     await context.close();
   });

@@ -177,7 +177,7 @@ describeJourney('everyday things: dialogs, notices, the phone, the session check
     });
   }
 
-  it('on a 390 px phone in German (the longest words) no page cuts a text off', { timeout: 180_000 }, async () => {
+  it('on a 390 px phone in German (the longest words) no page cuts a text off', async () => {
     await ready();
     const report: string[] = [];
     for (const [account, routes] of [

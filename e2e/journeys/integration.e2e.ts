@@ -112,9 +112,9 @@ describeJourney('the integration API: API tokens and webhooks', () => {
     await expect.poll(() => log.getByTestId('delivery-attempt').first().textContent()).toContain('200');
     await log.getByTestId('redeliver').first().click();
     // The worker sends it again, with the same webhook-id.
-    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => receiver.received.length).toBe(2);
     expect(receiver.received[1].headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id']);
-    await expect.poll(() => log.getByTestId('delivery-status').allTextContents(), { timeout: 15_000 }).toEqual(['Delivered', 'Delivered']);
+    await expect.poll(() => log.getByTestId('delivery-status').allTextContents()).toEqual(['Delivered', 'Delivered']);
     await screenshot(page, 'webhooks-log-1280');
     await page.setViewportSize(PHONE);
     await page.waitForTimeout(600);

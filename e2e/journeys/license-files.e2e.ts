@@ -79,7 +79,7 @@ describeJourney('license files: a customer downloads a .lic file, an administrat
     await screenshot(page, 'anylic-link-copied');
     expect(await page.evaluate(() => (globalThis as InPage).navigator.clipboard.readText())).toBe(url);
     // The label reads 'Copied' for 700 ms, then 'Copy' again.
-    await expect.poll(() => page.getByRole('button', { name: 'Copy', exact: true }).isVisible(), { timeout: 2000 }).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Copy', exact: true }).isVisible()).toBe(true);
     await context.close();
 
     const stranger = await setup.browser.newContext({ acceptDownloads: true });

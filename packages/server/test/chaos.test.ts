@@ -36,7 +36,7 @@ describe.skipIf(!postgresReachable && !IN_CI)('chaos [postgres]', () => {
     await admin.end();
   });
 
-  it('keeps serving, and loses no acknowledged write, when the database ends every connection in the middle of a write load', { timeout: 120_000 }, async () => {
+  it('keeps serving, and loses no acknowledged write, when the database ends every connection in the middle of a write load', async () => {
     const server = await start();
     const { cookie } = await call(`${server.url}/api/session`, { body: { username: ADMIN.ADMIN_EMAIL, password: ADMIN.ADMIN_PASSWORD } });
     const answers: { name: string; status: number }[] = [];
@@ -80,7 +80,7 @@ describe.skipIf(!postgresReachable && !IN_CI)('chaos [postgres]', () => {
     expect((await call(`${server.url}/api/session`, { cookie })).status).toBe(200);
   });
 
-  it('shares the limits between two instances on one database', { timeout: 120_000 }, async () => {
+  it('shares the limits between two instances on one database', async () => {
     const [first, second] = [servers[0] ?? (await start()), await start()];
     const login = (server: ServerProcess, password: string) => call(`${server.url}/api/session`, { body: { username: ADMIN.ADMIN_EMAIL, password } });
     for (let i = 0; i < 10; i++) expect((await login(i % 2 ? second : first, `wrong ${i}`)).status).toBe(401);

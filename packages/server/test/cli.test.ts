@@ -8,7 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, cleanEnv, PROJECT_NODE, ROOT, runCli, startServerProcess } from './processes.ts';
+import { call, cleanEnv, HANG_GUARD_MS, PROJECT_NODE, ROOT, runCli, startServerProcess } from './processes.ts';
 
 const COMMANDS = ['user:create', 'keys:rotate', 'backup', 'restore', 'seed:demo', 'seed:bench'];
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -116,7 +116,7 @@ describe('.env in the working directory of the server', () => {
 
 describe('the server that cannot start', () => {
   const start = (env: Record<string, string>, cwd: string) =>
-    spawnSync(PROJECT_NODE, [path.join(ROOT, 'packages/server/src/main.ts')], { cwd, env: cleanEnv({ DATA_DIR: cwd, LOG_LEVEL: 'warn', ...env }), encoding: 'utf8', timeout: 60_000 });
+    spawnSync(PROJECT_NODE, [path.join(ROOT, 'packages/server/src/main.ts')], { cwd, env: cleanEnv({ DATA_DIR: cwd, LOG_LEVEL: 'warn', ...env }), encoding: 'utf8', timeout: HANG_GUARD_MS });
 
   it('says why in one line: a wrong setting, a port in use', async () => {
     const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-start-'));

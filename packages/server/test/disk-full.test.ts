@@ -49,7 +49,7 @@ function fillDisk(dir: string): string {
 }
 
 describe.skipIf(!isRoot)('a full disk [sqlite]', () => {
-  it('answers 507 ERR_DISK_FULL with the cause in the log, writes nothing half, and writes again once there is room', { timeout: 60_000 }, async () => {
+  it('answers 507 ERR_DISK_FULL with the cause in the log, writes nothing half, and writes again once there is room', async () => {
     expect(mounted, 'mount -t tmpfs failed').toBe(true);
     const file = path.join(mountPoint, 'data', 'license-manager.db');
     const config = { kind: 'sqlite' as const, file };

@@ -12,6 +12,7 @@ import type { App } from '../src/app.ts';
 import { openDatabase } from '../src/platform/db/database.ts';
 import { buildTestApp, client, describeBothDatabases, loggedIn, testConfig } from './harness.ts';
 import { createTans, insertProduct, machine, type Client } from './licensing-test-data.ts';
+import { HANG_GUARD_MS } from './processes.ts';
 
 describeBothDatabases('licensing guarantees', (t) => {
   let admin: Client;
@@ -183,7 +184,7 @@ async function startServerProcess(file: string): Promise<{ url: string; stop(): 
   let errors = '';
   child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 30_000; ; ) {
+  for (const deadline = Date.now() + HANG_GUARD_MS; ; ) {
     if (child.exitCode !== null) throw new Error(`the server process exited: ${errors}`);
     if (await fetch(`${url}/api/health`).then((response) => response.ok).catch(() => false)) break;
     if (Date.now() > deadline) throw new Error(`the server process did not start: ${errors}`);

@@ -8,6 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import type { App } from '../src/app.ts';
+import { HANG_GUARD_MS } from './processes.ts';
 
 export interface ReceivedMail {
   to: string;
@@ -149,7 +150,7 @@ export async function startSmtpServer(port = 0): Promise<LoopbackSmtp> {
   return {
     port: address.port,
     received,
-    waitFor(predicate, timeoutMs = 15_000) {
+    waitFor(predicate, timeoutMs = HANG_GUARD_MS) {
       const already = received.find(predicate);
       if (already) return Promise.resolve(already);
       return new Promise((resolve, reject) => {

@@ -5,6 +5,7 @@ import { client, describeBothDatabases, login, uniqueEmail } from './harness.ts'
 import { privateDataDir, registerAccount } from './accounts-helpers.ts';
 import { freePort, linkTo, startSmtpServer, type ReceivedMail } from './mail-helpers.ts';
 import type { App } from '../src/app.ts';
+import { HANG_GUARD_MS } from './processes.ts';
 
 async function followConfirmationLink(app: App, mail: ReceivedMail): Promise<void> {
   const link = linkTo(mail, '/register/confirm');
@@ -12,7 +13,7 @@ async function followConfirmationLink(app: App, mail: ReceivedMail): Promise<voi
   expect(response.statusCode, response.body).toBe(204);
 }
 
-async function waitUntil<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+async function waitUntil<T>(probe: () => Promise<T | undefined>, timeoutMs = HANG_GUARD_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

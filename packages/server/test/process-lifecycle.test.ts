@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { call, cleanEnv, freePort, PROJECT_NODE, ROOT, startServerProcess } from './processes.ts';
+import { call, cleanEnv, freePort, HANG_GUARD_MS, PROJECT_NODE, ROOT, startServerProcess } from './processes.ts';
 
 const ADMIN = { ADMIN_EMAIL: 'admin@lifecycle.test', ADMIN_PASSWORD: 'lifecycle-secret' };
 
@@ -28,7 +28,7 @@ async function refusesConnections(url: string): Promise<boolean> {
 }
 
 describe('stopping the server', () => {
-  it('finishes a request in flight on SIGTERM, then exits 0 and takes no new connections', { timeout: 60_000 }, async () => {
+  it('finishes a request in flight on SIGTERM, then exits 0 and takes no new connections', async () => {
     const server = await startServerProcess({ env: ADMIN });
     try {
       const { cookie } = await call(`${server.url}/api/session`, { body: { username: ADMIN.ADMIN_EMAIL, password: ADMIN.ADMIN_PASSWORD } });
@@ -61,7 +61,7 @@ describe('stopping the server', () => {
     }
   });
 
-  it('answers a request that arrives while stopping 503 ERR_SHUTTING_DOWN with Retry-After and Connection: close, and finishes the one in flight', { timeout: 90_000 }, async () => {
+  it('answers a request that arrives while stopping 503 ERR_SHUTTING_DOWN with Retry-After and Connection: close, and finishes the one in flight', async () => {
     const server = await startServerProcess({ env: { ...ADMIN, LOG_LEVEL: 'info' } });
     const sockets: net.Socket[] = [];
     try {
@@ -120,7 +120,7 @@ describe('stopping the server', () => {
     }
   });
 
-  it('stops `npm start` and its server on SIGTERM to npm', { timeout: 90_000 }, async () => {
+  it('stops `npm start` and its server on SIGTERM to npm', async () => {
     const port = await freePort();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-npm-start-'));
     const npm = spawn('npm', ['start', '--silent'], {
@@ -150,7 +150,7 @@ describe('stopping the server', () => {
 });
 
 describe('the first start', () => {
-  it('creates the administrator only once the port is open, so a start that cannot listen leaves the password to the next one', { timeout: 60_000 }, async () => {
+  it('creates the administrator only once the port is open, so a start that cannot listen leaves the password to the next one', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-first-start-'));
     const taken = net.createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
@@ -160,7 +160,7 @@ describe('the first start', () => {
         cwd: dataDir,
         env: cleanEnv({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
         encoding: 'utf8',
-        timeout: 60_000,
+        timeout: HANG_GUARD_MS,
       });
       expect(busy.status).toBe(1);
       expect(busy.stdout).not.toContain('administrator');

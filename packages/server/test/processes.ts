@@ -13,6 +13,12 @@ export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const PROJECT_NODE = path.join(ROOT, 'node_modules/.bin/node');
 export const CLI = path.join(ROOT, 'packages/server/src/cli.ts');
 export const IN_CI = /^(true|1)$/i.test(process.env.CI ?? '');
+/**
+ * How long a synchronous child process may run before the test gives up on it: a guard against one
+ * that hangs (spawnSync blocks the test's own timeout), never a budget of its work, which a busy
+ * 2-core runner does many times slower than an idle one (issue 39).
+ */
+export const HANG_GUARD_MS = 600_000;
 
 /**
  * The machine's own Node, not the project's: the first `node` on PATH outside any node_modules
@@ -51,7 +57,7 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 }
 
 export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): SpawnSyncReturns<string> {
-  return spawnSync(PROJECT_NODE, [CLI, ...args], { cwd: options.cwd ?? os.tmpdir(), env: cleanEnv(options.env), encoding: 'utf8', timeout: 60_000 });
+  return spawnSync(PROJECT_NODE, [CLI, ...args], { cwd: options.cwd ?? os.tmpdir(), env: cleanEnv(options.env), encoding: 'utf8', timeout: HANG_GUARD_MS });
 }
 
 export interface ServerProcess {
@@ -99,7 +105,7 @@ export async function startServerProcess(options: { env?: Record<string, string>
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + HANG_GUARD_MS;
   for (;;) {
     if (child.exitCode !== null) {
       await stop();

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, IN_CI, machineNode, PROJECT_NODE, ROOT, runCli, startServerProcess, type ServerProcess } from './processes.ts';
+import { call, HANG_GUARD_MS, IN_CI, machineNode, PROJECT_NODE, ROOT, runCli, startServerProcess, type ServerProcess } from './processes.ts';
 
 const SDK_DIR = path.join(ROOT, 'packages/sdk');
 const ADMIN = { email: 'admin@sdk.test', password: 'admin-secret-1' };
@@ -19,7 +19,7 @@ const node = machineNode();
 if (!node && !IN_CI) console.warn('[sdk-package] NOTICE: no Node outside node_modules on PATH; the SDK tarball test is SKIPPED.');
 
 function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string> }): string {
-  const result = spawnSync(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, encoding: 'utf8', timeout: HANG_GUARD_MS });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
 }

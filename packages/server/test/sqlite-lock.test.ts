@@ -34,7 +34,7 @@ async function holdWriteLock(file: string): Promise<{ release(): Promise<void> }
 }
 
 describe('SQLite locked by another process', () => {
-  it('answers reads and health while a write waits for the lock, and finishes the write once the lock is free', { timeout: 60_000 }, async () => {
+  it('answers reads and health while a write waits for the lock, and finishes the write once the lock is free', async () => {
     const fresh = await createTestApp('sqlite');
     try {
       const { app } = fresh;
@@ -71,7 +71,7 @@ describe('SQLite locked by another process', () => {
     }
   });
 
-  it('answers a write that waited past the limit 503 ERR_DATABASE_BUSY with Retry-After, and writes again once the lock is free', { timeout: 60_000 }, async () => {
+  it('answers a write that waited past the limit 503 ERR_DATABASE_BUSY with Retry-After, and writes again once the lock is free', async () => {
     const fresh = await freshDatabase('sqlite');
     if (fresh.config.kind !== 'sqlite') throw new Error('a SQLite database without a file');
     // The app's own connection, with a short limit (the default waits 15 s).
