@@ -93,11 +93,11 @@ export function openDatabase(config: Config['database'], options: OpenOptions = 
     makePrivateDir(path.dirname(config.file));
     createPrivateFile(config.file);
   }
-  const connection = openSqlite(config.file);
-  const dialect = new CountedSqliteDialect({ database: connection }, connection, options.lockWaitLimitMs);
-  const db = new Kysely<DB>({ dialect, plugins, log: queryLog(options) });
+  const connection = openSqlite(config.file, () => reader?.close());
   // A memory database has no second connection: while a transaction holds the main one, its reads queue.
   const reader = config.file === ':memory:' ? undefined : openSqliteReader(config.file, connection.statements);
+  const dialect = new CountedSqliteDialect({ database: connection }, connection, options.lockWaitLimitMs);
+  const db = new Kysely<DB>({ dialect, plugins, log: queryLog(options) });
   const logged = (read: SqliteReader): SqliteReader => {
     const { onQuery } = options;
     return onQuery ? (sql, parameters) => (onQuery({ sql, parameters }), read(sql, parameters)) : read;

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
@@ -87,47 +89,85 @@ class SharedReadSnapshot {
  * never holds back the connection's own writes or hides them from a later read. `statements` counts
  * the statements of Kysely's queries (writes among them), for the reader connection's snapshots.
  */
-export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync; read: SqliteReader; inTransaction(): boolean; statements(): number } {
-  const raw = new DatabaseSync(file);
-  raw.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; ${PRAGMAS}`);
-  // Not a replacement of lower(): the indexes on lower(…) hold its ASCII-only folding (search.ts).
-  raw.function(SQLITE_LOWER_UNICODE, { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
-  const cached = statementCache((sql) => {
-    const statement = raw.prepare(sql);
-    return { statement, reader: statement.columns().length > 0 };
-  });
+export function openSqlite(file: string, onReopen: () => void = () => {}): SqliteDatabase & { readonly raw: DatabaseSync; read: SqliteReader; inTransaction(): boolean; statements(): number } {
+  const connect = () => {
+    const raw = new DatabaseSync(file);
+    raw.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; ${PRAGMAS}`);
+    // Not a replacement of lower(): the indexes on lower(…) hold its ASCII-only folding (search.ts).
+    raw.function(SQLITE_LOWER_UNICODE, { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
+    const cached = statementCache((sql) => {
+      const statement = raw.prepare(sql);
+      return { statement, reader: statement.columns().length > 0 };
+    });
+    return { raw, cached, snapshot: new SharedReadSnapshot(raw) };
+  };
+  let connection = connect();
+  // SQLite opens a file it may not write read-only, silently, and the connection stays so: after a
+  // write refused for that (a read-only mount, a file of another user), the next statement outside a
+  // transaction opens the file anew once it may be written, so that writes work again once the operator has fixed it. The
+  // process's other connections to the file close first (onReopen): SQLite shares one mapping of the
+  // WAL index among them, opened read-only then, which would keep the new connection read-only too.
+  let reopen = false;
   const bind = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
-  const snapshot = new SharedReadSnapshot(raw);
   let statements = 0;
   const alone = <T>(run: () => T): T => {
-    snapshot.end();
+    connection.snapshot.end();
     statements++;
-    return run();
+    if (reopen && !connection.raw.isTransaction && writable(file)) {
+      reopen = false;
+      connection.raw.close();
+      onReopen();
+      connection = connect();
+    }
+    try {
+      return run();
+    } catch (error) {
+      if (((error as { errcode?: number }).errcode ?? 0) % 256 === SQLITE_READONLY) reopen = true;
+      throw error;
+    }
   };
   return {
-    raw,
-    read: (sql, parameters) => snapshot.read(() => cached(sql).statement.all(...bind(parameters))),
-    inTransaction: () => raw.isTransaction && !snapshot.held,
+    get raw() {
+      return connection.raw;
+    },
+    read: (sql, parameters) => connection.snapshot.read(() => connection.cached(sql).statement.all(...bind(parameters))),
+    inTransaction: () => connection.raw.isTransaction && !connection.snapshot.held,
     statements: () => statements,
     close: () => {
-      snapshot.end();
-      raw.close();
+      connection.snapshot.end();
+      connection.raw.close();
     },
     prepare(sql: string): SqliteStatement {
       // Transactions take the write lock when they begin: a deferred one that reads first and writes
       // later fails with SQLITE_BUSY when another process (a second server, the CLI) wrote meanwhile;
       // an immediate one that finds the lock taken is tried again (sqlite-dialect.ts). One process alone sees no change.
-      const { statement, reader } = cached(sql === 'begin' ? 'begin immediate' : sql);
+      const text = sql === 'begin' ? 'begin immediate' : sql;
+      // The statement is looked up when it runs: the connection may have been opened anew since.
+      const statement = () => connection.cached(text).statement;
       return {
-        reader,
-        all: (parameters) => alone(() => statement.all(...bind(parameters))),
-        run: (parameters) => alone(() => statement.run(...bind(parameters))),
+        reader: connection.cached(text).reader,
+        all: (parameters) => alone(() => statement().all(...bind(parameters))),
+        run: (parameters) => alone(() => statement().run(...bind(parameters))),
         // A stream may still be open when the same SQL runs again: it gets a statement of its own.
-        iterate: (parameters) => alone(() => raw.prepare(sql).iterate(...bind(parameters))),
+        iterate: (parameters) => alone(() => connection.raw.prepare(sql).iterate(...bind(parameters))),
       };
     },
   };
 }
+
+/** Whether this process may write the file and its folder (for the WAL files) now; a read-only mount refuses even root. */
+function writable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.W_OK);
+    fs.accessSync(path.dirname(file), fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SQLite's primary result code of a write to a connection that may only read. */
+const SQLITE_READONLY = 8;
 
 /** Runs one read-only statement to its end, synchronously. */
 export type SqliteReader = (sql: string, parameters: readonly unknown[]) => unknown[];
@@ -140,16 +180,24 @@ export type SqliteReader = (sql: string, parameters: readonly unknown[]) => unkn
  * a turn's snapshot as the main connection's do, a new one after any statement on the main connection.
  */
 export function openSqliteReader(file: string, mainStatements: () => number): { read: SqliteReader; close(): void } {
-  const raw = new DatabaseSync(file, { readOnly: true });
-  raw.exec(PRAGMAS);
-  const cached = statementCache((sql) => raw.prepare(sql));
-  // A statement on the main connection may have been a commit: a snapshot from before it is not the last committed state.
-  const snapshot = new SharedReadSnapshot(raw, mainStatements);
+  const connect = () => {
+    const raw = new DatabaseSync(file, { readOnly: true });
+    raw.exec(PRAGMAS);
+    // A statement on the main connection may have been a commit: a snapshot from before it is not the last committed state.
+    return { raw, cached: statementCache((sql) => raw.prepare(sql)), snapshot: new SharedReadSnapshot(raw, mainStatements) };
+  };
+  let connection: ReturnType<typeof connect> | undefined = connect();
   return {
-    read: (sql, parameters) => snapshot.read(() => cached(sql).all(...parameters.map(toSqliteValue))),
+    read: (sql, parameters) => {
+      connection ??= connect();
+      const { cached, snapshot } = connection;
+      return snapshot.read(() => cached(sql).all(...parameters.map(toSqliteValue)));
+    },
+    // Also when the main connection opens the file anew (openSqlite): the next read opens it again.
     close: () => {
-      snapshot.end();
-      raw.close();
+      connection?.snapshot.end();
+      connection?.raw.close();
+      connection = undefined;
     },
   };
 }
