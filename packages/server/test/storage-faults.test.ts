@@ -144,6 +144,7 @@ describe.skipIf(!isRoot)('a read-only database file [sqlite]', () => {
       for (let attempt = 0; attempt < 3; attempt++) {
         const refused = await createTans();
         expectError(refused, 503, 'ERR_DATABASE_UNAVAILABLE');
+        expect(refused.headers['retry-after']).toMatch(/^\d+$/);
       }
       expect(log).toMatch(/the database cannot be written: its file or folder is read-only/);
       const products = await app.inject({ url: '/api/products', headers: { cookie } });
