@@ -230,7 +230,7 @@ describeBothDatabases('OpenAPI for generated clients', (t) => {
     expect((await request(t.app, 'GET', '/api/licenses?userId=1&limit=1', { cookie: cookies.ADMIN })).statusCode).toBe(200);
   });
 
-  it('shows /api/docs under the product name and logo, introduced by authentication, pagination, errors, rate limits and webhooks', async () => {
+  it('shows /api/docs under the product name and logo, introduced by authentication, pagination, errors, files as JSON, rate limits and webhooks', async () => {
     const page = await t.app.inject({ url: '/api/docs' });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(`<title>${DEFAULT_PRODUCT_NAME} API</title>`);
@@ -239,7 +239,7 @@ describeBothDatabases('OpenAPI for generated clients', (t) => {
     expect(initializer.body).toContain(`data:image/svg+xml;base64,${logo.toString('base64')}`);
     const { info } = (await t.app.inject({ url: '/api/openapi.json' })).json() as { info: { title: string; description: string } };
     expect(info.title).toBe(`${DEFAULT_PRODUCT_NAME} API`);
-    for (const heading of ['Authentication with a token', 'Pagination', 'Errors', 'Rate limits', 'Webhooks']) expect(info.description).toContain(`## ${heading}\n`);
+    for (const heading of ['Authentication with a token', 'Pagination', 'Errors', 'Files as JSON', 'Rate limits', 'Webhooks']) expect(info.description).toContain(`## ${heading}\n`);
   });
 
   it('passes redocly lint without errors or warnings', async () => {
