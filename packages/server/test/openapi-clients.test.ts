@@ -14,7 +14,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
 import { DEFAULT_PRODUCT_NAME } from '@lm/contract';
-import { decodePayload } from '@lm/contract/license-file';
+import { decodePayload, parseLicenseFile } from '@lm/contract/license-file';
+import type { TextFile } from '@lm/contract/text-file';
 import type { App } from '../src/app.ts';
 import { OPERATION_IDS } from '../src/platform/http/openapi-operations.ts';
 import { callersOfEachRole, describeBothDatabases, expectError, request } from './harness.ts';
@@ -35,7 +36,19 @@ type IntegrationRound = (
   productId: number,
   licensePolicyId: number,
   machineId: string,
-) => Promise<{ tan: object; activated: { id: number }; listed: { id: number }[]; file: { enc: string }; revoked: object; notFound: { error: string }; refusedLimit: object }>;
+) => Promise<{
+  tan: object;
+  activated: { id: number };
+  listed: { id: number }[];
+  file: { enc: string };
+  licFile: TextFile;
+  anyLicFile: TextFile;
+  consentCsv: TextFile;
+  publicKey: { kid: string; publicKeyPem: string; pem: TextFile };
+  revoked: object;
+  notFound: { error: string };
+  refusedLimit: object;
+}>;
 
 /** A package's command-line entry, as npm installed it (the project's own TypeScript for tsc). */
 function binOf(packageName: string, bin: string, from = import.meta.url): string {
@@ -60,7 +73,7 @@ interface Operation {
   security?: Record<string, string[]>[];
   parameters?: { in: string; name: string; schema: { type?: string } }[];
   requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
-  responses: Record<string, { content?: Record<string, { schema: { $ref?: string; type?: string } }> }>;
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: { $ref?: string; type?: string; anyOf?: { $ref?: string }[] } }> }>;
 }
 interface Document {
   servers: { url: string }[];
@@ -151,13 +164,29 @@ describeBothDatabases('OpenAPI for generated clients', (t) => {
     expectError(await request(t.app, 'GET', '/api/licenses?limit=%205', { cookie: cookies.ADMIN }), 400, 'ERR_VALIDATION');
   });
 
-  it('declares the media types files are served as', async () => {
+  it('declares the media types files are served as, each with its JSON form, and a JSON answer for every operation', async () => {
     const document = await documentOf(t.app);
-    const mediaOf = (documentPath: string) => Object.keys(document.paths[documentPath]!.get!.responses['200']!.content!);
-    expect(mediaOf('/licenses/{id}/file')).toEqual(['application/json', 'application/octet-stream']);
-    expect(document.paths['/licenses/{id}/file']!.get!.responses['200']!.content!['application/json']!.schema.$ref).toBe('#/components/schemas/LicenseFileJson');
-    expect(mediaOf('/users/export/email-consent')).toEqual(['text/csv']);
-    expect(mediaOf('/client/v1/keys/{kid}.pem')).toEqual(['application/x-pem-file']);
+    const ok = (documentPath: string) => document.paths[documentPath]!.get!.responses['200']!;
+    const mediaOf = (documentPath: string) => Object.keys(ok(documentPath).content!);
+    const textFile = { $ref: '#/components/schemas/TextFile' };
+    expect(mediaOf('/licenses/{id}/file')).toEqual(['application/octet-stream', 'application/json']);
+    expect(ok('/licenses/{id}/file').content!['application/json']!.schema.anyOf).toEqual([{ $ref: '#/components/schemas/LicenseFileJson' }, textFile]);
+    expect(ok('/anylic/{token}').content!['application/json']!.schema.anyOf).toEqual([{ $ref: '#/components/schemas/LicenseFileJson' }, textFile]);
+    expect(mediaOf('/users/export/email-consent')).toEqual(['text/csv', 'application/json']);
+    expect(ok('/users/export/email-consent').content!['application/json']!.schema).toEqual(textFile);
+    expect(mediaOf('/client/v1/keys/{kid}.pem')).toEqual(['application/x-pem-file', 'application/json']);
+    expect(ok('/client/v1/keys/{kid}.pem').content!['application/json']!.schema).toEqual(textFile);
+    for (const documentPath of ['/licenses/{id}/file', '/anylic/{token}', '/users/export/email-consent', '/client/v1/keys/{kid}.pem']) {
+      expect(ok(documentPath).headers, documentPath).toEqual({ 'Content-Disposition': { schema: { type: 'string' }, description: expect.stringContaining('attachment') } });
+    }
+    expect(document.components.schemas.TextFile).toMatchObject({ required: ['fileName', 'mediaType', 'content'] });
+    // A client that reads every answer as JSON (openapi-fetch with application/json) finds one in every answer with a body.
+    const withoutJson = operationsOf(document).flatMap(({ key, operation }) =>
+      Object.entries(operation.responses)
+        .filter(([, response]) => response.content && !response.content['application/json'])
+        .map(([status]) => `${key} ${status}`),
+    );
+    expect(withoutJson).toEqual([]);
   });
 
   it('names the security of each operation: none for public ones, the session alone where tokens are refused', async () => {
@@ -201,7 +230,7 @@ describeBothDatabases('OpenAPI for generated clients', (t) => {
     expect((await request(t.app, 'GET', '/api/licenses?userId=1&limit=1', { cookie: cookies.ADMIN })).statusCode).toBe(200);
   });
 
-  it('shows /api/docs under the product name and logo, introduced by authentication, pagination, errors, rate limits and webhooks', async () => {
+  it('shows /api/docs under the product name and logo, introduced by authentication, pagination, errors, files as JSON, rate limits and webhooks', async () => {
     const page = await t.app.inject({ url: '/api/docs' });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(`<title>${DEFAULT_PRODUCT_NAME} API</title>`);
@@ -210,7 +239,7 @@ describeBothDatabases('OpenAPI for generated clients', (t) => {
     expect(initializer.body).toContain(`data:image/svg+xml;base64,${logo.toString('base64')}`);
     const { info } = (await t.app.inject({ url: '/api/openapi.json' })).json() as { info: { title: string; description: string } };
     expect(info.title).toBe(`${DEFAULT_PRODUCT_NAME} API`);
-    for (const heading of ['Authentication with a token', 'Pagination', 'Errors', 'Rate limits', 'Webhooks']) expect(info.description).toContain(`## ${heading}\n`);
+    for (const heading of ['Authentication with a token', 'Pagination', 'Errors', 'Files as JSON', 'Rate limits', 'Webhooks']) expect(info.description).toContain(`## ${heading}\n`);
   });
 
   it('passes redocly lint without errors or warnings', async () => {
@@ -243,6 +272,15 @@ describeBothDatabases('OpenAPI for generated clients', (t) => {
     expect(result.activated).toMatchObject({ machineId, revoked: false });
     expect(result.listed.map((license) => license.id)).toEqual([result.activated.id]);
     expect(decodePayload(result.file.enc)).toMatchObject({ licenseId: result.activated.id, machineId });
+    // Every download came as JSON, no parser of its own: the .lic file, an ANY-Lic file, the CSV, a PEM key.
+    expect(result.licFile).toMatchObject({ mediaType: 'application/octet-stream', fileName: expect.stringMatching(/\.lic$/) });
+    expect(decodePayload(parseLicenseFile(result.licFile.content).enc)).toMatchObject({ licenseId: result.activated.id, machineId });
+    expect(result.anyLicFile).toMatchObject({ mediaType: 'application/octet-stream', fileName: expect.stringMatching(/-ANY\.lic$/) });
+    expect(decodePayload(parseLicenseFile(result.anyLicFile.content).enc)).toMatchObject({ licenseId: null, machineId: '*', product: { id: product.id } });
+    expect(result.consentCsv).toMatchObject({ mediaType: 'text/csv', fileName: expect.stringMatching(/^email-consent-\d{4}-\d{2}-\d{2}\.csv$/) });
+    expect(result.consentCsv.content.split('\r\n')[0]).toBe('email;firstName;lastName;company;country;language;registeredAt');
+    expect(result.publicKey.pem).toEqual({ fileName: `${result.publicKey.kid}.pem`, mediaType: 'application/x-pem-file', content: result.publicKey.publicKeyPem });
+    expect(result.publicKey.publicKeyPem).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
     expect(result.revoked).toMatchObject({ id: result.activated.id, revoked: true });
     expect(result.notFound.error).toBe('ERR_NOT_FOUND');
     expect(result.refusedLimit).toMatchObject({ error: 'ERR_VALIDATION', details: [expect.objectContaining({ path: 'limit' })] });

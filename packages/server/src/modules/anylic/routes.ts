@@ -40,7 +40,7 @@ export function anyLicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { file, fileName, format } = await downloadAnyLic(ctx, request.params.token);
-        return sendLicenseFile(reply, file, fileName, format);
+        return sendLicenseFile(request, reply, file, fileName, format);
       },
     );
   };

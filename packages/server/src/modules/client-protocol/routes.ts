@@ -4,7 +4,8 @@ import { SERVER_TIME_HEADER } from '@lm/contract/license-file';
 import { clientLicenseRequest, clientReleaseRequest, licenseFileJson, publicSigningKeys } from '@lm/contract/client-protocol';
 import type { AppContext } from '../../platform/context.ts';
 import { errorCodeOf, notFound } from '../../platform/http/errors.ts';
-import { errorResponses, fileAnswer } from '../../platform/http/openapi.ts';
+import { sendTextFile } from '../../platform/http/downloads.ts';
+import { errorResponses, textFileAnswer } from '../../platform/http/openapi.ts';
 import { signingKeys } from '../../platform/signing/keys.ts';
 import { serverTimeTokens } from '../../platform/signing/server-time.ts';
 import { sendJsonLicenseFile, sendNotModified } from '../license-files/http.ts';
@@ -150,14 +151,14 @@ export function clientProtocolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['desktop protocol'],
           summary: 'One public key as a PEM file, for `openssl pkeyutl -verify -pubin -inkey`',
           params: z.object({ kid: z.string().min(1).max(100) }),
-          response: { 200: fileAnswer('The public key', { 'application/x-pem-file': z.string() }), ...errorResponses },
+          response: { 200: textFileAnswer('The public key', { 'application/x-pem-file': z.string() }), ...errorResponses },
         },
         config: PER_ADDRESS,
       },
       async (request, reply) => {
         const key = (await signingKeys(ctx).published()).find((candidate) => candidate.kid === request.params.kid);
         if (!key) throw notFound('Key');
-        return reply.header('content-type', 'application/x-pem-file').send(key.publicKeyPem);
+        return sendTextFile(request, reply, { fileName: `${key.kid}.pem`, mediaType: 'application/x-pem-file', content: key.publicKeyPem });
       },
     );
   };

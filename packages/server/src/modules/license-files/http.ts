@@ -1,12 +1,18 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatJsonFile, formatLicenseFile, type LicenseFileFormat, type LicenseFileJson } from '@lm/contract/license-file';
+import { sendTextFile } from '../../platform/http/downloads.ts';
 
-/** Answers a license file as a download; a Buffer, so that no JSON serializer touches it. */
-export function sendLicenseFile(reply: FastifyReply, file: LicenseFileJson, fileName: string, format: LicenseFileFormat): FastifyReply {
+/**
+ * Answers a license file as a download, never cached. The `.lic` file is a text file like any
+ * download (downloads.ts): the file itself, or the TextFile JSON object to a caller that prefers JSON.
+ * The `.json` file is JSON already and is sent as it is (a Buffer, so that no serializer touches it).
+ */
+export function sendLicenseFile(request: FastifyRequest, reply: FastifyReply, file: LicenseFileJson, fileName: string, format: LicenseFileFormat): FastifyReply {
+  reply.header('cache-control', 'no-store');
+  if (format === 'lic') return sendTextFile(request, reply, { fileName, mediaType: 'application/octet-stream', content: formatLicenseFile(file, format) });
   return reply
-    .header('content-type', format === 'json' ? 'application/json; charset=utf-8' : 'application/octet-stream')
+    .header('content-type', 'application/json; charset=utf-8')
     .header('content-disposition', `attachment; filename="${fileName}"`)
-    .header('cache-control', 'no-store')
     .send(Buffer.from(formatLicenseFile(file, format), 'utf8'));
 }
 

@@ -26,7 +26,7 @@ export function licenseFileRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         requireUser(request);
         const { file, fileName, format } = await downloadLicenseFile(ctx, request, request.params.id, request.query.format);
-        return sendLicenseFile(reply, file, fileName, format);
+        return sendLicenseFile(request, reply, file, fileName, format);
       },
     );
   };

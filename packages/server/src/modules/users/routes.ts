@@ -5,15 +5,16 @@ import { consentExportQuery, user, userCreate, userList, userListQuery, userUpda
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
 import { actorOf, authorize, clearSessionCookie, requireUser } from '../../platform/http/auth.ts';
-import { errorResponses, fileAnswer } from '../../platform/http/openapi.ts';
+import { sendTextFile } from '../../platform/http/downloads.ts';
+import { errorResponses, textFileAnswer } from '../../platform/http/openapi.ts';
 import { closeAccount } from './close.ts';
 import { consentCsv } from './export.ts';
 import { createUser, getUser, setEmailConsent, updateUserFields, userPage, type Caller } from './service.ts';
 
 const tags = ['users'];
 const userResponse = { 200: user, ...errorResponses };
-/** The export is a text/csv stream (Fastify sends streams as they are, without serializing). */
-const csvBody = fileAnswer('The CSV file, as an attachment', { 'text/csv': z.string().describe('email, firstName, lastName, company, country, language, registeredAt') });
+/** The export is a text/csv stream, or its TextFile JSON form (downloads.ts; Fastify sends streams as they are, without serializing). */
+const csvBody = textFileAnswer('The CSV file, as an attachment', { 'text/csv': z.string().describe('email, firstName, lastName, company, country, language, registeredAt') });
 
 function callerOf(request: FastifyRequest): Caller {
   requireUser(request);
@@ -47,11 +48,12 @@ export function usersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         authorize(request, 'view-export', 'Export');
         const date = new Date().toISOString().slice(0, 10);
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="email-consent-${date}.csv"`)
-          .header('cache-control', 'no-store')
-          .send(consentCsv(ctx, request.query.separator === 'semicolon' ? ';' : ',') as unknown as string);
+        return sendTextFile(request, reply.header('cache-control', 'no-store'), {
+          fileName: `email-consent-${date}.csv`,
+          mediaType: 'text/csv',
+          contentType: 'text/csv; charset=utf-8',
+          content: consentCsv(ctx, request.query.separator === 'semicolon' ? ';' : ','),
+        });
       },
     );
 

@@ -25,6 +25,12 @@ Lists take \`offset\` (default 0) and \`limit\` (default 50), a \`filter\` text 
 
 Every error answers with one shape, the \`Error\` schema: \`{ "error": "ERR_…", "message": "…", "details": [ … ] }\`. \`error\` is a stable code to program against; \`message\` is plain text in the language of \`Accept-Language\` (de, en, es, fr, it; others get English). A refused field is a detail \`{ path, message, code, params }\` with a stable message \`code\` (\`tooShort\`, \`tanCode\`, …) and its limits in \`params\`. A 5xx is a bug in this server, except \`503 ERR_DATABASE_UNAVAILABLE\` with \`Retry-After\` while the database cannot be reached.
 
+## Files as JSON
+
+Downloads are files with their own media type and \`Content-Disposition\`: a license file (\`.lic\` as \`application/octet-stream\`, \`format=json\` as \`application/json\`), the e-mail consent export (\`text/csv\`), a public key (\`application/x-pem-file\`). Browsers, curl and \`Accept: */*\` get the file. A caller whose \`Accept\` header rates \`application/json\` above the file's type (\`Accept: application/json\`) gets a text file as JSON instead, the \`TextFile\` schema \`{ fileName, mediaType, content }\` (the JSON license file stays itself). So a generated client that asks for JSON once reads every answer as JSON, e.g. openapi-fetch:
+
+    createClient<paths, 'application/json'>({ baseUrl: 'https://licenses.example.com/api', headers: { authorization: 'Bearer lmat_…', accept: 'application/json' } })
+
 ## Rate limits
 
 Sign-in, TAN activation, the mails a caller can trigger (confirmation, password reset) and a few public operations are limited per account and per client address. A call over a limit answers \`429 ERR_RATE_LIMITED\` with a \`Retry-After\` header in seconds: wait that long, then try again. The limits sit above what people and ordinary integrations do; a loop that retries at once does meet them.

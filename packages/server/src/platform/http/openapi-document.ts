@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { errorBody } from '@lm/contract';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { OPERATION_IDS, OPTIONALLY_SIGNED_IN_OPERATIONS, operationKey, PUBLIC_OPERATIONS } from './openapi-operations.ts';
-import { nameSchema, newSchemaNames, parameterJsonSchema, type SchemaNames } from './openapi-schemas.ts';
+import { nameContractSchemas, nameSchema, newSchemaNames, parameterJsonSchema, type SchemaNames } from './openapi-schemas.ts';
 
 /** The base path of every documented operation: the document's `servers` entry, left out of its paths. */
 export const API_BASE_PATH = '/api';
@@ -44,11 +44,18 @@ function transformRoute(document: Parameters<Transform>[0], names: SchemaNames, 
   if (schema.body) nameSchema(names, schema.body, `${baseName}Request`);
   for (const [status, answer] of Object.entries(schema.response ?? {})) {
     if (isZodSchema(answer)) nameSchema(names, answer, status.startsWith('2') ? `${baseName}Response` : `${baseName}Error${status}`);
+    for (const media of Object.values(fileAnswerOf(answer)?.content ?? {})) if (isZodSchema(media.schema)) nameContractSchemas(names, media.schema);
   }
   const { querystring, params, ...rest } = schema;
   // Any operation may answer 400 (a malformed request, an undeclared query parameter) even when its route lists no error.
   const response = Object.keys(schema.response ?? {}).some((status) => status.startsWith('4')) ? schema.response : { ...schema.response, 400: errorBody };
   const transformed = zodTransform({ ...document, schema: { ...rest, response } } as Parameters<Transform>[0]) as { schema: Json; url: string };
+  // The zod step keeps a file answer's media types but drops its headers (Content-Disposition): @fastify/swagger reads them from here.
+  const transformedResponses = transformed.schema.response as Record<string, Json> | undefined;
+  for (const [status, answer] of Object.entries(schema.response ?? {})) {
+    const headers = fileAnswerOf(answer)?.headers;
+    if (headers && transformedResponses?.[status]) transformedResponses[status].headers = headers;
+  }
   if (isZodSchema(querystring)) transformed.schema.querystring = parameterJsonSchema(querystring);
   if (isZodSchema(params)) transformed.schema.params = parameterJsonSchema(params);
   if (operationId) transformed.schema.operationId = operationId;
@@ -58,6 +65,11 @@ function transformRoute(document: Parameters<Transform>[0], names: SchemaNames, 
 
 function isZodSchema(value: unknown): value is z.ZodType {
   return typeof value === 'object' && value !== null && '_zod' in value;
+}
+
+/** An answer declared with its media types (openapi.ts fileAnswer), else undefined. */
+function fileAnswerOf(answer: unknown): { content: Record<string, { schema: unknown }>; headers?: Json } | undefined {
+  return typeof answer === 'object' && answer !== null && 'content' in answer && !isZodSchema(answer) ? (answer as { content: Record<string, { schema: unknown }>; headers?: Json }) : undefined;
 }
 
 function securityOf(operationId: string | undefined, sessionOnly: boolean): SecurityRequirement[] {

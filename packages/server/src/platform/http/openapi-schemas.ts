@@ -14,6 +14,7 @@ import * as session from '@lm/contract/session';
 import * as settings from '@lm/contract/settings';
 import * as statistics from '@lm/contract/statistics';
 import * as tan from '@lm/contract/tan';
+import * as textFile from '@lm/contract/text-file';
 import * as twoFactor from '@lm/contract/two-factor';
 import * as user from '@lm/contract/user';
 import * as webhook from '@lm/contract/webhook';
@@ -32,7 +33,7 @@ const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1
 
 /** Every object schema the contract exports, under the name it exports it by: entities, lists and bodies get those names in the document. */
 const contractNames = new Map<z.ZodType, string>();
-for (const module of [anylic, apiToken, changeLog, clientProtocol, errors, feature, licenseFile, licensePolicy, license, order, product, session, settings, statistics, tan, twoFactor, user, webhook]) {
+for (const module of [anylic, apiToken, changeLog, clientProtocol, errors, feature, licenseFile, licensePolicy, license, order, product, session, settings, statistics, tan, textFile, twoFactor, user, webhook]) {
   for (const [name, value] of Object.entries(module)) {
     if (value instanceof z.ZodObject && !contractNames.has(value)) contractNames.set(value, RENAMED[name] ?? pascalCase(name));
   }
@@ -53,6 +54,11 @@ const SCALAR_TYPES = new Set(['string', 'number', 'int', 'boolean', 'bigint', 'n
 export function nameSchema(names: SchemaNames, schema: z.ZodType, fallbackName: string): void {
   nameContractSchemasIn(names, schema, new Set());
   if (!names.has(schema) && !SCALAR_TYPES.has(schema._zod.def.type)) register(names, schema, uniqueId(names, fallbackName));
+}
+
+/** Names the contract's objects inside `schema` (a file answer's media types: `TextFile`, `LicenseFileJson`) and leaves `schema` itself as it is. */
+export function nameContractSchemas(names: SchemaNames, schema: z.ZodType): void {
+  nameContractSchemasIn(names, schema, new Set());
 }
 
 function uniqueId(names: SchemaNames, id: string): string {
