@@ -133,6 +133,8 @@ describeJourney('selling through a connected shop', () => {
   it('Tools → Shop orders lists each order with its TANs and licenses, finds a failed one by its buyer, and replays it once mapped', async () => {
     const failed = await stripe(webhookUrl, 'checkout.session.completed', checkout('site@shop.e2e.test', 'price_e2e_site', 'pi_e2e_3'));
     expect(failed).toMatchObject({ outcome: 'failed', reason: 'unknown-mapping:price_e2e_site' });
+    await admin.keyboard.press('Escape');
+    await expect.poll(() => admin.getByRole('dialog').count()).toBe(0);
     await admin.getByRole('navigation', { name: 'Main menu' }).getByText('Tools', { exact: true }).click();
     await admin.getByRole('menuitem', { name: 'Shop orders' }).click();
     await expect.poll(() => new URL(admin.url()).pathname).toBe('/tools/shop-orders');

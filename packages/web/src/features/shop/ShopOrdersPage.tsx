@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Group, Paper, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconRepeat, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -155,7 +155,7 @@ export default function ShopOrdersPage() {
       </Text>
       <Paper withBorder p="md">
         <Stack>
-          <Group align="flex-end" grow>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <TextInput
               label={t('shop.orders.search')}
               leftSection={<IconSearch size={16} />}
@@ -174,17 +174,18 @@ export default function ShopOrdersPage() {
               }}
               data={(connections.data?.items ?? []).map((connection) => ({ value: String(connection.id), label: `${connection.name} (${providerName(connection.provider)})` }))}
             />
-          </Group>
-          <SegmentedControl
-            value={outcome}
-            onChange={(value) => {
-              setOutcome(value as typeof outcome);
-              state.setOffset(0);
-            }}
-            data={(['all', ...SHOP_ORDER_FILTERS] as const).map((value) => ({ value, label: t(`shop.outcomes.${value}`) }))}
-            fullWidth
-            data-testid="orders-outcome"
-          />
+            <Select
+              label={t('shop.outcome')}
+              allowDeselect={false}
+              value={outcome}
+              onChange={(value) => {
+                setOutcome((value ?? 'all') as typeof outcome);
+                state.setOffset(0);
+              }}
+              data={(['all', ...SHOP_ORDER_FILTERS] as const).map((value) => ({ value, label: t(`shop.outcomes.${value}`) }))}
+              data-testid="orders-outcome"
+            />
+          </SimpleGrid>
           <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(order) => order.id} minWidth={1000} />
         </Stack>
       </Paper>
