@@ -146,6 +146,10 @@ describeJourney('selling through a connected shop', () => {
     await expect.poll(() => purchase.getByText('Revoked').isVisible()).toBe(true);
     const license = purchase.getByTestId('order-license');
     await expect.poll(() => license.textContent()).toMatch(/SHOP-MACHINE-1/);
+    // The refund is listed by the order it refunded.
+    await expect.poll(() => admin.getByRole('row', { name: /charge\.refunded/ }).getByText('cs_test_pi_e2e_1').isVisible()).toBe(true);
+    await admin.mouse.move(10, 600);
+    await expect.poll(() => admin.getByRole('menuitem', { name: 'Shop orders' }).count()).toBe(0);
     await screenshot(admin, 'shop-orders-1366');
 
     await admin.getByTestId('orders-search').fill('site@shop');

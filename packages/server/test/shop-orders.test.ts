@@ -191,6 +191,9 @@ describeBothDatabases('shop orders', (t) => {
       const [made] = await accepted(t.app, connection.id, sign('stripe', SECRET, checkout));
       expect((await tan(made.tanIds[0])).revoked).toBeTruthy();
       expectError(await refresh(machineId, product.name), 403, 'ERR_LICENSE_REVOKED');
+      // The refund named a payment intent: the Orders page lists it by the order it refunded.
+      const listed = (await orders({ connectionId: String(connection.id) })).items.find((item) => item.type === 'charge.refunded');
+      expect(listed).toMatchObject({ outcome: 'processed', orderRef: String(checkout.data.object.id), tanIds: made.tanIds });
     });
 
     it('a failure delivered at the same moment as its purchase is applied exactly once, whichever commits first', async () => {

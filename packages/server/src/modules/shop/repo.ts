@@ -113,10 +113,10 @@ export async function countRedelivery(db: Executor, connectionId: number, eventI
     .execute();
 }
 
-export async function finishEvent(trx: Executor, id: number, result: { outcome: ShopEventRow['outcome']; reason: string | null; tanIds: number[]; now: string }): Promise<void> {
+export async function finishEvent(trx: Executor, id: number, result: { outcome: ShopEventRow['outcome']; reason: string | null; tanIds: number[]; orderRef?: string; now: string }): Promise<void> {
   await trx
     .updateTable('shop_events')
-    .set({ outcome: result.outcome, reason: result.reason, tan_ids: JSON.stringify(result.tanIds), handled_at: result.now })
+    .set({ outcome: result.outcome, reason: result.reason, tan_ids: JSON.stringify(result.tanIds), handled_at: result.now, ...(result.orderRef ? { order_ref: result.orderRef } : {}) })
     .where('id', '=', id)
     .execute();
 }

@@ -17,6 +17,8 @@ export interface Outcome {
   tanIds: number[];
   mail?: boolean;
   pendingRefs?: string[];
+  /** The order a refund turned out to be about (it names a payment): the Orders page lists it by that order. */
+  orderRef?: string;
 }
 
 /** An event about a subscription or payment that made no TAN here yet: it waits for that purchase. */
@@ -138,9 +140,9 @@ async function refunded(trx: Executor, connection: ConnectionRow, action: Extrac
   for (const orderRef of await ordersOfPayments(trx, connection.id, action.refs)) all.push(...(await orderLines(trx, connection.id, orderRef)));
   if (!all.length) return pending(action.refs);
   const lines = action.lines ? all.filter((line) => isRefunded(line, action.lines!)) : all;
-  if (!lines.length) return { outcome: 'ignored', reason: 'no-refunded-items', tanIds: [] };
+  if (!lines.length) return { outcome: 'ignored', reason: 'no-refunded-items', tanIds: [], orderRef: all[0].order_ref };
   for (const line of lines) await changeTan(trx, line.tan_id, { revoked: true }, now);
-  return { outcome: 'processed', reason: null, tanIds: [...new Set(lines.map((line) => line.tan_id))] };
+  return { outcome: 'processed', reason: null, tanIds: [...new Set(lines.map((line) => line.tan_id))], orderRef: lines[0].order_ref };
 }
 
 /** Every action but a purchase: on the TANs of a subscription or payment made here before. */
