@@ -141,7 +141,7 @@ describeJourney('selling through a connected shop', () => {
     await expect.poll(() => admin.getByRole('heading', { name: 'Shop orders' }).isVisible()).toBe(true);
 
     // The first purchase: its TAN, revoked by the refund, and the license activated from it, linked.
-    const purchase = admin.getByRole('row', { name: /cs_test_pi_e2e_1/ });
+    const purchase = admin.getByRole('row', { name: /cs_test_pi_e2e_1 buyer@shop\.e2e\.test/ });
     await expect.poll(() => purchase.getByTestId('order-tan').isVisible()).toBe(true);
     await expect.poll(() => purchase.getByText('Revoked').isVisible()).toBe(true);
     const license = purchase.getByTestId('order-license');
