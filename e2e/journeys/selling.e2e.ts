@@ -1,8 +1,9 @@
 /**
  * Selling without glue (issue 40) in Chromium: an administrator connects a Stripe shop from Tools →
  * Shop connections, a signed purchase arrives, the buyer finds the bought TAN on My licenses as ready
- * to activate and activates it, the desktop refresh accepts it until a refund revokes it, and an
- * event for an unknown price shows as failed with its reason and is replayed once mapped.
+ * to activate and activates it, the desktop refresh accepts it until a refund revokes it, an
+ * event for an unknown price shows as failed with its reason and is replayed once mapped, and Tools →
+ * Shop orders lists every order with its TANs and licenses and replays a failed one.
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -129,6 +130,59 @@ describeJourney('selling through a connected shop', () => {
     await screenshot(admin, 'shop-events-replayed-1366');
   });
 
+  it('Tools → Shop orders lists each order with its TANs and licenses, finds a failed one by its buyer, and replays it once mapped', async () => {
+    const failed = await stripe(webhookUrl, 'checkout.session.completed', checkout('site@shop.e2e.test', 'price_e2e_site', 'pi_e2e_3'));
+    expect(failed).toMatchObject({ outcome: 'failed', reason: 'unknown-mapping:price_e2e_site' });
+    await admin.keyboard.press('Escape');
+    await expect.poll(() => admin.getByRole('dialog').count()).toBe(0);
+    await admin.getByRole('navigation', { name: 'Main menu' }).getByText('Tools', { exact: true }).click();
+    await admin.getByRole('menuitem', { name: 'Shop orders' }).click();
+    await expect.poll(() => new URL(admin.url()).pathname).toBe('/tools/shop-orders');
+    await expect.poll(() => admin.getByRole('heading', { name: 'Shop orders' }).isVisible()).toBe(true);
+
+    // The first purchase: its TAN, revoked by the refund, and the license activated from it, linked.
+    const purchase = admin.getByRole('row', { name: /cs_test_pi_e2e_1 buyer@shop\.e2e\.test/ });
+    await expect.poll(() => purchase.getByTestId('order-tan').isVisible()).toBe(true);
+    await expect.poll(() => purchase.getByText('Revoked').isVisible()).toBe(true);
+    const license = purchase.getByTestId('order-license');
+    await expect.poll(() => license.textContent()).toMatch(/SHOP-MACHINE-1/);
+    // The refund is listed by the order it refunded.
+    await expect.poll(() => admin.getByRole('row', { name: /charge\.refunded/ }).getByText('cs_test_pi_e2e_1').isVisible()).toBe(true);
+    await admin.mouse.move(10, 600);
+    await expect.poll(() => admin.getByRole('menuitem', { name: 'Shop orders' }).count()).toBe(0);
+    await screenshot(admin, 'shop-orders-1366');
+
+    await admin.getByTestId('orders-search').fill('site@shop');
+    const row = admin.getByRole('row', { name: /cs_test_pi_e2e_3/ });
+    await expect.poll(() => admin.getByRole('row').count()).toBe(2);
+    await expect.poll(() => row.getByTestId('order-reason').textContent()).toBe('No mapping for “price_e2e_site”: add it, then replay.');
+
+    // Fixed on Shop connections, then replayed from the Orders page.
+    await admin.goto('/tools/shop-connections');
+    await admin.getByRole('row', { name: /Stripe \(test\)/ }).getByRole('button', { name: /Edit/ }).click();
+    const dialog = admin.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Add mapping' }).click();
+    await dialog.getByLabel('Shop id (price, product, variant)').nth(2).fill('price_e2e_site');
+    await dialog.getByRole('combobox', { name: 'Product' }).nth(2).click();
+    await dialog.getByRole('combobox', { name: 'Product' }).nth(2).fill('E2E Shop');
+    await admin.getByRole('option', { name: new RegExp(PRODUCT.name) }).click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    await admin.goBack();
+    await expect.poll(() => new URL(admin.url()).pathname).toBe('/tools/shop-orders');
+    await admin.getByTestId('orders-search').fill('cs_test_pi_e2e_3');
+    await expect.poll(() => admin.getByRole('row').count()).toBe(2);
+    await admin.getByTestId('replay-order').click();
+    await expect.poll(() => admin.getByTestId('replay-order').count()).toBe(0);
+    await expect.poll(() => admin.getByTestId('order-outcome').first().textContent()).toBe('Handled');
+    await expect.poll(() => admin.getByTestId('order-tan').count()).toBe(1);
+
+    // The TAN's link opens the TAN list searched for it.
+    await admin.getByTestId('order-tan').getByRole('link').click();
+    await expect.poll(() => new URL(admin.url()).pathname).toBe('/tans');
+    await expect.poll(() => admin.getByText(PRODUCT.name).first().isVisible()).toBe(true);
+  });
+
   it('a German administrator on a phone reads the page and the connection form whole', async () => {
     const german = await newContext(setup.browser, setup.server, { locale: 'de-DE', viewport: { width: 390, height: 844 } });
     const page = await german.newPage();
@@ -141,6 +195,11 @@ describeJourney('selling through a connected shop', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Zuordnung hinzufügen' }).click();
     expect(await cutOff(page, '[role=dialog]')).toEqual([]);
     await screenshot(page, 'shop-connection-form-de-phone');
+    await page.keyboard.press('Escape');
+    await page.goto('/tools/shop-orders');
+    await expect.poll(() => page.getByRole('heading', { name: 'Shop-Bestellungen' }).isVisible()).toBe(true);
+    expect(await cutOff(page, 'main')).toEqual([]);
+    await screenshot(page, 'shop-orders-de-phone');
     await german.close();
   });
 });

@@ -17,11 +17,11 @@ const optionalText = z
   .transform((value) => (value ? value : null));
 
 /**
- * `POST /api/webhooks/orders`: an order of the shop. `timestamp` is when the shop sent it, as an ISO
- * 8601 date-time or as Unix seconds. `machineId`, when the order carries one, binds the temporary
- * license; otherwise the customer sets it later with "change machine".
+ * The fields of an order. `timestamp` is when the shop sent it, as an ISO 8601 date-time or as Unix
+ * seconds. `machineId`, when the order carries one, binds the temporary license (or activates a bought
+ * TAN); otherwise the customer sets it later with "change machine".
  */
-export const orderWebhook = z.object({
+const orderFields = {
   orderId: z.string().trim().min(1).max(200),
   timestamp: z.union([isoDateTime, z.number().int().nonnegative()]),
   email,
@@ -38,17 +38,33 @@ export const orderWebhook = z.object({
   machineId: z
     .preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), machineId.nullish())
     .transform((value) => value ?? null),
-  /**
-   * What was sold, by the shop's product or price id, for a shop connection of provider `generic`
-   * (`POST /api/webhooks/shop/{id}`), whose mapping turns each line into a TAN. The order webhook of
-   * the settings accepts and ignores them.
-   */
-  items: z
-    .array(z.object({ externalId: z.string().trim().min(1).max(200), quantity: z.number().int().min(1).max(10_000).default(1) }))
-    .max(100)
-    .default([]),
+};
+
+/** A line of an order: the shop's product or price id and how many units were sold. */
+export const orderItem = z.object({ externalId: z.string().trim().min(1).max(200), quantity: z.number().int().min(1).max(10_000).default(1) });
+
+/**
+ * `POST /api/webhooks/orders`: an order of the shop (the spec's order automation: the buyer's account
+ * and a temporary license). It has no mapping of the shop's ids to products, so it makes no TANs: an
+ * order with line items is refused (`items` must be empty or left out) rather than taken without its
+ * items; a shop connection of provider `generic` takes this body with `items` (shopOrderWebhook).
+ */
+export const orderWebhook = z.object({
+  ...orderFields,
+  items: z.array(z.unknown()).max(0, 'validation.itemsNeedShopConnection').optional(),
 });
 export type OrderWebhook = z.output<typeof orderWebhook>;
+
+/**
+ * The body of a shop connection of provider `generic` (`POST /api/webhooks/shop/{id}`): the order
+ * webhook's fields and what was sold, by the shop's product or price id, each line made a TAN by the
+ * connection's mapping.
+ */
+export const shopOrderWebhook = z.object({
+  ...orderFields,
+  items: z.array(orderItem).max(100).default([]),
+});
+export type ShopOrderWebhook = z.output<typeof shopOrderWebhook>;
 
 /** What became of the order's account: created now, an existing one, or none (automatic creation off). */
 export const ORDER_ACCOUNT_OUTCOMES = ['created', 'existing', 'none'] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, listResponse, recordId } from './list.ts';
+import { isoDateTime, listResponse, MAX_RECORD_ID, recordId, wholeNumberText } from './list.ts';
 
 /** The shops a connection receives events from (DESIGN.md section 6c); `generic` is any other shop, signed like the order webhook. */
 export const SHOP_PROVIDERS = ['stripe', 'paddle', 'fastspring', 'shopify', 'generic'] as const;
@@ -59,16 +59,20 @@ export type ShopConnection = z.output<typeof shopConnection>;
 
 export const shopConnectionList = listResponse(shopConnection);
 
-export const SHOP_EVENT_OUTCOMES = ['processed', 'ignored', 'failed'] as const;
+/**
+ * What became of an event: `pending` is one about a subscription or payment not known yet (a renewal
+ * or failed payment before the purchase): it is applied with the purchase that makes it known.
+ */
+export const SHOP_EVENT_OUTCOMES = ['processed', 'ignored', 'failed', 'pending'] as const;
 export type ShopEventOutcome = (typeof SHOP_EVENT_OUTCOMES)[number];
 
 /**
  * Why an event failed or was ignored (stable codes the web app translates): no mapping for an item,
  * a mapped product that is gone or inactive, no buyer account (automatic creation off or the account
- * closed), an event about an order or subscription that made no TAN here, an unpaid order, or an
- * event type the connection does not act on.
+ * closed), an event about an order or subscription that made no TAN here, an unpaid order, an
+ * event type the connection does not act on, or a refund of no line item that made a TAN.
  */
-export const SHOP_EVENT_REASONS = ['unknown-mapping', 'unknown-product', 'inactive-product', 'no-account', 'unknown-order', 'unpaid', 'not-handled', 'invalid-payload'] as const;
+export const SHOP_EVENT_REASONS = ['unknown-mapping', 'unknown-product', 'inactive-product', 'no-account', 'unknown-order', 'unpaid', 'not-handled', 'invalid-payload', 'no-refunded-items'] as const;
 export type ShopEventReason = (typeof SHOP_EVENT_REASONS)[number];
 
 /** The answer to the shop: what became of its event. A repeated event id changes nothing and says `duplicate`. */
@@ -89,6 +93,11 @@ export const shopEvent = z.object({
     outcome: z.enum(SHOP_EVENT_OUTCOMES),
     reason: z.string().nullable(),
     tanIds: z.array(z.number().int()),
+    /** The order or subscription the event is about, and its buyer's address when the event names one. */
+    orderRef: z.string().nullable(),
+    email: z.string().nullable(),
+    /** How often the shop delivered it; every delivery after the first changed nothing. */
+    deliveries: z.number().int(),
     receivedAt: isoDateTime,
     handledAt: isoDateTime,
 });
@@ -101,6 +110,51 @@ export const shopEventListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(50),
 });
 export type ShopEventListQuery = z.output<typeof shopEventListQuery>;
+
+/** The Orders page's outcome filter: an event's outcome, or `duplicate` for the events delivered more than once. */
+export const SHOP_ORDER_FILTERS = [...SHOP_EVENT_OUTCOMES, 'duplicate'] as const;
+export type ShopOrderFilter = (typeof SHOP_ORDER_FILTERS)[number];
+
+/** `GET /api/shop-orders`: the events of every connection (or one), newest first; `filter` finds an order, subscription or event id, or the buyer's address. */
+export const shopOrderListQuery = z.object({
+  connectionId: wholeNumberText(1, MAX_RECORD_ID).optional(),
+  outcome: z.enum(SHOP_ORDER_FILTERS).optional(),
+  filter: z.string().trim().max(200).optional(),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+});
+export type ShopOrderListQuery = z.output<typeof shopOrderListQuery>;
+
+/** A license activated from a bought TAN. */
+export const shopOrderLicense = z.object({
+  id: z.number().int(),
+  ownerId: z.number().int(),
+  machineId: z.string().nullable(),
+  revoked: z.boolean(),
+});
+
+/** A TAN an order made, and the licenses activated from it. */
+export const shopOrderTan = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  productName: z.string(),
+  licenseCount: z.number().int(),
+  activatedCount: z.number().int(),
+  validUntil: z.string().nullable(),
+  suspended: z.boolean(),
+  revoked: z.boolean(),
+  licenses: z.array(shopOrderLicense),
+});
+export type ShopOrderTan = z.output<typeof shopOrderTan>;
+
+/** One row of the Orders page: an event of a connection with the TANs and licenses it made or changed. */
+export const shopOrder = shopEvent.extend({
+  connectionName: z.string(),
+  provider: z.enum(SHOP_PROVIDERS),
+  tans: z.array(shopOrderTan),
+});
+export type ShopOrder = z.output<typeof shopOrder>;
+export const shopOrderList = listResponse(shopOrder);
 
 /** The answer to a shop's delivery: one result per event (FastSpring batches several). */
 export const shopDeliveryResult = z.object({ events: z.array(shopWebhookResult) });

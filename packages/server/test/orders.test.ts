@@ -105,6 +105,16 @@ describeBothDatabases(
         expectError(await deliver(null, { raw: '{"orderId":' }), 400, 'ERR_BAD_REQUEST');
       });
 
+      it('refuses line items, which only a generic shop connection maps to TANs, instead of dropping them, and takes an empty list', async () => {
+        const orders = await count('webhook_orders');
+        const withItems = order({ items: [{ externalId: 'PRO-YEARLY', quantity: 1 }] });
+        const refused = expectError(await deliver(withItems), 400, 'ERR_VALIDATION');
+        expect(refused.details).toMatchObject([{ path: 'items', code: 'itemsNeedShopConnection' }]);
+        expect(refused.details?.[0].message).toContain('Generic');
+        expect(await count('webhook_orders')).toBe(orders);
+        expect((await deliver(order({ items: [] }))).statusCode).toBe(200);
+      });
+
       it('refuses timestamps more than five minutes off as replays (401), accepts Unix seconds', async () => {
         const tenMinutes = 10 * 60 * 1000;
         expectError(await deliver(order({ timestamp: new Date(Date.now() - tenMinutes).toISOString() })), 401, 'ERR_STALE_REQUEST');

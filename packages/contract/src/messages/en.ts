@@ -67,6 +67,7 @@ export default {
     currentMachine: 'The license is already on this machine',
     currentOwner: 'The license already belongs to this account',
     pageCursor: 'This link to a page no longer fits the list and its order; start again from the first page',
+    itemsNeedShopConnection: 'Line items become licenses through a shop connection of the provider “Generic” (Tools → Shop connections), which maps them to products; this order webhook of the settings makes no licenses from them',
     unknownProduct: 'This product does not exist',
     unknownPolicy: 'This license policy does not exist',
     uploadFile: 'Upload a file for this setting',

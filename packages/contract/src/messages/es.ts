@@ -67,6 +67,7 @@ export default {
     currentMachine: 'La licencia ya está en este equipo',
     currentOwner: 'La licencia ya pertenece a esta cuenta',
     pageCursor: 'Este enlace a una página ya no corresponde a la lista ni a su orden; vuelva a empezar desde la primera página',
+    itemsNeedShopConnection: 'Las líneas del pedido se convierten en licencias mediante una conexión de tienda del proveedor «Generic» (Herramientas → Conexiones de tienda), que las asigna a productos; este webhook de pedidos de la configuración no crea licencias a partir de ellas',
     unknownProduct: 'Este producto no existe',
     unknownPolicy: 'Esta política de licencia no existe',
     uploadFile: 'Suba un archivo para este ajuste',

@@ -67,6 +67,7 @@ export default {
     currentMachine: 'La licence est déjà sur cette machine',
     currentOwner: 'La licence appartient déjà à ce compte',
     pageCursor: 'Ce lien vers une page ne correspond plus à la liste et à son tri ; recommencez à la première page',
+    itemsNeedShopConnection: 'Les lignes de commande deviennent des licences via une connexion boutique du fournisseur « Generic » (Outils → Connexions boutique), qui les associe à des produits ; ce webhook de commande des paramètres n’en crée pas de licences',
     unknownProduct: 'Ce produit n’existe pas',
     unknownPolicy: 'Cette politique de licence n’existe pas',
     uploadFile: 'Téléversez un fichier pour ce paramètre',

@@ -62,6 +62,7 @@ export const MENU: MenuEntry[] = [
       { labelKey: 'nav.settings', to: '/settings', ability: ['update', 'Setting'] },
       { labelKey: 'webhooks.menu', to: '/tools/webhooks', ability: ['view-list', 'WebhookEndpoint'] },
       { labelKey: 'shop.menu', to: '/tools/shop-connections', ability: ['update', 'Setting'] },
+      { labelKey: 'shop.orders.menu', to: '/tools/shop-orders', ability: ['update', 'Setting'] },
     ],
   },
 ];

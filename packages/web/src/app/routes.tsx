@@ -78,6 +78,7 @@ export const ROUTES: AppRoute[] = [
   { path: '/account/api-tokens', page: page(() => import('../features/api-tokens/ApiTokensPage.tsx')), requires: login },
   { path: '/tools/webhooks', page: page(() => import('../features/webhooks/WebhooksPage.tsx')), requires: can('view-list', 'WebhookEndpoint') },
   { path: '/tools/shop-connections', page: page(() => import('../features/shop/ShopConnectionsPage.tsx')), requires: can('update', 'Setting') },
+  { path: '/tools/shop-orders', page: page(() => import('../features/shop/ShopOrdersPage.tsx')), requires: can('update', 'Setting') },
 ];
 
 /** Any other path. */

@@ -19,7 +19,12 @@ is handled once: a repeated delivery changes nothing and answers the first resul
 With automatic account creation on, an order from an unknown address creates a confirmed customer
 account. With automatic temporary license on, the order's account gets a temporary license for the
 configured product, valid for the configured days, bound to \`machineId\` when the order carries one
-(otherwise the customer sets it with "change machine").`;
+(otherwise the customer sets it with "change machine").
+
+This endpoint makes no TANs: it has no mapping of the shop's product ids to products. A body with
+\`items\` that are not empty is refused (400 \`ERR_VALIDATION\`, path \`items\`): send such orders to a shop
+connection of provider \`generic\` (\`POST /api/webhooks/shop/{id}\`, docs/selling.md), whose mapping turns
+each line into a TAN.`;
 
 /** Raw bodies of this plugin's requests, for the signature (kept only as long as the request lives). */
 const rawBodies = new WeakMap<FastifyRequest, string>();

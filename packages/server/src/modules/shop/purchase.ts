@@ -12,7 +12,8 @@ import { tanChangeValues } from '../tans/service.ts';
 import type { ShopAction } from './connectors/types.ts';
 import { queuePurchaseMail } from './mail.ts';
 import { addPaymentRefs, insertOrderLine, mappingsOf, orderLines, type ConnectionRow, type MappingRow } from './repo.ts';
-import { renewLines, type Outcome } from './subscriptions.ts';
+import { applyPending } from './pending.ts';
+import { applyLifecycle, renewLines, type Outcome } from './subscriptions.ts';
 
 type Purchase = Extract<ShopAction, { kind: 'purchase' }>;
 
@@ -24,11 +25,18 @@ export function validUntilOf(periodEnd: string | null, graceDays: number): strin
 }
 
 /** Each item's mapping (by its most specific id that has one), or why the order cannot be sold here. */
-async function mappedItems(trx: Executor, connection: ConnectionRow, purchase: Purchase): Promise<{ items: { mapping: MappingRow; quantity: number; externalId: string }[] } | { reason: string }> {
+interface MappedItem {
+  mapping: MappingRow;
+  quantity: number;
+  externalId: string;
+  lineIds: string[];
+}
+
+async function mappedItems(trx: Executor, connection: ConnectionRow, purchase: Purchase): Promise<{ items: MappedItem[] } | { reason: string }> {
   if (!purchase.items.length) return { reason: 'unknown-mapping' };
   const mappings = new Map((await mappingsOf(trx, [connection.id])).map((mapping) => [mapping.external_id, mapping]));
   // Two lines of one id (a shop may split them) make one TAN of their summed quantity: one per order and id.
-  const byId = new Map<string, { mapping: MappingRow; quantity: number; externalId: string }>();
+  const byId = new Map<string, MappedItem>();
   for (const item of purchase.items) {
     const externalId = item.externalIds.find((id) => mappings.has(id));
     if (!externalId) return { reason: `unknown-mapping:${item.externalIds[0]}` };
@@ -36,20 +44,41 @@ async function mappedItems(trx: Executor, connection: ConnectionRow, purchase: P
     const product = await findProductForLicensing(trx, mapping.product_id);
     if (!product) return { reason: `unknown-product:${mapping.product_id}` };
     if (!product.active) return { reason: `inactive-product:${product.name}` };
+    const lineIds = item.lineId ? [item.lineId] : [];
     const same = byId.get(externalId);
-    if (same) same.quantity += item.quantity;
-    else byId.set(externalId, { mapping, quantity: item.quantity, externalId });
+    if (same) {
+      same.quantity += item.quantity;
+      same.lineIds.push(...lineIds);
+    } else byId.set(externalId, { mapping, quantity: item.quantity, externalId, lineIds });
   }
   return { items: [...byId.values()] };
 }
 
 /**
- * A paid order: the TANs it made here are found again (a subscription's renewal, or the same order
- * in another event); otherwise a TAN per mapped line item for the buyer's account, mailed in the
- * order's language and activated at once when the order names a machine. All in the event's
- * transaction; `passwordHash` is for an account the order creates (hashed before, outside it).
+ * A paid order (see paidOrder), then the events that waited for it (pending.ts): a failed payment,
+ * cancellation, renewal or refund of its subscription or payment delivered before it, in the same
+ * transaction. `drain: false` for a pending renewal applied so.
  */
-export async function applyPurchase(ctx: AppContext, trx: Executor, connection: ConnectionRow, purchase: Purchase, passwordHash: string, now: Date): Promise<Outcome> {
+export async function applyPurchase(ctx: AppContext, trx: Executor, connection: ConnectionRow, purchase: Purchase, passwordHash: string, now: Date, options: { drain?: boolean } = {}): Promise<Outcome> {
+  const outcome = await paidOrder(ctx, trx, connection, purchase, passwordHash, now);
+  if (options.drain === false || outcome.outcome !== 'processed') return outcome;
+  const refs = [purchase.orderRef, ...(purchase.subscriptionRef ? [purchase.subscriptionRef] : []), ...purchase.paymentRefs];
+  const mail = await applyPending(trx, connection, refs, now, (action) => {
+    if (action.kind === 'purchase') return applyPurchase(ctx, trx, connection, action, '', now, { drain: false });
+    if (action.kind === 'ignore') return Promise.resolve({ outcome: 'ignored', reason: action.reason, tanIds: [] });
+    return applyLifecycle(trx, connection, action, now);
+  });
+  return mail ? { ...outcome, mail } : outcome;
+}
+
+/**
+ * The TANs an order made here are found again (a subscription's renewal, or the same order in
+ * another event); otherwise a TAN per mapped line item for the buyer's account, mailed in the order's
+ * language and activated at once when the order names a machine. All in the event's transaction;
+ * `passwordHash` is for an account the order creates (hashed before, outside it). A renewal of a
+ * subscription not known yet (it names no buyer) waits for the subscription's purchase.
+ */
+async function paidOrder(ctx: AppContext, trx: Executor, connection: ConnectionRow, purchase: Purchase, passwordHash: string, now: Date): Promise<Outcome> {
   const existing = await orderLines(trx, connection.id, purchase.orderRef);
   if (existing.length) {
     await addPaymentRefs(trx, connection.id, purchase.paymentRefs, purchase.orderRef);
@@ -57,7 +86,8 @@ export async function applyPurchase(ctx: AppContext, trx: Executor, connection: 
   }
   const mapped = await mappedItems(trx, connection, purchase);
   if ('reason' in mapped) return { outcome: 'failed', reason: mapped.reason, tanIds: [] };
-  if (!purchase.buyer) return { outcome: 'failed', reason: purchase.subscriptionRef ? 'unknown-order' : 'no-account', tanIds: [] };
+  if (!purchase.buyer && purchase.subscriptionRef) return { outcome: 'pending', reason: 'unknown-order', tanIds: [], pendingRefs: [purchase.subscriptionRef] };
+  if (!purchase.buyer) return { outcome: 'failed', reason: 'no-account', tanIds: [] };
   const account = await orderAccount(ctx, trx, purchase.buyer, passwordHash, now, { create: true });
   if (!account.row) return { outcome: 'failed', reason: 'no-account', tanIds: [] };
   const owner = account.row;
@@ -95,6 +125,7 @@ export async function applyPurchase(ctx: AppContext, trx: Executor, connection: 
       paid_at: purchase.at,
       failed_at: null,
       created_at: nowText,
+      line_ids: JSON.stringify(item.lineIds),
     });
     const activated = purchase.machineId ? await activateForBuyer(trx, tan, owner.id, purchase.machineId, now) : false;
     const product = (await findProductForLicensing(trx, item.mapping.product_id))!;

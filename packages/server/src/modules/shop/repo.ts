@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { ShopConnectionsTable, ShopEventsTable, ShopOrdersTable } from '../../platform/db/schema.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { forUpdate } from '../../platform/db/dialect.ts';
+import { anyColumnContains } from '../../platform/db/search.ts';
 
 export type ConnectionRow = Selectable<ShopConnectionsTable>;
 export type ShopEventRow = Selectable<ShopEventsTable>;
@@ -76,7 +77,10 @@ export async function existingPolicies(db: Executor, ids: readonly number[]): Pr
 }
 
 /** Stores an event the first time its id arrives; undefined when it arrived before (or arrives at once in another transaction that commits). */
-export async function claimEvent(trx: Executor, event: { connectionId: number; eventId: string; type: string; payload: string; action: string; now: string }): Promise<number | undefined> {
+export async function claimEvent(
+  trx: Executor,
+  event: { connectionId: number; eventId: string; type: string; payload: string; action: string; orderRef: string | null; email: string | null; now: string },
+): Promise<number | undefined> {
   const row = await trx
     .insertInto('shop_events')
     .values({
@@ -88,6 +92,8 @@ export async function claimEvent(trx: Executor, event: { connectionId: number; e
       payload: event.payload,
       action: event.action,
       tan_ids: '[]',
+      order_ref: event.orderRef,
+      email: event.email,
       received_at: event.now,
       handled_at: event.now,
     })
@@ -97,10 +103,20 @@ export async function claimEvent(trx: Executor, event: { connectionId: number; e
   return row?.id;
 }
 
-export async function finishEvent(trx: Executor, id: number, result: { outcome: ShopEventRow['outcome']; reason: string | null; tanIds: number[]; now: string }): Promise<void> {
+/** Counts a repeated delivery of an event (it changed nothing else). */
+export async function countRedelivery(db: Executor, connectionId: number, eventId: string): Promise<void> {
+  await db
+    .updateTable('shop_events')
+    .set((eb) => ({ deliveries: eb('deliveries', '+', 1) }))
+    .where('connection_id', '=', connectionId)
+    .where('event_id', '=', eventId)
+    .execute();
+}
+
+export async function finishEvent(trx: Executor, id: number, result: { outcome: ShopEventRow['outcome']; reason: string | null; tanIds: number[]; orderRef?: string; now: string }): Promise<void> {
   await trx
     .updateTable('shop_events')
-    .set({ outcome: result.outcome, reason: result.reason, tan_ids: JSON.stringify(result.tanIds), handled_at: result.now })
+    .set({ outcome: result.outcome, reason: result.reason, tan_ids: JSON.stringify(result.tanIds), handled_at: result.now, ...(result.orderRef ? { order_ref: result.orderRef } : {}) })
     .where('id', '=', id)
     .execute();
 }
@@ -134,7 +150,7 @@ export function subscriptionLines(trx: Executor, connectionId: number, subscript
   return forUpdate(trx, trx.selectFrom('shop_orders').selectAll().where('connection_id', '=', connectionId).where('subscription_ref', '=', subscriptionRef).orderBy('id')).execute();
 }
 
-export async function insertOrderLine(trx: Executor, values: Omit<ShopOrdersTable, 'id'>): Promise<void> {
+export async function insertOrderLine(trx: Executor, values: Omit<ShopOrdersTable, 'id' | 'line_ids'> & { line_ids: string }): Promise<void> {
   await trx.insertInto('shop_orders').values(values).execute();
 }
 
@@ -171,4 +187,61 @@ export function purchasesOf(db: Executor, userId: number, limit: number) {
     .orderBy('shop_orders.id', 'desc')
     .limit(limit)
     .execute();
+}
+
+/** Keeps an event waiting for the purchase that makes one of `refs` known. */
+export async function addPendingRefs(trx: Executor, connectionId: number, eventRowId: number, refs: readonly string[]): Promise<void> {
+  const unique = [...new Set(refs)];
+  if (!unique.length) return;
+  await trx
+    .insertInto('shop_pending_refs')
+    .values(unique.map((ref) => ({ connection_id: connectionId, ref, event_row_id: eventRowId })))
+    .onConflict((conflict) => conflict.columns(['connection_id', 'ref', 'event_row_id']).doNothing())
+    .execute();
+}
+
+export async function deletePendingRefs(trx: Executor, eventRowId: number): Promise<void> {
+  await trx.deleteFrom('shop_pending_refs').where('event_row_id', '=', eventRowId).execute();
+}
+
+/** The events waiting for one of `refs`, locked, oldest first (the caller orders them by when they happened). */
+export async function pendingEvents(trx: Executor, connectionId: number, refs: readonly string[]): Promise<ShopEventRow[]> {
+  if (!refs.length) return [];
+  const ids = trx.selectFrom('shop_pending_refs').select('event_row_id').where('connection_id', '=', connectionId).where('ref', 'in', [...new Set(refs)]);
+  return forUpdate(trx, trx.selectFrom('shop_events').selectAll().where('id', 'in', ids).where('outcome', '=', 'pending').orderBy('id')).execute();
+}
+
+/** The Orders page: events of every connection (or one) with their connection, newest first. */
+export async function listOrderEvents(
+  db: Executor,
+  filter: { connectionId?: number; outcome?: ShopEventRow['outcome'] | 'duplicate'; text?: string },
+  page: { offset: number; limit: number },
+) {
+  let query = db.selectFrom('shop_events').innerJoin('shop_connections', 'shop_connections.id', 'shop_events.connection_id');
+  if (filter.connectionId !== undefined) query = query.where('shop_events.connection_id', '=', filter.connectionId);
+  if (filter.outcome === 'duplicate') query = query.where('shop_events.deliveries', '>', 1);
+  else if (filter.outcome) query = query.where('shop_events.outcome', '=', filter.outcome);
+  const text = filter.text;
+  if (text) query = query.where((eb) => anyColumnContains(db, eb, ['shop_events.order_ref', 'shop_events.email', 'shop_events.event_id'], text));
+  const [rows, total] = await Promise.all([
+    query.selectAll('shop_events').select(['shop_connections.name as connection_name', 'shop_connections.provider']).orderBy('shop_events.id', 'desc').offset(page.offset).limit(page.limit).execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, totalCount: Number(total.count) };
+}
+
+/** TANs by id with their product's name, and the licenses activated from them (at most `maxLicenses`, oldest first). */
+export async function tansWithLicenses(db: Executor, tanIds: readonly number[], maxLicenses: number) {
+  if (!tanIds.length) return { tans: [], licenses: [] };
+  const ids = [...new Set(tanIds)];
+  const [tans, licenses] = await Promise.all([
+    db
+      .selectFrom('tans')
+      .innerJoin('products', 'products.id', 'tans.product_id')
+      .select(['tans.id', 'tans.code', 'products.name as product_name', 'tans.license_count', 'tans.activated_count', 'tans.valid_until', 'tans.suspended', 'tans.revoked'])
+      .where('tans.id', 'in', ids)
+      .execute(),
+    db.selectFrom('licenses').select(['id', 'tan_id', 'owner_id', 'machine_id', 'revoked']).where('tan_id', 'in', ids).orderBy('id').limit(maxLicenses).execute(),
+  ]);
+  return { tans, licenses };
 }

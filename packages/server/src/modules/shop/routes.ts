@@ -2,11 +2,12 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParam, MAX_RECORD_ID, wholeNumberText } from '@lm/contract';
-import { shopConnection, shopConnectionFields, shopConnectionList, shopConnectionUpdate, shopDeliveryResult, shopEvent, shopEventList, shopEventListQuery, shopPurchaseList } from '@lm/contract/shop';
+import { shopConnection, shopConnectionFields, shopConnectionList, shopConnectionUpdate, shopDeliveryResult, shopEvent, shopEventList, shopEventListQuery, shopOrderList, shopOrderListQuery, shopPurchaseList } from '@lm/contract/shop';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
 import { createShopConnection, deleteShopConnection, getShopConnection, listShopConnections, purchasesOfCaller, updateShopConnection } from './connections.ts';
+import { listShopOrders } from './orders.ts';
 import { eventsOf, handleShopDelivery, replayEvent } from './service.ts';
 
 const tags = ['shop'];
@@ -101,6 +102,20 @@ export function shopConnectionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/shop-connections/:id/events',
       { schema: { tags, summary: 'Events the shop sent, newest first, with their outcome', params: idParam, querystring: shopEventListQuery, response: { 200: shopEventList, ...errorResponses } } },
       async (request) => eventsOf(ctx, request, request.params.id, request.query),
+    );
+    app.get(
+      '/shop-orders',
+      {
+        schema: {
+          tags,
+          summary: 'Orders and events of every shop connection (administrators), newest first, with the TANs and licenses they made',
+          description:
+            'Filter by `connectionId`, by `outcome` (`processed`, `ignored`, `failed`, `pending`: waiting for its purchase, or `duplicate`: delivered more than once) and by `filter`, a part of the order, subscription or event id or of the buyer’s address. A failed event is replayed with `POST /shop-connections/{id}/events/{eventId}/replay`.',
+          querystring: shopOrderListQuery,
+          response: { 200: shopOrderList, ...errorResponses },
+        },
+      },
+      async (request) => listShopOrders(ctx, request, request.query),
     );
     app.post(
       '/shop-connections/:id/events/:eventId/replay',

@@ -3,6 +3,8 @@ import type { ListResult } from '@lm/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
 import { hashPassword, randomToken } from '../../platform/auth/secrets.ts';
+import type { Executor } from '../../platform/db/database.ts';
+import { lockKey } from '../../platform/db/dialect.ts';
 import { isUniqueViolation } from '../../platform/db/search.ts';
 import { authorize, requireUser } from '../../platform/http/auth.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
@@ -10,7 +12,8 @@ import { openSecret } from '../webhooks/secrets.ts';
 import { CONNECTORS } from './connectors/index.ts';
 import type { Delivery, ParsedEvent, ShopAction } from './connectors/types.ts';
 import { applyPurchase } from './purchase.ts';
-import { claimEvent, findConnection, findEvent, findEventById, finishEvent, listEvents, type ConnectionRow, type ShopEventRow } from './repo.ts';
+import { finishWithOutcome } from './pending.ts';
+import { claimEvent, countRedelivery, findConnection, findEvent, findEventById, listEvents, type ConnectionRow, type ShopEventRow } from './repo.ts';
 import { applyLifecycle, type Outcome } from './subscriptions.ts';
 
 const invalidSignature = () => new AppError(401, 'ERR_INVALID_SIGNATURE', 'The signature of the shop event is missing, wrong or too old');
@@ -60,11 +63,13 @@ async function handleEvent(ctx: AppContext, connection: ConnectionRow, event: Pa
         type: event.type,
         payload: JSON.stringify(event.payload),
         action: JSON.stringify(action),
+        orderRef: refsOf(action)[0] ?? null,
+        email: action.kind === 'purchase' && action.buyer ? action.buyer.email.toLowerCase() : null,
         now: now.toISOString(),
       });
       if (id === undefined) return undefined;
       const outcome = await apply(ctx, trx, connection, action, passwordHash, now);
-      await finishEvent(trx, id, { ...outcome, now: now.toISOString() });
+      await finishWithOutcome(trx, connection, id, outcome, now);
       return outcome;
     });
   let outcome: Outcome | undefined;
@@ -75,6 +80,7 @@ async function handleEvent(ctx: AppContext, connection: ConnectionRow, event: Pa
     outcome = await run();
   }
   if (outcome === undefined) {
+    await countRedelivery(ctx.db, connection.id, event.eventId);
     const stored = (await findEvent(ctx.db, connection.id, event.eventId))!;
     return { eventId: event.eventId, duplicate: true, outcome: stored.outcome, reason: stored.reason, tanIds: JSON.parse(stored.tan_ids) as number[] };
   }
@@ -83,13 +89,34 @@ async function handleEvent(ctx: AppContext, connection: ConnectionRow, event: Pa
   return { eventId: event.eventId, duplicate: false, outcome: outcome.outcome, reason: outcome.reason, tanIds: outcome.tanIds };
 }
 
-function apply(ctx: AppContext, trx: Parameters<typeof applyPurchase>[1], connection: ConnectionRow, action: ShopAction, passwordHash: string, now: Date): Promise<Outcome> {
-  if (action.kind === 'ignore') return Promise.resolve({ outcome: 'ignored', reason: action.reason, tanIds: [] });
+/** The order, subscription and payments an action is about, the order first. */
+function refsOf(action: ShopAction): string[] {
+  switch (action.kind) {
+    case 'purchase':
+      return [action.orderRef, ...(action.subscriptionRef ? [action.subscriptionRef] : []), ...action.paymentRefs];
+    case 'refund':
+      return action.refs;
+    case 'ignore':
+      return [];
+    default:
+      return [action.subscriptionRef];
+  }
+}
+
+/**
+ * Runs an action with the orders, subscriptions and payments it names locked (in one order, so two
+ * events never wait for each other crosswise): a purchase and an event about it that arrive at once
+ * are serialized, so the event either sees the purchase's TANs or waits as pending where the purchase
+ * finds it (PostgreSQL; a SQLite write transaction runs alone anyway).
+ */
+async function apply(ctx: AppContext, trx: Executor, connection: ConnectionRow, action: ShopAction, passwordHash: string, now: Date): Promise<Outcome> {
+  if (action.kind === 'ignore') return { outcome: 'ignored', reason: action.reason, tanIds: [] };
+  for (const ref of [...new Set(refsOf(action))].sort()) await lockKey(trx, `shop:${connection.id}:${ref}`);
   if (action.kind === 'purchase') return applyPurchase(ctx, trx, connection, action, passwordHash, now);
   return applyLifecycle(trx, connection, action, now);
 }
 
-function toShopEvent(row: ShopEventRow): ShopEvent {
+export function toShopEvent(row: ShopEventRow): ShopEvent {
   return {
     id: row.id,
     connectionId: row.connection_id,
@@ -98,12 +125,15 @@ function toShopEvent(row: ShopEventRow): ShopEvent {
     outcome: row.outcome,
     reason: row.reason,
     tanIds: JSON.parse(row.tan_ids) as number[],
+    orderRef: row.order_ref,
+    email: row.email,
+    deliveries: row.deliveries,
     receivedAt: row.received_at,
     handledAt: row.handled_at,
   };
 }
 
-function requireAdministrator(request: FastifyRequest): void {
+export function requireAdministrator(request: FastifyRequest): void {
   requireUser(request);
   authorize(request, 'update', 'Setting');
 }
@@ -132,7 +162,7 @@ export async function replayEvent(ctx: AppContext, request: FastifyRequest, conn
     const row = await findEventById(trx, id, { lock: true });
     if (!row || row.outcome !== 'failed') throw new AppError(409, 'ERR_CONFLICT', 'Only a failed event can be replayed');
     const result = await apply(ctx, trx, connection, action, passwordHash, now);
-    await finishEvent(trx, id, { ...result, now: now.toISOString() });
+    await finishWithOutcome(trx, connection, id, result, now);
     return result;
   });
   if (outcome.mail) ctx.mail.wake();

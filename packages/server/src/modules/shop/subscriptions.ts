@@ -4,16 +4,25 @@ import { SYSTEM } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { propagateTanState, revokeLicensesOfTan } from '../licenses/service.ts';
 import { findTanById, updateTan } from '../tans/repo.ts';
-import type { ShopAction } from './connectors/types.ts';
+import type { RefundedLine, ShopAction } from './connectors/types.ts';
 import { ordersOfPayments, orderLines, subscriptionLines, updateOrderLine, type ConnectionRow, type OrderLineRow } from './repo.ts';
 
-/** What became of an event; `mail` when mail was queued (the worker is woken after the commit). */
+/**
+ * What became of an event; `mail` when mail was queued (the worker is woken after the commit);
+ * `pendingRefs` for a pending event: the references whose purchase it waits for.
+ */
 export interface Outcome {
-  outcome: 'processed' | 'ignored' | 'failed';
+  outcome: 'processed' | 'ignored' | 'failed' | 'pending';
   reason: string | null;
   tanIds: number[];
   mail?: boolean;
+  pendingRefs?: string[];
+  /** The order a refund turned out to be about (it names a payment): the Orders page lists it by that order. */
+  orderRef?: string;
 }
+
+/** An event about a subscription or payment that made no TAN here yet: it waits for that purchase. */
+const pending = (refs: string[]): Outcome => ({ outcome: 'pending', reason: 'unknown-order', tanIds: [], pendingRefs: refs });
 
 const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a > b ? a : b);
 
@@ -116,22 +125,34 @@ async function cancelled(trx: Executor, lines: OrderLineRow[], endsAt: string | 
   return { outcome: 'processed', reason: null, tanIds: lines.map((line) => line.tan_id) };
 }
 
-/** A refund or chargeback revokes the TANs the payment bought, and their licenses. */
-async function refunded(trx: Executor, connection: ConnectionRow, refs: string[], now: Date): Promise<Outcome> {
-  const lines: OrderLineRow[] = [];
-  for (const orderRef of await ordersOfPayments(trx, connection.id, refs)) lines.push(...(await orderLines(trx, connection.id, orderRef)));
-  if (!lines.length) return { outcome: 'failed', reason: 'unknown-order', tanIds: [] };
+/** Whether a line of an order is one of the refunded lines: by the shop's line id, or by the id it was mapped by. */
+function isRefunded(line: OrderLineRow, refundedLines: readonly RefundedLine[]): boolean {
+  const lineIds = JSON.parse(line.line_ids) as string[];
+  return refundedLines.some((refunded) => (refunded.lineId !== null && lineIds.includes(refunded.lineId)) || refunded.externalIds.includes(line.external_id));
+}
+
+/**
+ * A refund or chargeback revokes the TANs the payment bought, and their licenses; a refund that names
+ * its lines (Shopify) only the TANs of those lines. Before its purchase is known, it waits for it.
+ */
+async function refunded(trx: Executor, connection: ConnectionRow, action: Extract<ShopAction, { kind: 'refund' }>, now: Date): Promise<Outcome> {
+  const all: OrderLineRow[] = [];
+  for (const orderRef of await ordersOfPayments(trx, connection.id, action.refs)) all.push(...(await orderLines(trx, connection.id, orderRef)));
+  if (!all.length) return pending(action.refs);
+  const lines = action.lines ? all.filter((line) => isRefunded(line, action.lines!)) : all;
+  if (!lines.length) return { outcome: 'ignored', reason: 'no-refunded-items', tanIds: [], orderRef: all[0].order_ref };
   for (const line of lines) await changeTan(trx, line.tan_id, { revoked: true }, now);
-  return { outcome: 'processed', reason: null, tanIds: [...new Set(lines.map((line) => line.tan_id))] };
+  return { outcome: 'processed', reason: null, tanIds: [...new Set(lines.map((line) => line.tan_id))], orderRef: lines[0].order_ref };
 }
 
 /** Every action but a purchase: on the TANs of a subscription or payment made here before. */
 export async function applyLifecycle(trx: Executor, connection: ConnectionRow, action: Exclude<ShopAction, { kind: 'purchase' | 'ignore' }>, now: Date): Promise<Outcome> {
-  if (action.kind === 'refund') return refunded(trx, connection, action.refs, now);
+  if (action.kind === 'refund') return refunded(trx, connection, action, now);
   const lines = await subscriptionLines(trx, connection.id, action.subscriptionRef);
-  // Good standing of a subscription whose TAN is not made yet (Stripe announces an active subscription
-  // before its first invoice.paid) has nothing to reinstate: not a failure to replay.
-  if (!lines.length) return { outcome: action.kind === 'payment-recovered' ? 'ignored' : 'failed', reason: 'unknown-order', tanIds: [] };
+  // A subscription whose TAN is not made yet (a failed renewal or a cancellation delivered before the
+  // purchase, or Stripe announcing an active subscription before its first invoice.paid): the event
+  // waits and is applied, in the order the events happened, with the purchase.
+  if (!lines.length) return pending([action.subscriptionRef]);
   switch (action.kind) {
     case 'payment-failed':
       return paymentFailed(trx, lines, action.at, now);

@@ -430,6 +430,14 @@ export interface DB {
   shop_events: ShopEventsTable;
   shop_orders: ShopOrdersTable;
   shop_payment_refs: ShopPaymentRefsTable;
+  shop_pending_refs: ShopPendingRefsTable;
+}
+
+/** An event waiting for the purchase that makes its subscription or payment known (migration 0024), by each reference that may. */
+export interface ShopPendingRefsTable {
+  connection_id: number;
+  ref: string;
+  event_row_id: number;
 }
 
 /** A payment a refund may name, to the order (or subscription) it paid. */
@@ -464,7 +472,7 @@ export interface ShopEventsTable {
   connection_id: number;
   event_id: string;
   type: string;
-  outcome: 'processed' | 'ignored' | 'failed';
+  outcome: 'processed' | 'ignored' | 'failed' | 'pending';
   reason: string | null;
   payload: string;
   /** The event as the rules see it (connectors/types.ts ShopAction), JSON: what a replay runs again. */
@@ -472,6 +480,11 @@ export interface ShopEventsTable {
   tan_ids: string;
   received_at: string;
   handled_at: string;
+  /** The order or subscription the event is about, and its buyer's address lowercased (migration 0024), for the Orders page's search. */
+  order_ref: string | null;
+  email: string | null;
+  /** How often the shop delivered the event; every delivery after the first changed nothing. */
+  deliveries: Generated<number>;
 }
 
 /** The TAN of a paid line item, by its order or subscription; a subscription's period and its last payment and failure. */
@@ -487,6 +500,8 @@ export interface ShopOrdersTable {
   paid_at: string | null;
   failed_at: string | null;
   created_at: string;
+  /** The shop's ids of the line items the TAN was made from (JSON array), for a refund of some lines. */
+  line_ids: Generated<string>;
 }
 
 export type UserTokenPurpose = 'confirm-registration' | 'reset-password' | 'change-email';

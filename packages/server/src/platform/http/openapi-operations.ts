@@ -114,6 +114,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /shop-connections/{id}/events': 'listShopEvents',
   'POST /shop-connections/{id}/events/{eventId}/replay': 'replayShopEvent',
   'GET /shop-purchases': 'listShopPurchases',
+  'GET /shop-orders': 'listShopOrders',
   'POST /webhooks/shop/{id}': 'receiveShopEvent',
 
   'POST /client/v1/license': 'requestClientLicense',

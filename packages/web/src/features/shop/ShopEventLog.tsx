@@ -10,7 +10,7 @@ import { useListState } from '../../lib/list-state.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { useReplayShopEvent, useShopEvents } from './api/shop.ts';
 
-const OUTCOME_COLORS: Record<ShopEventOutcome, string> = { processed: 'green', ignored: 'gray', failed: 'red' };
+export const OUTCOME_COLORS: Record<ShopEventOutcome, string> = { processed: 'green', ignored: 'gray', failed: 'red', pending: 'orange' };
 
 /** A stored reason (`code` or `code:detail`, e.g. `unknown-mapping:price_123`) in the reader's words. */
 export function reasonText(reason: string | null, t: TFunction): string {
@@ -91,7 +91,7 @@ export function ShopEventLog({ connectionId }: { connectionId: number }) {
           setOutcome(value as typeof outcome);
           state.setOffset(0);
         }}
-        data={(['all', 'processed', 'ignored', 'failed'] as const).map((value) => ({ value, label: t(`shop.outcomes.${value}`) }))}
+        data={(['all', 'processed', 'pending', 'ignored', 'failed'] as const).map((value) => ({ value, label: t(`shop.outcomes.${value}`) }))}
         fullWidth
       />
       <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(event) => event.id} minWidth={760} />

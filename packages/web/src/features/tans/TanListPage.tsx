@@ -3,7 +3,7 @@ import { Anchor, Badge, Button, Checkbox, Group, SegmentedControl, Select, Stack
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { asSubject, LIST_FILTER_MAX_LENGTH, SELECT_SEARCH_DEBOUNCE_MS } from '@lm/contract';
 import { freeUpdatesState, todayOf } from '@lm/contract/license';
 import { formatTanCode, TAN_SORT_FIELDS } from '@lm/contract/tan';
@@ -46,7 +46,9 @@ export default function TanListPage() {
   const { t } = useTranslation();
   const ability = useAbility();
   const { user } = useAuth();
-  const [search, setSearch] = useState('');
+  // `?filter=` opens the list searched (the Orders page links a TAN so).
+  const [searchParams] = useSearchParams();
+  const [search, setSearch] = useState(() => searchParams.get('filter') ?? '');
   const [filter] = useDebouncedValue(search, SELECT_SEARCH_DEBOUNCE_MS);
   const [tag, setTag] = useState<string | null>(null);
   const [revoked, setRevoked] = useState<RevokedFilter>('all');

@@ -1,4 +1,4 @@
-import { orderTimeMs, orderWebhook } from '@lm/contract/order';
+import { orderTimeMs, shopOrderWebhook } from '@lm/contract/order';
 import { isFresh, signatureMatches } from '../../orders/signature.ts';
 import { header, type Connector } from './types.ts';
 
@@ -18,7 +18,7 @@ export const genericConnector: Connector = {
     }
   },
   parse(body) {
-    const order = orderWebhook.parse(body);
+    const order = shopOrderWebhook.parse(body);
     return [
       {
         eventId: order.orderId,

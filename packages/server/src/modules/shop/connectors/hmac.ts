@@ -17,8 +17,7 @@ export function base64Equals(expected: Buffer, given: string): boolean {
   return /^[A-Za-z0-9+/]{43}=$/.test(given.trim()) && digestEquals(expected, Buffer.from(given.trim(), 'base64'));
 }
 
-/** Whether a Unix timestamp (seconds) is within `toleranceSeconds` of now. */
-export function withinTolerance(timestampSeconds: string, nowMs: number, toleranceSeconds: number): boolean {
-  if (!/^\d{1,12}$/.test(timestampSeconds)) return false;
-  return Math.abs(nowMs - Number(timestampSeconds) * 1000) <= toleranceSeconds * 1000;
+/** A Unix timestamp in seconds as the schemes write it; null when it is not one. */
+export function unixSeconds(text: string): number | null {
+  return /^\d{1,12}$/.test(text) ? Number(text) : null;
 }

@@ -1,21 +1,24 @@
 import { resolveLocale } from '@lm/contract/messages';
-import { hexEquals, hmacSha256, withinTolerance } from './hmac.ts';
+import { hexEquals, hmacSha256, unixSeconds } from './hmac.ts';
 import { header, list, quantity, record, splitName, text, type Connector, type ShopAction } from './types.ts';
 
-/** Paddle's SDKs refuse a signature whose timestamp is more than five seconds from now; so do we. */
+/** Paddle's SDKs refuse a signature whose timestamp is more than five seconds old; so do we. */
 export const PADDLE_TOLERANCE_SECONDS = 5;
 
 /**
  * `Paddle-Signature: ts=<unix seconds>;h1=<hex>[;h1=<hex>…]`: h1 is the HMAC-SHA256 of `<ts>:<raw body>`
  * keyed with the notification destination's secret key (several h1 while a secret is rotated).
+ * Refused when now is more than five seconds after ts, counted in milliseconds as Paddle's Node SDK
+ * does (WebhooksValidator.isValidSignature); a ts ahead of the clock is not refused, as there.
  */
 export function paddleSignatureMatches(secret: string, rawBody: string, signature: string | undefined, nowMs: number): boolean {
   if (!signature) return false;
   const pairs = signature.split(';').map((part) => part.trim().split('='));
   const timestamp = pairs.find(([key]) => key === 'ts')?.[1];
   const candidates = pairs.filter(([key]) => key === 'h1').map(([, value]) => value ?? '');
-  if (!timestamp || !candidates.length || !withinTolerance(timestamp, nowMs, PADDLE_TOLERANCE_SECONDS)) return false;
-  const expected = hmacSha256(secret, `${timestamp}:${rawBody}`);
+  const ts = unixSeconds(timestamp ?? '');
+  if (ts === null || !candidates.length || nowMs > (ts + PADDLE_TOLERANCE_SECONDS) * 1000) return false;
+  const expected = hmacSha256(secret, `${ts}:${rawBody}`);
   return candidates.some((candidate) => hexEquals(expected, candidate));
 }
 

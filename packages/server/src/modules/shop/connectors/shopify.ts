@@ -25,6 +25,25 @@ function machineIdOf(order: Record<string, unknown>): string | null {
   return null;
 }
 
+/** A line item's ids a mapping may name: variant, SKU, product. */
+function lineExternalIds(item: Record<string, unknown>): string[] {
+  return [text(item.variant_id), text(item.sku), text(item.product_id)].filter((id): id is string => id !== null);
+}
+
+/**
+ * `refunds/create`: the refund's `refund_line_items` name the lines given back (`line_item_id`, and the
+ * `line_item` itself with its variant): only their TANs are revoked. A refund of no line (shipping,
+ * an amount as goodwill) revokes nothing.
+ */
+function refundCreated(refund: Record<string, unknown>, at: string): ShopAction {
+  const lines = list(refund.refund_line_items)
+    .map(record)
+    .map((line) => ({ lineId: text(line.line_item_id) ?? text(record(line.line_item).id), externalIds: lineExternalIds(record(line.line_item)) }))
+    .filter((line) => line.lineId !== null || line.externalIds.length);
+  if (!lines.length) return { kind: 'ignore', reason: 'no-refunded-items' };
+  return { kind: 'refund', refs: [text(refund.order_id)].filter((ref): ref is string => Boolean(ref)), lines, at };
+}
+
 function orderPaid(order: Record<string, unknown>, at: string): ShopAction {
   if (text(order.financial_status) && !['paid', 'partially_refunded'].includes(text(order.financial_status)!)) return { kind: 'ignore', reason: 'unpaid' };
   const customer = record(order.customer);
@@ -49,7 +68,7 @@ function orderPaid(order: Record<string, unknown>, at: string): ShopAction {
     // A variant is what is sold; a mapping may also name the SKU or the product.
     items: list(order.line_items)
       .map(record)
-      .map((item) => ({ externalIds: [text(item.variant_id), text(item.sku), text(item.product_id)].filter((id): id is string => id !== null), quantity: quantity(item.quantity) }))
+      .map((item) => ({ externalIds: lineExternalIds(item), quantity: quantity(item.quantity), lineId: text(item.id) }))
       .filter((item) => item.externalIds.length),
     periodEnd: null,
     at,
@@ -70,7 +89,7 @@ export const shopifyConnector: Connector = {
     const at = text(resource.processed_at) ?? text(resource.created_at) ?? new Date().toISOString();
     let action: ShopAction = { kind: 'ignore', reason: 'not-handled' };
     if (type === 'orders/paid') action = orderPaid(resource, at);
-    if (type === 'refunds/create') action = { kind: 'refund', refs: [text(resource.order_id)].filter((ref): ref is string => Boolean(ref)), at };
+    if (type === 'refunds/create') action = refundCreated(resource, at);
     return [{ eventId, type, action, payload: resource }];
   },
 };

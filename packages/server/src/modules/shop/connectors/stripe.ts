@@ -1,5 +1,5 @@
 import { resolveLocale } from '@lm/contract/messages';
-import { hexEquals, hmacSha256, withinTolerance } from './hmac.ts';
+import { hexEquals, hmacSha256, unixSeconds } from './hmac.ts';
 import { fromUnixSeconds, header, list, quantity, record, splitName, text, type Buyer, type Connector, type LineItem, type ShopAction } from './types.ts';
 
 /** Stripe's default tolerance between the signature's timestamp and now (its libraries' DEFAULT_TOLERANCE). */
@@ -8,15 +8,18 @@ export const STRIPE_TOLERANCE_SECONDS = 300;
 /**
  * `Stripe-Signature: t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: v1 is the HMAC-SHA256 of `<t>.<raw body>`
  * keyed with the endpoint's signing secret (whsec_…); any v1 may match (secret rotation), other
- * schemes (v0) are ignored.
+ * schemes (v0) are ignored. Refused when older than the tolerance as Stripe's own library counts it
+ * (stripe-node's verifyHeader: whole seconds of now minus t greater than 300); a timestamp ahead of
+ * the clock is not refused, as there (test/shop-signatures.test.ts checks both against the library).
  */
 export function stripeSignatureMatches(secret: string, rawBody: string, signature: string | undefined, nowMs: number): boolean {
   if (!signature) return false;
   const pairs = signature.split(',').map((part) => part.trim().split('='));
   const timestamp = pairs.find(([key]) => key === 't')?.[1];
   const candidates = pairs.filter(([key]) => key === 'v1').map(([, value]) => value ?? '');
-  if (!timestamp || !candidates.length || !withinTolerance(timestamp, nowMs, STRIPE_TOLERANCE_SECONDS)) return false;
-  const expected = hmacSha256(secret, `${timestamp}.${rawBody}`);
+  const t = unixSeconds(timestamp ?? '');
+  if (t === null || !candidates.length || Math.floor(nowMs / 1000) - t > STRIPE_TOLERANCE_SECONDS) return false;
+  const expected = hmacSha256(secret, `${t}.${rawBody}`);
   return candidates.some((candidate) => hexEquals(expected, candidate));
 }
 

@@ -13,6 +13,14 @@ export interface LineItem {
   /** The ids by which the item may be mapped, most specific first (Shopify: variant, SKU, product). */
   externalIds: string[];
   quantity: number;
+  /** The shop's own id of the line (Shopify's line item id), which a refund of that line names. */
+  lineId?: string | null;
+}
+
+/** A refunded line: by the shop's line id or by the ids it was mapped by. */
+export interface RefundedLine {
+  lineId: string | null;
+  externalIds: string[];
 }
 
 /**
@@ -37,8 +45,9 @@ export type ShopAction =
   | { kind: 'payment-failed'; subscriptionRef: string; at: string }
   | { kind: 'payment-recovered'; subscriptionRef: string; at: string }
   | { kind: 'cancel'; subscriptionRef: string; endsAt: string | null; at: string }
-  | { kind: 'refund'; refs: string[]; at: string }
-  | { kind: 'ignore'; reason: 'unpaid' | 'not-handled' };
+  /** `lines` when the refund names what it gives back (Shopify): only their TANs are revoked; otherwise every TAN of the payment. */
+  | { kind: 'refund'; refs: string[]; lines?: RefundedLine[]; at: string }
+  | { kind: 'ignore'; reason: 'unpaid' | 'not-handled' | 'no-refunded-items' };
 
 /** One event of a delivery: its id at the provider (what makes it once), its type and what it means. */
 export interface ParsedEvent {

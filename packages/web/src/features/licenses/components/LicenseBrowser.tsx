@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Group, Loader, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LIST_FILTER_MAX_LENGTH, SELECT_SEARCH_DEBOUNCE_MS, type ListResult } from '@lm/contract';
 import { ListPager, useCountText } from '../../../components/ListPager.tsx';
@@ -28,7 +29,9 @@ const ORDERS = ['-createdAt', 'createdAt', 'machineId', 'validUntil', '-validUnt
 /** Licenses as cards, searchable by machine id and TAN, 50 a page. */
 export function LicenseBrowser({ userId, offline, showOwner, header, emptyText, scope, searchLabel }: Props) {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
+  // `?filter=` opens the list searched (the Orders page links a license's machine so).
+  const [searchParams] = useSearchParams();
+  const [search, setSearch] = useState(() => searchParams.get('filter') ?? '');
   const [sort, setSort] = useState<(typeof ORDERS)[number]>('-createdAt');
   const [filter] = useDebouncedValue(search.trim(), SELECT_SEARCH_DEBOUNCE_MS);
   const paging = useListPaging(JSON.stringify([userId, offline, filter, sort]));

@@ -1,9 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ListResult } from '@lm/contract';
-import type { ShopConnection, ShopConnectionFields, ShopConnectionUpdate, ShopEvent } from '@lm/contract/shop';
+import type { ShopConnection, ShopConnectionFields, ShopConnectionUpdate, ShopEvent, ShopOrder } from '@lm/contract/shop';
 import { api } from '../../../lib/api.ts';
 
 const KEY = ['shop-connections'];
+const ORDERS_KEY = ['shop-orders'];
 
 /** GET /shop-connections: every connection (administrators), without secrets. */
 export function useShopConnections() {
@@ -38,9 +39,24 @@ export function useShopEvents(connectionId: number, query: Record<string, string
 
 /** POST /shop-connections/{id}/events/{eventId}/replay: a failed event runs again. */
 export function useReplayShopEvent(connectionId: number) {
+  const replay = useReplayAnyShopEvent();
+  return { ...replay, mutateAsync: (eventId: number) => replay.mutateAsync({ connectionId, eventId }) };
+}
+
+/** The same for an event of any connection (the Orders page); the lists of events and orders are fetched again. */
+export function useReplayAnyShopEvent() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (eventId: number) => api<ShopEvent>(`/shop-connections/${connectionId}/events/${eventId}/replay`, { method: 'POST' }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
+    mutationFn: ({ connectionId, eventId }: { connectionId: number; eventId: number }) => api<ShopEvent>(`/shop-connections/${connectionId}/events/${eventId}/replay`, { method: 'POST' }),
+    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: KEY }), queryClient.invalidateQueries({ queryKey: ORDERS_KEY })]),
+  });
+}
+
+/** GET /shop-orders: the events of every connection with the TANs and licenses they made, newest first. */
+export function useShopOrders(query: Record<string, string | number | undefined>) {
+  return useQuery({
+    queryKey: [...ORDERS_KEY, query],
+    queryFn: ({ signal }) => api<ListResult<ShopOrder>>('/shop-orders', { query, signal }),
+    placeholderData: keepPreviousData,
   });
 }
