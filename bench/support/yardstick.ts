@@ -6,9 +6,12 @@
  * License-Server-Time token, signed at most once per second.
  *
  * Its table is the product's `licenses` table, same schema and indexes (copied from the seeded
- * database's own CREATE statements), same rows, plus two columns the product does not have: the
- * file's payload (`enc`, base64 of a payload shaped like the product's) and its ETag. It lives in a
- * database file of its own beside the seeded one, built once and kept with it.
+ * database's own CREATE statements), same rows, plus a column the product does not have: the ETag
+ * of the license's file. The file's payload (`enc`, base64 of a payload shaped like the product's)
+ * lies in a table of its own keyed by the license, read only to sign: kept in the licenses rows, it
+ * made them five times as large, and the 304's lookup slower than the product's (130-250 against
+ * 240-340 µs of CPU per request on the loaded machine). It all lives in a database file of its own
+ * beside the seeded one, built once and kept with it.
  */
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
@@ -45,19 +48,15 @@ export function buildYardstickDatabase(source: string, file: string): void {
     .prepare("SELECT type, sql FROM product.sqlite_master WHERE tbl_name = 'licenses' AND sql IS NOT NULL ORDER BY type DESC")
     .all() as { type: string; sql: string }[];
   db.exec('BEGIN');
-  // The table first (type 'table' sorts after 'index' descending), then its indexes once filled.
-  const table = schema.find((entry) => entry.type === 'table')!;
-  db.exec(table.sql);
-  db.exec('INSERT INTO main.licenses SELECT * FROM product.licenses');
-  db.exec('ALTER TABLE licenses ADD COLUMN enc TEXT');
-  db.exec('ALTER TABLE licenses ADD COLUMN etag TEXT');
+  // Each license's payload and ETag first (the payload's own table), then the licenses with their ETags.
+  db.exec('CREATE TABLE license_payloads (license_id INTEGER PRIMARY KEY, enc TEXT NOT NULL, etag TEXT NOT NULL)');
+  const insertPayload = db.prepare('INSERT INTO license_payloads (license_id, enc, etag) VALUES (?, ?, ?)');
   const features = new Map<number, string[]>();
   for (const row of db
     .prepare('SELECT pf.product_id, f.name FROM product.product_features pf JOIN product.features f ON f.id = pf.feature_id ORDER BY f.name')
     .all() as { product_id: number; name: string }[]) {
     features.set(row.product_id, [...(features.get(row.product_id) ?? []), row.name]);
   }
-  const update = db.prepare('UPDATE licenses SET enc = ?, etag = ? WHERE id = ?');
   const issuedAt = new Date();
   const rows = db
     .prepare(
@@ -88,8 +87,12 @@ export function buildYardstickDatabase(source: string, file: string): void {
       kid: KID,
     };
     const enc = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64');
-    update.run(enc, licenseFileTag(enc, payload.issuedAt), Number(row.id));
+    insertPayload.run(Number(row.id), enc, licenseFileTag(enc, payload.issuedAt));
   }
+  // The product's table as its migrations made it, plus the ETag, and its indexes once filled.
+  db.exec(schema.find((entry) => entry.type === 'table')!.sql);
+  db.exec('ALTER TABLE licenses ADD COLUMN etag TEXT');
+  db.exec('INSERT INTO main.licenses SELECT l.*, p.etag FROM product.licenses l JOIN license_payloads p ON p.license_id = l.id ORDER BY l.id');
   for (const index of schema.filter((entry) => entry.type === 'index')) db.exec(index.sql);
   db.exec('COMMIT');
   db.exec('CREATE TABLE yardstick_products AS SELECT id, name FROM product.products');
@@ -124,7 +127,8 @@ export function registerYardstick(app: FastifyInstance, file: string): void {
   db.exec('PRAGMA cache_size = -65536; PRAGMA mmap_size = 1073741824');
   const productIds = new Map<string, number>();
   for (const row of db.prepare('SELECT id, name FROM yardstick_products').all() as { id: number; name: string }[]) productIds.set(row.name, row.id);
-  const lookup = db.prepare('SELECT enc, etag FROM licenses WHERE machine_id = ? AND product_id = ?');
+  const lookup = db.prepare('SELECT id, etag FROM licenses WHERE machine_id = ? AND product_id = ?');
+  const payloadOf = db.prepare('SELECT enc FROM license_payloads WHERE license_id = ?');
   const { privateKey } = generateKeyPairSync('ed25519');
   const timeHeader = serverTimeHeader(privateKey);
   const signSync = process.env.BENCH_YARDSTICK_SIGN === 'sync';
@@ -134,14 +138,15 @@ export function registerYardstick(app: FastifyInstance, file: string): void {
       : new Promise((resolve, reject) => sign(null, signedMessage(enc), privateKey, (error, signature) => (error ? reject(error) : resolve(signature.toString('base64')))));
   app.post('/license', async (request, reply) => {
     const body = request.body as { machineId?: unknown; product?: unknown };
-    const row = lookup.get(String(body.machineId), productIds.get(String(body.product)) ?? -1) as { enc: string; etag: string } | undefined;
+    const row = lookup.get(String(body.machineId), productIds.get(String(body.product)) ?? -1) as { id: number; etag: string } | undefined;
     reply.header(SERVER_TIME_HEADER, timeHeader());
     if (!row) return reply.status(404).send({ code: 'ERR_NO_LICENSE' });
     if (request.headers['if-none-match'] === row.etag) return reply.status(304).header('etag', row.etag).send();
-    const sig = await signEnc(row.enc);
+    const { enc } = payloadOf.get(row.id) as { enc: string };
+    const sig = await signEnc(enc);
     return reply
       .header('content-type', 'application/json; charset=utf-8')
       .header('etag', row.etag)
-      .send(formatJsonFile({ enc: row.enc, sig, alg: LICENSE_SIGNATURE_ALGORITHM, kid: KID }));
+      .send(formatJsonFile({ enc, sig, alg: LICENSE_SIGNATURE_ALGORITHM, kid: KID }));
   });
 }
