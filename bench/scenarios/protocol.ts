@@ -30,7 +30,7 @@
  *   npm run bench protocol             (through bench/run.ts)
  *   node bench/scenarios/protocol.ts   (on its own; LICENSES=100000 for a quicker run)
  *   ROUNDS=3 DURATION=10               (the defaults)
- *   BENCH_CPU_PROFILE=/tmp/prof ...    (writes the server's V8 CPU profile there)
+ *   BENCH_CPU_PROFILE=/tmp/prof ...    (writes the server's V8 CPU profile of the rounds, warm-ups left out, there)
  *   BENCH_PROTOCOL_ONLY=conditional    (only that load in the rounds, after the warm-ups: to profile it;
  *                                       bare, yardstick-304, yardstick-sign, app-route, app-304, full
  *                                       or conditional)
@@ -41,6 +41,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -79,12 +80,29 @@ async function serve(dataDir: string): Promise<void> {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => void Promise.all([app.close(), bare.close()]).then(() => process.exit(0)));
   }
+  if (process.env.BENCH_CPU_PROFILE) profileOnRequest(process.env.BENCH_CPU_PROFILE);
   process.send?.('listening');
 }
 
+/** The server's CPU profile, from the parent's 'profile:start' to its 'profile:stop' (the rounds, not the warm-ups). */
+function profileOnRequest(dir: string): void {
+  const session = new inspector.Session();
+  session.connect();
+  process.on('message', (message) => {
+    if (message === 'profile:start') void session.post('Profiler.enable').then(() => session.post('Profiler.start'));
+    if (message === 'profile:stop') {
+      void session.post('Profiler.stop').then(({ profile }) => {
+        fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(path.join(dir, `protocol-${new Date().toISOString().replaceAll(':', '-')}.cpuprofile`), JSON.stringify(profile));
+        process.send?.('profile:written');
+      });
+    }
+  });
+}
+
 function startServer(dataDir: string): Promise<ChildProcess> {
-  const profile = [...(process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
-  const child = spawn(NODE, [...profile, import.meta.filename, '--serve', dataDir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const flags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(NODE, [...flags, import.meta.filename, '--serve', dataDir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('message', () => resolve(child));
     child.once('exit', (code) => reject(new Error(`the bench server exited with ${code}`)));
@@ -262,6 +280,7 @@ const scenario: Scenario = {
       const skipped: Load = { rps: Number.NaN, p99: Number.NaN, p50: Number.NaN, statuses: {}, errors: 0, cpuPerRequest: Number.NaN };
       const measure = (name: string, options: autocannon.Options) => (!only || only === name ? load(server!, options) : Promise.resolve(skipped));
       const rounds: Round[] = [];
+      if (process.env.BENCH_CPU_PROFILE) server.send('profile:start');
       for (let round = 1; round <= ROUNDS; round++) {
         // Each measured load right after its yardstick, so that the pair shares the machine's state.
         const bare = await measure('bare', { url: bareUrl });
@@ -281,6 +300,11 @@ const scenario: Scenario = {
             `full / yardstick signing ${(full.rps / yardstickSign.rps).toFixed(2)}; to bare: conditional ${(conditional.rps / bare.rps).toFixed(2)}, ` +
             `yardstick 304 ${(yardstickNotModified.rps / bare.rps).toFixed(2)}; ${machineLoad()}`,
         );
+      }
+      if (process.env.BENCH_CPU_PROFILE) {
+        const written = new Promise((resolve) => server!.once('message', resolve));
+        server.send('profile:stop');
+        await written;
       }
       return figures(rounds);
     } finally {
