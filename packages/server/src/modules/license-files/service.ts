@@ -139,6 +139,7 @@ async function prepareFile(ctx: AppContext, license: LicenseForFile, options: Is
   const [features, serverCustomerId] = await Promise.all([cache.featureNames(license.productId, now.getTime()), cache.serverCustomerId(now.getTime())]);
   const signer = signingKeys(ctx).current();
   // The key order is the file's: a file rebuilt for the conditional check must hash like the one signed.
+  // Whatever the payload reads must be in `inputs` and compared by the tag memo (tag-memo.ts, sameInputs).
   const payloadAt: PayloadAt = (issuedAt, borrowedUntil) => ({
     formatVersion: LICENSE_FILE_FORMAT_VERSION,
     licenseId: license.id,

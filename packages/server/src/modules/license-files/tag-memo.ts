@@ -2,9 +2,8 @@ import type { LicenseForFile } from './repo.ts';
 
 /**
  * Everything a license file's payload is built from, but its two times (service.ts, payloadAt): the
- * license as just read, its product and policy (objects of the catalogue cache, which makes new ones
- * whenever it reloads), the product's resolved features (likewise), the server customer id, the
- * signing key and the machine.
+ * license as just read with its product and policy from the catalogue cache, the product's resolved
+ * features, the server customer id, the signing key and the machine.
  */
 export interface PayloadInputs {
   license: LicenseForFile;
@@ -25,7 +24,18 @@ interface Entry {
 /** Licenses remembered; beyond it the memo starts afresh (each tag is then checked the long way once more). */
 const MAX_REMEMBERED = 200_000;
 
-/** Whether two sets of inputs give the same payload at the same issuedAt: the same values in every field the payload reads. */
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Whether two sets of inputs give the same payload at the same issuedAt: the same values in every
+ * field the payload reads, also of the product, policy and features (the catalogue cache makes new
+ * objects of them each time it reloads, every few seconds).
+ */
 function sameInputs(a: PayloadInputs, b: PayloadInputs): boolean {
   const x = a.license;
   const y = b.license;
@@ -33,9 +43,14 @@ function sameInputs(a: PayloadInputs, b: PayloadInputs): boolean {
     a.machineId === b.machineId &&
     a.kid === b.kid &&
     a.serverCustomerId === b.serverCustomerId &&
-    a.features === b.features &&
-    x.product === y.product &&
-    x.policy === y.policy &&
+    sameNames(a.features, b.features) &&
+    x.product.id === y.product.id &&
+    x.product.name === y.product.name &&
+    x.product.version === y.product.version &&
+    x.policy.type === y.policy.type &&
+    x.policy.licenseMaxValidDays === y.policy.licenseMaxValidDays &&
+    x.policy.refetchIntervalSeconds === y.policy.refetchIntervalSeconds &&
+    x.policy.refetchBeforeExpirySeconds === y.policy.refetchBeforeExpirySeconds &&
     x.id === y.id &&
     x.kind === y.kind &&
     x.productId === y.productId &&
@@ -57,8 +72,7 @@ function sameInputs(a: PayloadInputs, b: PayloadInputs): boolean {
  * rebuild the same payload and hash it to the same tag; the memo answers that without rebuilding,
  * encoding and hashing it. Anything that changes the file changes an input and so misses the memo
  * and takes the long way, which decides as before; so does another instance's change, seen through
- * the same reads. Products, policies and features are compared as the cache's objects: a reload
- * makes new ones, and the next refresh of each license takes the long way once.
+ * the same reads.
  */
 export class TagMemo {
   private entries = new Map<number, Entry>();

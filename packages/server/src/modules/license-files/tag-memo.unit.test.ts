@@ -23,6 +23,13 @@ describe('TagMemo', () => {
     expect(memo.expiryIfKnown('forever', ISSUED, inputs())).toBeNull();
   });
 
+  it('knows a tag after the catalogue cache reloaded its product, policy and features as new objects of the same values', () => {
+    const memo = new TagMemo();
+    memo.remember('hash', ISSUED, EXPIRES, inputs());
+    const reloaded = { ...readAgain(), product: { ...LICENSE.product }, policy: { ...LICENSE.policy } };
+    expect(memo.expiryIfKnown('hash', ISSUED, inputs((i) => ({ ...i, features: [...features] }), reloaded))).toBe(EXPIRES);
+  });
+
   it('knows nothing of another tag, another issue time or another license', () => {
     const memo = new TagMemo();
     memo.remember('hash', ISSUED, EXPIRES, inputs());
@@ -37,11 +44,16 @@ describe('TagMemo', () => {
       ['machine', inputs((i) => ({ ...i, machineId: 'N' }))],
       ['signing key', inputs((i) => ({ ...i, kid: 'k2' }))],
       ['server customer id', inputs((i) => ({ ...i, serverCustomerId: null }))],
-      ['features (the cache’s new list, even of equal names)', inputs((i) => ({ ...i, features: [...features] }))],
-      ['product (the cache reloaded)', inputs(undefined, { ...base, product: { ...base.product } })],
-      ['policy (the cache reloaded)', inputs(undefined, { ...base, policy: { ...base.policy } })],
+      ['a feature', inputs((i) => ({ ...i, features: ['edit', 'print'] }))],
+      ['one feature more', inputs((i) => ({ ...i, features: [...features, 'print'] }))],
+      ['product id', inputs(undefined, { ...base, productId: 2, product: { ...base.product, id: 2 } })],
+      ['product name', inputs(undefined, { ...base, product: { ...base.product, name: 'Studio Pro' } })],
+      ['product version', inputs(undefined, { ...base, product: { ...base.product, version: '2' } })],
+      ['policy type', inputs(undefined, { ...base, policy: { ...base.policy, type: 'PERPETUAL' } })],
+      ['policy max valid days', inputs(undefined, { ...base, policy: { ...base.policy, licenseMaxValidDays: 31 } })],
+      ['policy refetch interval', inputs(undefined, { ...base, policy: { ...base.policy, refetchIntervalSeconds: 60 } })],
+      ['policy refetch before expiry', inputs(undefined, { ...base, policy: { ...base.policy, refetchBeforeExpirySeconds: 60 } })],
       ['kind', inputs(undefined, { ...base, kind: 'TEMPORARY' })],
-      ['product id', inputs(undefined, { ...base, productId: 2 })],
       ['valid until', inputs(undefined, { ...base, validUntil: '2026-12-31' })],
       ['permanent', inputs(undefined, { ...base, permanent: false })],
       ['TAN valid until (a subscription renewed or lapsed)', inputs(undefined, { ...base, tanValidUntil: '2026-04-30' })],
