@@ -68,6 +68,15 @@ function isStaticFile(request: FastifyRequest): boolean {
   return pathOnly.startsWith('/assets/') || path.extname(pathOnly) !== '';
 }
 
+/** pino's levels by name, for `writes`. */
+const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Number.POSITIVE_INFINITY };
+
+/** Whether a log at level `current` writes a line of `level`; when it cannot tell (a custom level, no logger), yes. */
+function writes(current: string | undefined, level: 'debug' | 'info'): boolean {
+  const threshold = current === undefined ? undefined : LEVELS[current];
+  return threshold === undefined || threshold <= LEVELS[level];
+}
+
 /**
  * One line per request when its answer has gone (Fastify's two lines, "incoming request" and
  * "request completed", are off: see app.ts): method, redacted address, status and time. A request
@@ -75,9 +84,11 @@ function isStaticFile(request: FastifyRequest): boolean {
  */
 export function registerAccessLog(app: FastifyInstance): void {
   app.addHook('onResponse', (request, reply, done) => {
-    const line = { method: request.method, url: redactedUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, ip: request.ip };
-    if (isStaticFile(request)) request.log.debug(line, 'request');
-    else request.log.info(line, 'request');
+    const level = isStaticFile(request) ? 'debug' : 'info';
+    // The line (its redacted address, and the client's address through any proxies) is built only for a log that writes it.
+    if (writes(request.log.level, level)) {
+      request.log[level]({ method: request.method, url: redactedUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, ip: request.ip }, 'request');
+    }
     done();
   });
   app.addHook('onRequestAbort', (request, done) => {
