@@ -6,7 +6,6 @@ import { catalogueCache } from './catalogue-cache.ts';
 import { encHash, formatFileTag, licenseFileTag, parseFileTags, type FileTag } from './file-tag.ts';
 import { findLicensesOfMachine, type LicenseForFile } from './repo.ts';
 import { leaseSeat, renewSeatLater } from './seats.ts';
-import { tagMemo, type PayloadInputs, type TagMemo } from './tag-memo.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -122,16 +121,8 @@ export type FileAnswer = ({ notModified: false } & IssuedFile) | { notModified: 
  */
 type PayloadAt = (issuedAt: Date, borrowedUntil?: Date) => LicensePayload;
 
-/** What building a file needs: `payloadAt` builds it from `inputs`. */
-interface Prepared {
-  now: Date;
-  payloadAt: PayloadAt;
-  signer: Signer;
-  inputs: PayloadInputs;
-}
-
 /** Refused when revoked, upgraded or expired; otherwise what building the file needs. */
-async function prepareFile(ctx: AppContext, license: LicenseForFile, options: IssueOptions): Promise<Prepared> {
+async function prepareFile(ctx: AppContext, license: LicenseForFile, options: IssueOptions): Promise<{ now: Date; payloadAt: PayloadAt; signer: Signer }> {
   const now = options.now ?? new Date();
   const refusal = refusalOf(license, now, options.refusalStatus);
   if (refusal) throw refusal;
@@ -139,7 +130,6 @@ async function prepareFile(ctx: AppContext, license: LicenseForFile, options: Is
   const [features, serverCustomerId] = await Promise.all([cache.featureNames(license.productId, now.getTime()), cache.serverCustomerId(now.getTime())]);
   const signer = signingKeys(ctx).current();
   // The key order is the file's: a file rebuilt for the conditional check must hash like the one signed.
-  // Whatever the payload reads must be in `inputs` and compared by the tag memo (tag-memo.ts, sameInputs).
   const payloadAt: PayloadAt = (issuedAt, borrowedUntil) => ({
     formatVersion: LICENSE_FILE_FORMAT_VERSION,
     licenseId: license.id,
@@ -160,7 +150,7 @@ async function prepareFile(ctx: AppContext, license: LicenseForFile, options: Is
     kid: signer.kid,
     ...(borrowedUntil ? { borrowedUntil: borrowedUntil.toISOString() } : {}),
   });
-  return { now, payloadAt, signer, inputs: { license, features, serverCustomerId, kid: signer.kid, machineId: options.machineId } };
+  return { now, payloadAt, signer };
 }
 
 /** The floating lease a file issued now needs, or null (not floating, or the file never expires). */
@@ -196,28 +186,16 @@ async function issueBorrowed(ctx: AppContext, license: LicenseForFile, options: 
 /**
  * Whether a file issued at `tag.issuedAt` would be exactly the file the license gets now (same
  * license, owner, product, features, policy, server customer id and key: same hash), and more than
- * half of its validity is left (DESIGN.md section 6). A file without expiry has all of it left. The
- * memo (tag-memo.ts) knows the answer to the first question for a tag it saw with the same inputs.
+ * half of its validity is left (DESIGN.md section 6). A file without expiry has all of it left.
  */
-function stillRight(tag: FileTag, now: Date, { payloadAt, inputs }: Prepared, memo: TagMemo): boolean {
-  const issuedAtMs = tag.issuedAt.getTime();
-  if (issuedAtMs > now.getTime()) return false;
-  let expiresAtMs = memo.expiryIfKnown(tag.hash, issuedAtMs, inputs);
-  if (expiresAtMs === undefined) {
-    const payload = payloadAt(tag.issuedAt);
-    if (encHash(encodePayload(payload)) !== tag.hash) return false;
-    expiresAtMs = payload.expiresAt === null ? null : Date.parse(payload.expiresAt);
-    memo.remember(tag.hash, issuedAtMs, expiresAtMs, inputs);
+function stillRight(tag: FileTag, now: Date, payloadAt: PayloadAt): boolean {
+  if (tag.issuedAt.getTime() > now.getTime()) return false;
+  const payload = payloadAt(tag.issuedAt);
+  if (payload.expiresAt !== null) {
+    const expiresAt = Date.parse(payload.expiresAt);
+    if (expiresAt - now.getTime() <= (expiresAt - tag.issuedAt.getTime()) / 2) return false;
   }
-  return expiresAtMs === null || expiresAtMs - now.getTime() > (expiresAtMs - issuedAtMs) / 2;
-}
-
-/** Signs the file the license gets now (not borrowed), and remembers its tag as right for these inputs. */
-async function signNow(ctx: AppContext, prepared: Prepared): Promise<IssuedFile> {
-  const issued = await signFull(prepared.payloadAt(prepared.now), prepared.signer);
-  const { expiresAt } = issued.payload;
-  tagMemo(ctx).remember(encHash(issued.file.enc), prepared.now.getTime(), expiresAt === null ? null : Date.parse(expiresAt), prepared.inputs);
-  return issued;
+  return encHash(encodePayload(payload)) === tag.hash;
 }
 
 /**
@@ -225,12 +203,11 @@ async function signNow(ctx: AppContext, prepared: Prepared): Promise<IssuedFile>
  * expired; a floating license first takes or renews a seat.
  */
 export async function issueLicenseFile(ctx: AppContext, license: LicenseForFile, options: IssueOptions): Promise<IssuedFile> {
-  const prepared = await prepareFile(ctx, license, options);
-  const { now, payloadAt, signer } = prepared;
+  const { now, payloadAt, signer } = await prepareFile(ctx, license, options);
   if (options.borrowDays) return issueBorrowed(ctx, license, { ...options, borrowDays: options.borrowDays }, now, payloadAt, signer);
   const lease = leaseFor(license, now);
   if (lease) await takeSeat(ctx, license, options, now, lease);
-  return signNow(ctx, prepared);
+  return signFull(payloadAt(now), signer);
 }
 
 /**
@@ -239,19 +216,17 @@ export async function issueLicenseFile(ctx: AppContext, license: LicenseForFile,
  * machine holds the seat: seats.ts); otherwise a newly signed file.
  */
 export async function answerLicenseFile(ctx: AppContext, license: LicenseForFile, options: IssueOptions & { ifNoneMatch?: string }): Promise<FileAnswer> {
-  const prepared = await prepareFile(ctx, license, options);
-  const { now, payloadAt, signer } = prepared;
+  const { now, payloadAt, signer } = await prepareFile(ctx, license, options);
   // A borrow always gets its own file: the one the machine holds runs only as long as a refresh's.
   if (options.borrowDays) return { notModified: false, ...(await issueBorrowed(ctx, license, { ...options, borrowDays: options.borrowDays }, now, payloadAt, signer)) };
   const lease = leaseFor(license, now);
-  const memo = tagMemo(ctx);
-  const held = parseFileTags(options.ifNoneMatch).find((tag) => stillRight(tag, now, prepared, memo));
+  const held = parseFileTags(options.ifNoneMatch).find((tag) => stillRight(tag, now, payloadAt));
   if (held) {
     if (lease && !(await renewSeatLater(ctx, license, options.machineId, now, lease))) await takeSeat(ctx, license, options, now, lease);
     return { notModified: true, etag: formatFileTag(held) };
   }
   if (lease) await takeSeat(ctx, license, options, now, lease);
-  return { notModified: false, ...(await signNow(ctx, prepared)) };
+  return { notModified: false, ...(await signFull(payloadAt(now), signer)) };
 }
 
 /**
