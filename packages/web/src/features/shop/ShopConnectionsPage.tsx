@@ -49,12 +49,14 @@ export default function ShopConnectionsPage() {
     {
       key: 'url',
       label: t('shop.webhookUrl'),
+      kind: 'wrap',
       render: (connection) => <Code style={{ overflowWrap: 'anywhere' }}>{`${window.location.origin}${connection.webhookPath}`}</Code>,
     },
-    { key: 'mappings', label: t('shop.mappings'), render: (connection) => <Text size="sm">{t('shop.mappingCount', { count: connection.mappings.length })}</Text> },
+    { key: 'mappings', label: t('shop.mappings'), kind: 'fit', render: (connection) => <Text size="sm">{t('shop.mappingCount', { count: connection.mappings.length })}</Text> },
     {
       key: 'failed',
       label: t('shop.outcomes.failed'),
+      kind: 'fit',
       render: (connection) =>
         connection.failedEvents > 0 ? (
           <Badge color="red" variant="light" data-testid="failed-events">
@@ -97,7 +99,7 @@ export default function ShopConnectionsPage() {
             {t('shop.none')}
           </Text>
         ) : (
-          <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(connection) => connection.id} minWidth={800} />
+          <ListTable id="shop-connections" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(connection) => connection.id} />
         )}
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === null ? '' : editing === 'new' ? t('shop.add') : t('shop.editTitle')} size="xl">

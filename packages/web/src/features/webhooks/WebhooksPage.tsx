@@ -80,8 +80,8 @@ export default function WebhooksPage() {
       label: t('webhooks.endpoint'),
       sortField: 'url',
       render: (endpoint) => (
-        <Stack gap={2} maw={360}>
-          <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }} data-testid="endpoint-url">
+        <Stack gap={2}>
+          <Text size="sm" fw={500} data-testid="endpoint-url">
             {endpoint.url}
           </Text>
           {endpoint.description && (
@@ -98,8 +98,9 @@ export default function WebhooksPage() {
     {
       key: 'events',
       label: t('webhooks.events'),
+      kind: 'wrap',
       render: (endpoint) => (
-        <Group gap={4} maw={300}>
+        <Group gap={4}>
           {endpoint.events.map((type) => (
             <Badge key={type} variant="light" tt="none" size="sm">
               {type}
@@ -111,6 +112,7 @@ export default function WebhooksPage() {
     {
       key: 'state',
       label: t('webhooks.state'),
+      kind: 'fit',
       render: (endpoint) => (
         <Stack gap={4}>
           <Switch
@@ -179,7 +181,7 @@ export default function WebhooksPage() {
       )}
       <Paper withBorder p="md">
         <ListSearch state={state} mb="sm" />
-        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(endpoint) => endpoint.id} minWidth={900} />
+        <ListTable id="webhooks" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(endpoint) => endpoint.id} />
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === null ? '' : editing === 'new' ? t('webhooks.add') : t('webhooks.editTitle')} size="lg">
         {editing !== null && (
