@@ -80,21 +80,14 @@ export default function WebhooksPage() {
       label: t('webhooks.endpoint'),
       sortField: 'url',
       render: (endpoint) => (
-        <Stack gap={2}>
-          <Text size="sm" fw={500} data-testid="endpoint-url">
-            {endpoint.url}
-          </Text>
-          {endpoint.description && (
-            <Text size="xs" c="dimmed">
-              {endpoint.description}
-            </Text>
-          )}
-          <Text size="xs" c="dimmed">
-            {endpoint.ownerName}
-          </Text>
-        </Stack>
+        <Text span size="sm" fw={500} data-testid="endpoint-url">
+          {endpoint.url}
+        </Text>
       ),
     },
+    // One line a row (issue 38): the description and the owner in columns of their own, not under the address.
+    { key: 'description', label: t('webhooks.description'), render: (endpoint) => endpoint.description ?? '' },
+    { key: 'owner', label: t('webhooks.owner'), render: (endpoint) => endpoint.ownerName },
     {
       key: 'events',
       label: t('webhooks.events'),
