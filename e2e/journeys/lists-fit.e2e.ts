@@ -183,6 +183,31 @@ describeJourney('lists that fit the window (issue 38)', () => {
     });
   }
 
+  it('the change log is compact: a line or two an entry, every field on request', async () => {
+    for (const [locale, width, height] of [['de', 1366, 768], ['en', 390, 844]] as const) {
+      const context = await newContext(setup.browser, setup.server, { locale: BROWSER_LOCALE[locale], viewport: { width, height } });
+      const page = await context.newPage();
+      await login(page, ADMIN.email, ADMIN.password);
+      await page.goto('/changes/Tan');
+      const entries = page.getByTestId('change-entry');
+      await expect.poll(() => entries.count()).toBeGreaterThanOrEqual(15);
+      await page.waitForLoadState('networkidle');
+      // 15 created TANs with every field made a page several screens tall; now about one line each.
+      const heights = await entries.evaluateAll((all) => all.map((entry) => entry.getBoundingClientRect().height));
+      expect(Math.max(...heights), `${locale}: the tallest entry`).toBeLessThanOrEqual(width > 500 ? 80 : 200);
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await shot(page, `${locale}-change-log-${width}`);
+      const first = entries.first();
+      expect(await first.locator('tbody tr').count()).toBe(0);
+      await first.getByTestId('change-details').click();
+      await expect.poll(() => first.locator('tbody tr').count()).toBeGreaterThan(5);
+      expect(await first.getByTestId('change-details').getAttribute('aria-expanded')).toBe('true');
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await shot(page, `${locale}-change-log-open-${width}`);
+      await context.close();
+    }
+  });
+
   it('a cut name shows whole on keyboard focus; a hidden column comes back and the choice survives a reload', async () => {
     const context = await newContext(setup.browser, setup.server, { viewport: { width: 1366, height: 768 } });
     const page = await context.newPage();
