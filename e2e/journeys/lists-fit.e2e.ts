@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import type { Locale } from '../../packages/contract/src/constants.ts';
 import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext } from '../harness.ts';
 import { cutOff } from '../support/layout.ts';
+import { seedActivatedLicense } from '../support/licensing-seed.ts';
 import { text } from '../support/messages.ts';
 
 const LOCALES: Locale[] = ['de', 'en', 'es', 'fr', 'it'];
@@ -32,6 +33,7 @@ const LISTS = [
   { name: 'api-tokens', path: '/account/api-tokens' },
   { name: 'webhooks', path: '/tools/webhooks' },
   { name: 'shop-connections', path: '/tools/shop-connections' },
+  { name: 'licenses', path: '/licenses' },
 ];
 
 interface Fit {
@@ -140,6 +142,10 @@ describeJourney('lists that fit the window (issue 38)', () => {
       await post('/api/api-tokens', { name: index === 1 ? LONG_100 : `Buchhaltungsschnittstelle Warenwirtschaft ${index}` });
       await post('/api/webhook-endpoints', { url: `http://127.0.0.1:9/${index === 1 ? LONG.slice(0, 200) : `ereignisse-${index}`}`, events: ['license.created', 'tan.updated'], description: `Warenwirtschaftssystem ${index}` });
       await post('/api/shop-connections', { provider: 'stripe', name: index === 1 ? LONG_100 : `Onlineshop Fachhandel ${index}`, secret: 'shop-secret-0123456789', mappings: [{ externalId: `price_${index}`, productId: product.id }] });
+    }
+    const customer = createAccount(setup.server, 'kundin-mit-lizenzen@e2e.test', 'USER');
+    for (let index = 0; index < ROWS; index++) {
+      await seedActivatedLicense(setup.server, { email: customer.email, productId: product.id, machineId: index === 0 ? LONG : `ARBEITSPLATZRECHNER-BUCHHALTUNG-${index}`, freeUpdatesUntil: '2027-06-30' });
     }
     await context.close();
   });

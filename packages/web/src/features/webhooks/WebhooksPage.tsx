@@ -91,9 +91,9 @@ export default function WebhooksPage() {
     {
       key: 'events',
       label: t('webhooks.events'),
-      kind: 'wrap',
+      text: (endpoint) => endpoint.events.join(', '),
       render: (endpoint) => (
-        <Group gap={4}>
+        <Group gap={4} wrap="nowrap">
           {endpoint.events.map((type) => (
             <Badge key={type} variant="light" tt="none" size="sm">
               {type}
