@@ -1,5 +1,5 @@
-import { ActionIcon, Menu, Tooltip } from '@mantine/core';
-import { IconColumns3, IconSquare, IconSquareCheck } from '@tabler/icons-react';
+import { ActionIcon, Checkbox, Popover, Stack, Tooltip } from '@mantine/core';
+import { IconColumns3 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
 interface Props {
@@ -9,35 +9,32 @@ interface Props {
   onToggle(key: string): void;
 }
 
-/** "Columns": a menu of checkboxes that hides and shows a table's columns. */
+/** "Columns": a button that opens a checkbox a column, to hide and show a table's columns. */
 export function ColumnMenu({ columns, hidden, onToggle }: Props) {
   const { t } = useTranslation();
   if (columns.length === 0) return null;
   const label = t('table.columns');
   return (
-    <Menu closeOnItemClick={false} position="bottom-end" withinPortal>
-      <Menu.Target>
+    <Popover position="bottom-end" shadow="md" withinPortal trapFocus>
+      <Popover.Target>
         <Tooltip label={label}>
           <ActionIcon variant="subtle" color="gray" aria-label={label} data-testid="column-menu">
             <IconColumns3 size={18} aria-hidden />
           </ActionIcon>
         </Tooltip>
-      </Menu.Target>
-      <Menu.Dropdown aria-label={label}>
-        <Menu.Label>{t('table.shownColumns')}</Menu.Label>
-        {columns.map((column) => (
-          <Menu.Item
-            key={column.key}
-            role="menuitemcheckbox"
-            aria-checked={!hidden.includes(column.key)}
-            onClick={() => onToggle(column.key)}
-            leftSection={hidden.includes(column.key) ? <IconSquare size={16} aria-hidden /> : <IconSquareCheck size={16} aria-hidden />}
-            data-column={column.key}
-          >
-            {column.label}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Checkbox.Group label={t('table.shownColumns')} value={columns.map((column) => column.key).filter((key) => !hidden.includes(key))}
+          // The one column whose box changed: shown where it was hidden, or the other way round.
+          onChange={(shown) => columns.filter((column) => shown.includes(column.key) === hidden.includes(column.key)).forEach((column) => onToggle(column.key))}
+        >
+          <Stack gap={6} mt={6}>
+            {columns.map((column) => (
+              <Checkbox key={column.key} value={column.key} label={column.label} size="xs" data-column={column.key} />
+            ))}
+          </Stack>
+        </Checkbox.Group>
+      </Popover.Dropdown>
+    </Popover>
   );
 }

@@ -83,6 +83,8 @@ export function DataTable<T>({ id, columns, items, rowKey, rowProps, sort, onSor
   );
   const shown = columns.filter((column) => !hidden.includes(column.key));
   const actions = shown.find((column) => column.key === 'actions');
+  // The columns that share the room share it evenly; without a width, Chromium gave each the width of its header.
+  const share = `${Math.round(100 / Math.max(1, shown.filter((column) => kindOf(column) === 'text' || kindOf(column) === 'wrap').length))}%`;
   const menu = <ColumnMenu columns={hideable.map(({ key, label }) => ({ key, label }))} hidden={hidden} onToggle={toggle} />;
 
   if (phone) {
@@ -131,7 +133,7 @@ export function DataTable<T>({ id, columns, items, rowKey, rowProps, sort, onSor
                 </Table.Th>
               );
             return (
-              <Table.Th key={column.key} aria-sort={sorted || undefined} style={kind === 'fit' ? { width: '1%' } : undefined}>
+              <Table.Th key={column.key} aria-sort={sorted || undefined} style={{ width: kind === 'fit' ? '1%' : share }}>
                 {column.sortField && onSort ? <SortButton label={column.label} field={column.sortField} sort={sort} onSort={onSort} /> : column.label}
               </Table.Th>
             );

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Code, Group, Modal, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Button, Code, Group, Modal, Paper, Text } from '@mantine/core';
 import { IconList, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { ShopConnection } from '@lm/contract/shop';
@@ -36,16 +36,13 @@ export default function ShopConnectionsPage() {
       key: 'name',
       label: t('shop.name'),
       render: (connection) => (
-        <Stack gap={2}>
-          <Text size="sm" fw={500}>
-            {connection.name}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {providerName(connection.provider)}
-          </Text>
-        </Stack>
+        <Text span size="sm" fw={500}>
+          {connection.name}
+        </Text>
       ),
     },
+    // One line a row (issue 38): the provider in a column of its own, not under the name.
+    { key: 'provider', label: t('shop.provider'), kind: 'fit', render: (connection) => providerName(connection.provider) },
     {
       key: 'url',
       label: t('shop.webhookUrl'),
