@@ -14,7 +14,7 @@ export function TruncatedText({ children, text }: { children: ReactNode; text?: 
     const element = ref.current;
     if (!element) return;
     // The cell, or a line inside it (a name above its detail), wider than its box.
-    const cut = () => [element, ...Array.from(element.querySelectorAll<HTMLElement>('p, div'))].some((box) => box.clientWidth > 0 && box.scrollWidth > box.clientWidth + 1);
+    const cut = () => [element, ...Array.from(element.querySelectorAll<HTMLElement>('p, div'))].some((box) => box.clientWidth > 0 && box.scrollWidth > box.clientWidth);
     const measure = () => setFull(cut() ? (text ?? element.textContent ?? '') : null);
     measure();
     const observer = new ResizeObserver(measure);
