@@ -123,7 +123,11 @@ describeJourney('statistics and change log', () => {
       SINGLE_HOST_PERPETUAL: 'Single computer, perpetual',
       FLOATING_DEFAULT: 'Floating (network) license',
     };
+    // A created record shows a line of its values; every field opens on request (issue 38).
+    await expect.poll(() => entries.nth(1).getByTestId('change-summary').textContent()).toContain('Darkroom');
+    await entries.nth(1).getByTestId('change-details').click();
     const policyRow = entries.nth(1).locator('tr').filter({ hasText: /^Default license policy/ });
+    await expect.poll(() => policyRow.count()).toBe(1);
     expect(await policyRow.textContent()).toContain(builtIn[policies.items[0].name] ?? policies.items[0].name);
     await screenshot(page, 'change-log-product-edit');
 

@@ -100,8 +100,8 @@ describeJourney('subscriptions, floating seats and the staff’s license search'
   it('the administrator finds a license by its machine id on the Licenses page, in German too', async () => {
     await admin.goto('/licenses');
     await admin.getByPlaceholder('Machine ID, TAN, or the owner’s name or e-mail').fill(MACHINES[2]);
-    await expect.poll(() => admin.getByTestId('license-card').count()).toBe(1);
-    expect(await admin.getByTestId('license-card').getByText('site-admin@e2e.test').isVisible()).toBe(true);
+    await expect.poll(() => admin.getByTestId('license-row').count()).toBe(1);
+    expect(await admin.getByTestId('license-row').getByText('site-admin@e2e.test').isVisible()).toBe(true);
     await screenshot(admin, 'subscriptions-staff-search');
 
     const german = await newContext(setup.browser, setup.server, { locale: 'de-DE', viewport: { width: 390, height: 844 } });
@@ -109,7 +109,7 @@ describeJourney('subscriptions, floating seats and the staff’s license search'
     await login(page, ADMIN.email, ADMIN.password);
     await page.goto('/licenses');
     await page.getByPlaceholder('Rechner-ID, TAN oder Name bzw. E-Mail des Inhabers').fill('site-admin@e2e.test');
-    await expect.poll(() => page.getByTestId('license-card').count()).toBe(3);
+    await expect.poll(() => page.getByTestId('license-row').count()).toBe(3);
     await expect.poll(() => page.getByText('Ausgesetzt', { exact: true }).count()).toBeGreaterThan(0);
     await screenshot(page, 'subscriptions-staff-search-de-phone');
     await german.close();
@@ -128,7 +128,7 @@ describeJourney('subscriptions, floating seats and the staff’s license search'
     const page = await context.newPage();
     await login(page, distributor.email, distributor.password);
     await page.goto('/licenses');
-    await expect.poll(() => page.getByTestId('license-card').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('license-row').count()).toBe(1);
     expect(await page.getByTestId('license-machine').textContent()).toBe('RESOLD-PC-1');
     await page.goto('/tans');
     await page.getByTestId('tan-row').first().getByRole('button', { name: 'Modifier' }).click();

@@ -5,11 +5,19 @@ import type { Page } from 'playwright-core';
  * ellipsis, or sticking out of the screen. What sticks out of the screen inside a scrolling
  * container (a wide table) is reachable by scrolling and does not count; a text cut off there is
  * cut off all the same. An ellipsis shows as soon as a text is wider than its box by any fraction
- * of a pixel ("Aktiv" needed 38 px and got 37: "AKT…").
+ * of a pixel ("Aktiv" needed 38 px and got 37: "AKT…"). A list's cell cut on purpose, whose whole text
+ * shows on hover and keyboard focus (DataTable's TruncatedText, marked `data-truncated`), is not lost.
  */
 export async function cutOff(page: Page, scope: string): Promise<string[]> {
   return page.evaluate((selector) => {
-    type Box = { scrollWidth: number; clientWidth: number; textContent: string | null; parentElement: Box | null; getBoundingClientRect(): { right: number; width: number; height: number } };
+    type Box = {
+      scrollWidth: number;
+      clientWidth: number;
+      textContent: string | null;
+      parentElement: Box | null;
+      closest(selector: string): Box | null;
+      getBoundingClientRect(): { right: number; width: number; height: number };
+    };
     const view = globalThis as unknown as {
       innerWidth: number;
       document: { querySelectorAll(selector: string): ArrayLike<Box> };
@@ -26,7 +34,7 @@ export async function cutOff(page: Page, scope: string): Promise<string[]> {
       const box = element.getBoundingClientRect();
       // A text for screen readers only sits in a box of one pixel (Mantine's VisuallyHidden): nobody is meant to see it.
       if (!element.textContent?.trim() || style.visibility === 'hidden' || style.display === 'none' || box.width <= 1 || box.height <= 1) continue;
-      if (scrolls(element)) continue;
+      if (scrolls(element) || element.closest('[data-truncated]')) continue;
       const clipped =
         style.textOverflow === 'ellipsis' ? element.scrollWidth > element.clientWidth : ['hidden', 'clip'].includes(style.overflowX) && element.scrollWidth > element.clientWidth + 1;
       const outside = !insideScroller(element) && box.right > view.innerWidth + 1;

@@ -1,22 +1,15 @@
-import type { ReactNode } from 'react';
-import { Center, Group, Loader, Table, Text, UnstyledButton } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
+import { Center, Group, Loader, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ListState } from '../lib/list-state.ts';
 import { Paging } from './Paging.tsx';
 import { LoadError } from './LoadError.tsx';
-import rowActions from './RowActions.module.css';
+import { DataTable, type DataColumn } from './data-table/DataTable.tsx';
 
-export interface ListColumn<T> {
-  /** `actions`: the row's buttons, kept in view where the table scrolls sideways. */
-  key: string;
-  label: string;
-  /** The API sort field; the header then sorts on click. */
-  sortField?: string;
-  render(item: T): ReactNode;
-}
+export type ListColumn<T> = DataColumn<T>;
 
 interface ListTableProps<T> {
+  /** The list's name for the browser's memory of its hidden columns (DataTable). */
+  id: string;
   columns: ListColumn<T>[];
   items: T[] | undefined;
   totalCount: number | undefined;
@@ -25,59 +18,16 @@ interface ListTableProps<T> {
   error?: unknown;
   state: ListState;
   rowKey(item: T): string | number;
-  minWidth?: number;
-}
-
-function SortHeader({ label, field, state }: { label: string; field: string; state: ListState }) {
-  const { t } = useTranslation();
-  const direction = state.sort === field ? 'ascending' : state.sort === `-${field}` ? 'descending' : 'none';
-  const Icon = direction === 'ascending' ? IconArrowUp : direction === 'descending' ? IconArrowDown : IconArrowsSort;
-  return (
-    <UnstyledButton onClick={() => state.toggleSort(field)} aria-label={t('catalogue.list.sortBy', { field: label })}>
-      <Group gap={4} wrap="nowrap">
-        <Text fw={600} size="sm">
-          {label}
-        </Text>
-        <Icon size={14} aria-hidden opacity={direction === 'none' ? 0.4 : 1} />
-      </Group>
-    </UnstyledButton>
-  );
 }
 
 /** A list page's table: sortable headers, the total count, and paging by the API's offset and limit. */
-export function ListTable<T>({ columns, items, totalCount, loading, error, state, rowKey, minWidth = 800 }: ListTableProps<T>) {
+export function ListTable<T>({ id, columns, items, totalCount, loading, error, state, rowKey }: ListTableProps<T>) {
   const { t } = useTranslation();
   const pages = Math.max(1, Math.ceil((totalCount ?? 0) / state.limit));
   return (
     <>
       <LoadError error={error} />
-      <Table.ScrollContainer minWidth={minWidth}>
-        <Table striped highlightOnHover verticalSpacing="xs">
-          <Table.Thead>
-            <Table.Tr>
-              {columns.map((column) => {
-                const sorted = column.sortField && (state.sort === column.sortField ? 'ascending' : state.sort === `-${column.sortField}` ? 'descending' : undefined);
-                return (
-                  <Table.Th key={column.key} aria-sort={sorted || undefined} className={column.key === 'actions' ? rowActions.cell : undefined}>
-                    {column.sortField ? <SortHeader label={column.label} field={column.sortField} state={state} /> : column.label}
-                  </Table.Th>
-                );
-              })}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items?.map((item) => (
-              <Table.Tr key={rowKey(item)}>
-                {columns.map((column) => (
-                  <Table.Td key={column.key} className={column.key === 'actions' ? rowActions.cell : undefined}>
-                    {column.render(item)}
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable id={id} columns={columns} items={items} rowKey={rowKey} sort={state.sort} onSort={(sort) => state.toggleSort(sort.replace(/^-/, ''))} busy={loading && Boolean(items)} />
       {loading && !items && (
         <Center p="lg">
           <Loader size="sm" aria-label={t('common.loading')} />

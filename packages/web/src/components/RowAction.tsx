@@ -13,11 +13,12 @@ interface RowActionProps {
   /** A link instead of a click. */
   to?: string;
   testId?: string;
+  disabled?: boolean;
 }
 
 /** An icon button in a table row, with its label as tooltip. */
-export function RowAction({ label, subject, icon, color, onClick, to, testId }: RowActionProps) {
-  const common = { variant: 'subtle', color, 'aria-label': subject ? `${label} ${subject}` : label, 'data-testid': testId } as const;
+export function RowAction({ label, subject, icon, color, onClick, to, testId, disabled }: RowActionProps) {
+  const common = { variant: 'subtle', color, disabled, 'aria-label': subject ? `${label} ${subject}` : label, 'data-testid': testId } as const;
   return (
     <Tooltip label={label}>
       {to ? (

@@ -47,18 +47,21 @@ export default function ApiTokensPage() {
       label: t('apiTokens.name'),
       sortField: 'name',
       render: (token) => (
-        <Group gap={6} wrap="nowrap">
-          <IconKey size={16} aria-hidden />
-          <Text fw={500}>{token.name}</Text>
-        </Group>
+        <>
+          <IconKey size={16} aria-hidden style={{ verticalAlign: 'text-bottom', marginRight: 6 }} />
+          <Text span fw={500} size="sm">
+            {token.name}
+          </Text>
+        </>
       ),
     },
-    ...(seesAll && scope === 'all' ? [{ key: 'owner', label: t('apiTokens.owner'), render: (token: ApiToken) => <Text size="sm">{token.ownerName}</Text> }] : []),
-    { key: 'createdAt', label: t('apiTokens.createdAt'), sortField: 'createdAt', render: (token) => when(token.createdAt) },
-    { key: 'lastUsedAt', label: t('apiTokens.lastUsedAt'), sortField: 'lastUsedAt', render: (token) => when(token.lastUsedAt) || <Text c="dimmed" size="sm">{t('apiTokens.neverUsed')}</Text> },
+    ...(seesAll && scope === 'all' ? [{ key: 'owner', label: t('apiTokens.owner'), render: (token: ApiToken) => token.ownerName }] : []),
+    { key: 'createdAt', label: t('apiTokens.createdAt'), kind: 'fit', sortField: 'createdAt', render: (token) => when(token.createdAt) },
+    { key: 'lastUsedAt', label: t('apiTokens.lastUsedAt'), kind: 'fit', sortField: 'lastUsedAt', render: (token) => when(token.lastUsedAt) || <Text c="dimmed" size="sm">{t('apiTokens.neverUsed')}</Text> },
     {
       key: 'expiresAt',
       label: t('apiTokens.expiresAt'),
+      kind: 'fit',
       sortField: 'expiresAt',
       render: (token) =>
         token.expiresAt === null ? (
@@ -120,7 +123,7 @@ export default function ApiTokensPage() {
             />
           )}
         </Group>
-        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(token) => token.id} minWidth={640} />
+        <ListTable id="api-tokens" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(token) => token.id} />
       </Paper>
       <CreateTokenDialog
         opened={creating}

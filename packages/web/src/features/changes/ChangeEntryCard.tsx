@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Anchor, Badge, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { changedFields, type ChangeLogEntry, type ChangeOperation, type ChangeReferences } from '@lm/contract/change-log';
@@ -16,7 +17,14 @@ interface Props {
   onSelectRecord: (recordId: number) => void;
 }
 
-/** One change: who did what when, and the old and new values side by side, changed fields highlighted. */
+/** Not worth a place in a created or deleted record's one-line summary. */
+const NOT_IN_SUMMARY = new Set(['id', 'createdAt', 'updatedAt']);
+
+/**
+ * One change: who did what when, and what changed, compact (issue 38: 25 entries of every field made a
+ * page 9,450 px tall): a change shows its changed fields, a created or deleted record a line of its
+ * values; every field, old and new side by side, opens on request.
+ */
 export function ChangeEntryCard({ entry, references, onlyChanged, onSelectRecord }: Props) {
   const { t } = useTranslation();
   const oldValues = entry.oldValues;
@@ -24,10 +32,17 @@ export function ChangeEntryCard({ entry, references, onlyChanged, onSelectRecord
   const changed = changedFields(oldValues, newValues);
   const fields = [...new Set([...Object.keys(oldValues ?? {}), ...Object.keys(newValues ?? {})])].filter((field) => !onlyChanged || changed.has(field));
   const timestamp = new Date(entry.timestamp);
+  const [open, setOpen] = useState(false);
+  const shown = open ? fields : entry.operation === 'update' ? fields.filter((field) => changed.has(field)) : [];
+  const values = newValues ?? oldValues ?? {};
+  const summary = Object.keys(values)
+    .filter((field) => !NOT_IN_SUMMARY.has(field) && values[field] !== null && values[field] !== '')
+    .map((field) => `${fieldLabel(field, t)}: ${displayValue(field, values[field], t, currentLocale(), references)}`)
+    .join(' · ');
 
   return (
-    <Paper withBorder p="sm" data-testid="change-entry" data-operation={entry.operation}>
-      <Stack gap="xs">
+    <Paper withBorder px="sm" py={6} data-testid="change-entry" data-operation={entry.operation}>
+      <Stack gap={6}>
         <Group justify="space-between" wrap="wrap" gap="xs">
           <Group gap="xs" wrap="wrap">
             <Badge color={OPERATION_COLORS[entry.operation]} variant="light">
@@ -45,16 +60,26 @@ export function ChangeEntryCard({ entry, references, onlyChanged, onSelectRecord
             <Text size="sm" c="dimmed" component="time" dateTime={timestamp.toISOString()}>
               {formatDateTime(timestamp)}
             </Text>
+            {fields.length > shown.length || open ? (
+              <Anchor component="button" type="button" size="sm" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="change-details">
+                {open ? t('changes.fewerFields') : t('changes.allFields', { count: fields.length })}
+              </Anchor>
+            ) : null}
           </Group>
         </Group>
-        {fields.length === 0 ? (
+        {!open && entry.operation !== 'update' ? (
+          summary && (
+            <Text size="sm" className={classes.summary} data-testid="change-summary">
+              {summary}
+            </Text>
+          )
+        ) : shown.length === 0 ? (
           <Text size="sm" c="dimmed">
             {t('changes.noFieldChanged')}
           </Text>
         ) : (
-          // Scrolled sideways on a phone: reachable by keyboard too (axe: scrollable-region-focusable).
-          <Table.ScrollContainer minWidth={oldValues && newValues ? 440 : 280} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
-            <Table withTableBorder withColumnBorders fz="sm" verticalSpacing={4} className={classes.values}>
+          // Values break anywhere, so that the table fits a phone without a sideways scroll.
+          <Table withTableBorder withColumnBorders fz="sm" verticalSpacing={4} className={classes.values}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th className={classes.field}>{t('changes.field')}</Table.Th>
@@ -63,7 +88,7 @@ export function ChangeEntryCard({ entry, references, onlyChanged, onSelectRecord
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {fields.map((field) => {
+                {shown.map((field) => {
                   const isChanged = entry.operation === 'update' && changed.has(field);
                   return (
                     <Table.Tr key={field} className={isChanged ? classes.changed : undefined} data-changed={isChanged || undefined}>
@@ -76,8 +101,7 @@ export function ChangeEntryCard({ entry, references, onlyChanged, onSelectRecord
                   );
                 })}
               </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          </Table>
         )}
       </Stack>
     </Paper>

@@ -39,11 +39,12 @@ export default function FeatureListPage() {
     });
 
   const columns: ListColumn<Feature>[] = [
-    { key: 'name', label: t('catalogue.feature.name'), sortField: 'name', render: (feature) => <Text fw={500}>{feature.name}</Text> },
+    { key: 'name', label: t('catalogue.feature.name'), sortField: 'name', render: (feature) => <Text span fw={500} size="sm">{feature.name}</Text> },
     { key: 'description', label: t('catalogue.feature.description'), render: (feature) => (featureLabel(feature, locale) === feature.name ? '' : featureLabel(feature, locale)) },
     {
       key: 'expandTo',
       label: t('catalogue.feature.expandTo'),
+      kind: 'wrap',
       render: (feature) => (
         <Group gap={4}>
           {feature.expandToFeatures.map((name) => (
@@ -54,8 +55,8 @@ export default function FeatureListPage() {
         </Group>
       ),
     },
-    { key: 'hidden', label: t('catalogue.feature.hidden'), sortField: 'hidden', render: (feature) => (feature.hidden ? <Badge color="gray">{t('common.yes')}</Badge> : '') },
-    { key: 'createdAt', label: t('catalogue.createdAt'), sortField: 'createdAt', render: (feature) => formatDate(feature.createdAt) },
+    { key: 'hidden', label: t('catalogue.feature.hidden'), kind: 'fit', sortField: 'hidden', render: (feature) => (feature.hidden ? <Badge color="gray">{t('common.yes')}</Badge> : '') },
+    { key: 'createdAt', label: t('catalogue.createdAt'), kind: 'fit', sortField: 'createdAt', render: (feature) => formatDate(feature.createdAt) },
   ];
   // Readers who may change nothing (distributors) get no empty Actions column.
   if (ability.can('update', 'Feature') || ability.can('delete', 'Feature')) {
@@ -89,7 +90,7 @@ export default function FeatureListPage() {
       />
       <Paper withBorder p="md">
         <ListSearch state={state} mb="sm" />
-        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(feature) => feature.id} />
+        <ListTable id="features" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(feature) => feature.id} />
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('catalogue.feature.editTitle', { name: editing?.name })} size="xl">
         {editing && (

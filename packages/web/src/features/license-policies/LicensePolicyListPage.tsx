@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Modal, Paper, SegmentedControl, Stack, Text, useMatches } from '@mantine/core';
+import { Badge, Button, Group, Modal, Paper, SegmentedControl, Text, useMatches } from '@mantine/core';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -36,19 +36,22 @@ export default function LicensePolicyListPage() {
       label: t('catalogue.policy.name'),
       sortField: 'name',
       render: (policy) => (
-        <Stack gap={0}>
-          <Text fw={500}>{policyLabel(policy, t)}</Text>
+        <>
+          <Text fw={500} size="sm">
+            {policyLabel(policy, t)}
+          </Text>
           {policy.builtIn && (
             <Text size="xs" c="dimmed">
               {policy.name}
             </Text>
           )}
-        </Stack>
+        </>
       ),
     },
     {
       key: 'type',
       label: t('catalogue.policy.type'),
+      kind: 'fit',
       sortField: 'type',
       render: (policy) => (
         <Badge color={TYPE_COLORS[policy.type]} variant="light">
@@ -60,20 +63,23 @@ export default function LicensePolicyListPage() {
     {
       key: 'validity',
       label: t('catalogue.policy.licenseMaxValid'),
+      kind: 'fit',
       sortField: 'licenseMaxValidDays',
       render: (policy) => t('catalogue.duration.days', { count: policy.licenseMaxValidDays }),
     },
     {
       key: 'refetch',
       label: t('catalogue.policy.refetch'),
+      kind: 'wrap',
       render: (policy) => `${formatDuration(policy.refetchIntervalSeconds, t)} / ${formatDuration(policy.refetchBeforeExpirySeconds, t)}`,
     },
     {
       key: 'machines',
       label: t('catalogue.policy.machines'),
+      kind: 'wrap',
       render: (policy) => t('catalogue.policy.machinesValue', { count: policy.maxDifferentMachinesCount, interval: formatDuration(policy.maxDifferentMachinesIntervalHours * 3600, t) }),
     },
-    { key: 'freeUpdates', label: t('catalogue.policy.freeUpdatesPeriod'), render: (policy) => freeUpdatesLabel(policy.freeUpdatesPeriodDays, t) },
+    { key: 'freeUpdates', label: t('catalogue.policy.freeUpdatesPeriod'), kind: 'wrap', render: (policy) => freeUpdatesLabel(policy.freeUpdatesPeriodDays, t) },
   ];
   // Readers who may change nothing (distributors) get no empty Actions column.
   if (ability.can('update', 'LicensePolicy')) {
@@ -110,7 +116,7 @@ export default function LicensePolicyListPage() {
             data={[{ value: '', label: t('catalogue.all') }, ...POLICY_TYPES.map((value) => ({ value, label: t(`catalogue.policy.types.${value}`) }))]}
           />
         </Group>
-        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(policy) => policy.id} minWidth={1000} />
+        <ListTable id="license-policies" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(policy) => policy.id} />
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing ? t('catalogue.policy.editTitle', { name: policyLabel(editing, t) }) : ''} size="xl">
         {editing && (

@@ -12,7 +12,7 @@ export default function LicenseSearchPage() {
   return (
     <Stack>
       <PageTitle title={t('pages.licenses')} />
-      <LicenseBrowser scope="all" offline={false} showOwner searchLabel={t('licenses.staffSearch')} emptyText={t('licenses.noneAtAll')} />
+      <LicenseBrowser scope="all" offline={false} showOwner table searchLabel={t('licenses.staffSearch')} emptyText={t('licenses.noneAtAll')} />
     </Stack>
   );
 }

@@ -49,11 +49,12 @@ export default function ProductListPage() {
     });
 
   const columns: ListColumn<Product>[] = [
-    { key: 'name', label: t('catalogue.product.name'), sortField: 'name', render: (product) => <Text fw={500}>{product.name}</Text> },
-    { key: 'version', label: t('catalogue.product.version'), sortField: 'version', render: (product) => product.version },
+    { key: 'name', label: t('catalogue.product.name'), sortField: 'name', render: (product) => <Text span fw={500} size="sm">{product.name}</Text> },
+    { key: 'version', label: t('catalogue.product.version'), kind: 'fit', sortField: 'version', render: (product) => product.version },
     {
       key: 'active',
       label: t('catalogue.product.active'),
+      kind: 'fit',
       sortField: 'active',
       render: (product) => (
         <Badge color={product.active ? 'green' : 'gray'} variant="light">
@@ -61,11 +62,11 @@ export default function ProductListPage() {
         </Badge>
       ),
     },
-    { key: 'trial', label: t('catalogue.product.trialDays'), render: (product) => product.trialDays ?? t('common.none') },
-    { key: 'release', label: t('catalogue.product.releaseDate'), sortField: 'releaseDate', render: (product) => formatDate(product.releaseDate) },
-    { key: 'features', label: t('catalogue.product.features'), render: (product) => <ProductFeatures product={product} /> },
+    { key: 'trial', label: t('catalogue.product.trialDays'), kind: 'fit', render: (product) => product.trialDays ?? t('common.none') },
+    { key: 'release', label: t('catalogue.product.releaseDate'), kind: 'fit', sortField: 'releaseDate', render: (product) => formatDate(product.releaseDate) },
+    { key: 'features', label: t('catalogue.product.features'), kind: 'fit', render: (product) => <ProductFeatures product={product} /> },
     { key: 'policy', label: t('catalogue.product.defaultLicensePolicy'), render: (product) => policyName(product.defaultLicensePolicyId) },
-    { key: 'createdAt', label: t('catalogue.createdAt'), sortField: 'createdAt', render: (product) => formatDate(product.createdAt) },
+    { key: 'createdAt', label: t('catalogue.createdAt'), kind: 'fit', sortField: 'createdAt', hiddenByDefault: true, render: (product) => formatDate(product.createdAt) },
   ];
   // Readers who may change nothing (distributors) get no empty Actions column.
   if (ability.can('update', 'Product') || ability.can('create', 'Product') || ability.can('delete', 'Product')) {
@@ -116,7 +117,7 @@ export default function ProductListPage() {
             ]}
           />
         </Group>
-        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(product) => product.id} minWidth={1050} />
+        <ListTable id="products" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(product) => product.id} />
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('catalogue.product.editTitle', { name: editing?.formattedName })} size="xl">
         {editing && (

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Loader, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Loader, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { AccountSession } from '@lm/contract/two-factor';
 import { auth } from '../../lib/auth.ts';
@@ -6,7 +6,7 @@ import { formatDateTime } from '../../lib/format.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { useEndOtherSessions, useEndSession, useSessions } from './api.ts';
 import { LoadError } from '../../components/LoadError.tsx';
-import rowActions from '../../components/RowActions.module.css';
+import { DataTable, type DataColumn } from '../../components/data-table/DataTable.tsx';
 
 /** "Firefox on Windows", as far as the browser told. */
 function useDevice() {
@@ -41,53 +41,55 @@ export function SessionsSection() {
     }
   };
 
+  const columns: DataColumn<AccountSession>[] = [
+    {
+      key: 'device',
+      label: t('security.sessions.device'),
+      render: (session) => (
+        <>
+          {device(session)}
+          {session.current && (
+            <Badge size="sm" variant="light" ml="xs">
+              {t('security.sessions.thisOne')}
+            </Badge>
+          )}
+        </>
+      ),
+    },
+    {
+      key: 'address',
+      label: t('security.sessions.address'),
+      render: (session) => (
+        <Text span size="sm" ff="monospace">
+          {session.address ?? '–'}
+        </Text>
+      ),
+    },
+    { key: 'lastUsed', label: t('security.sessions.lastUsed'), kind: 'fit', render: (session) => formatDateTime(session.lastUsedAt) },
+    { key: 'signedIn', label: t('security.sessions.signedIn'), kind: 'fit', render: (session) => formatDateTime(session.createdAt) },
+    {
+      key: 'actions',
+      label: t('common.actions'),
+      render: (session) => (
+        <Button size="compact-sm" variant="subtle" color="red" onClick={() => void end(session)}>
+          {session.current ? t('auth.logout') : t('security.sessions.end')}
+          <VisuallyHidden> – {device(session)}</VisuallyHidden>
+        </Button>
+      ),
+    },
+  ];
+
   return (
     <Stack>
       <Text size="sm">{t('security.sessions.explain')}</Text>
-      <Table.ScrollContainer minWidth={560}>
-        <Table data-testid="sessions" verticalSpacing="sm">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('security.sessions.device')}</Table.Th>
-              <Table.Th>{t('security.sessions.address')}</Table.Th>
-              <Table.Th>{t('security.sessions.lastUsed')}</Table.Th>
-              <Table.Th>{t('security.sessions.signedIn')}</Table.Th>
-              <Table.Th className={rowActions.cell}>
-                <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((session) => (
-              <Table.Tr key={session.id} data-testid="session-row" data-current={session.current}>
-                <Table.Td>
-                  <Group gap="xs">
-                    <Text size="sm">{device(session)}</Text>
-                    {session.current && (
-                      <Badge size="sm" variant="light">
-                        {t('security.sessions.thisOne')}
-                      </Badge>
-                    )}
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" ff="monospace">
-                    {session.address ?? '–'}
-                  </Text>
-                </Table.Td>
-                <Table.Td>{formatDateTime(session.lastUsedAt)}</Table.Td>
-                <Table.Td>{formatDateTime(session.createdAt)}</Table.Td>
-                <Table.Td className={rowActions.cell}>
-                  <Button size="xs" variant="subtle" color="red" onClick={() => void end(session)}>
-                    {session.current ? t('auth.logout') : t('security.sessions.end')}
-                    <VisuallyHidden> – {device(session)}</VisuallyHidden>
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable
+        id="sessions"
+        testId="sessions"
+        columns={columns}
+        items={items}
+        rowKey={(session) => session.id}
+        rowProps={(session) => ({ 'data-testid': 'session-row', 'data-current': String(session.current) })}
+      />
       {items.length > 1 && (
         <Group>
           <Button

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Code, Group, Modal, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Button, Code, Group, Modal, Paper, Text } from '@mantine/core';
 import { IconList, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { ShopConnection } from '@lm/contract/shop';
@@ -36,25 +36,24 @@ export default function ShopConnectionsPage() {
       key: 'name',
       label: t('shop.name'),
       render: (connection) => (
-        <Stack gap={2}>
-          <Text size="sm" fw={500}>
-            {connection.name}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {providerName(connection.provider)}
-          </Text>
-        </Stack>
+        <Text span size="sm" fw={500}>
+          {connection.name}
+        </Text>
       ),
     },
+    // One line a row (issue 38): the provider in a column of its own, not under the name.
+    { key: 'provider', label: t('shop.provider'), kind: 'fit', render: (connection) => providerName(connection.provider) },
     {
       key: 'url',
       label: t('shop.webhookUrl'),
+      kind: 'wrap',
       render: (connection) => <Code style={{ overflowWrap: 'anywhere' }}>{`${window.location.origin}${connection.webhookPath}`}</Code>,
     },
-    { key: 'mappings', label: t('shop.mappings'), render: (connection) => <Text size="sm">{t('shop.mappingCount', { count: connection.mappings.length })}</Text> },
+    { key: 'mappings', label: t('shop.mappings'), kind: 'fit', render: (connection) => <Text size="sm">{t('shop.mappingCount', { count: connection.mappings.length })}</Text> },
     {
       key: 'failed',
       label: t('shop.outcomes.failed'),
+      kind: 'fit',
       render: (connection) =>
         connection.failedEvents > 0 ? (
           <Badge color="red" variant="light" data-testid="failed-events">
@@ -97,7 +96,7 @@ export default function ShopConnectionsPage() {
             {t('shop.none')}
           </Text>
         ) : (
-          <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(connection) => connection.id} minWidth={800} />
+          <ListTable id="shop-connections" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(connection) => connection.id} />
         )}
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === null ? '' : editing === 'new' ? t('shop.add') : t('shop.editTitle')} size="xl">

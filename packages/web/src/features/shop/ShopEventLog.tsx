@@ -47,7 +47,7 @@ export function ShopEventLog({ connectionId }: { connectionId: number }) {
           <Text size="sm" fw={500}>
             {event.type}
           </Text>
-          <Text size="xs" c="dimmed" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+          <Text size="xs" c="dimmed" ff="monospace">
             {event.eventId}
           </Text>
         </Stack>
@@ -56,6 +56,7 @@ export function ShopEventLog({ connectionId }: { connectionId: number }) {
     {
       key: 'outcome',
       label: t('shop.outcome'),
+      kind: 'wrap',
       render: (event) => (
         <Stack gap={2}>
           <Text size="sm" fw={600} c={`${OUTCOME_COLORS[event.outcome]}.9`} data-testid="shop-event-outcome">
@@ -69,8 +70,8 @@ export function ShopEventLog({ connectionId }: { connectionId: number }) {
         </Stack>
       ),
     },
-    { key: 'tans', label: t('shop.tans'), render: (event) => <Text size="sm">{event.tanIds.length ? event.tanIds.map((id) => `#${id}`).join(', ') : '–'}</Text> },
-    { key: 'receivedAt', label: t('shop.receivedAt'), render: (event) => <Text size="sm">{formatDateTimeToSecond(event.receivedAt)}</Text> },
+    { key: 'tans', label: t('shop.tans'), kind: 'wrap', render: (event) => <Text size="sm">{event.tanIds.length ? event.tanIds.map((id) => `#${id}`).join(', ') : '–'}</Text> },
+    { key: 'receivedAt', label: t('shop.receivedAt'), kind: 'fit', render: (event) => <Text size="sm">{formatDateTimeToSecond(event.receivedAt)}</Text> },
     {
       key: 'actions',
       label: t('common.actions'),
@@ -94,7 +95,7 @@ export function ShopEventLog({ connectionId }: { connectionId: number }) {
         data={(['all', 'processed', 'pending', 'ignored', 'failed'] as const).map((value) => ({ value, label: t(`shop.outcomes.${value}`) }))}
         fullWidth
       />
-      <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(event) => event.id} minWidth={760} />
+      <ListTable id="shop-events" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(event) => event.id} />
     </Stack>
   );
 }

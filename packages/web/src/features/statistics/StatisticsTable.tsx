@@ -9,41 +9,40 @@ export function StatisticsTable({ category, result }: { category: StatisticsCate
   const { t } = useTranslation();
   const metrics = STATISTICS_METRICS[category];
   return (
-    <Table.ScrollContainer minWidth={360}>
-      <Table striped highlightOnHover withTableBorder data-testid={`table-${category}`}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('statistics.month')}</Table.Th>
-            {metrics.map((metric) => (
-              <Table.Th key={metric} ta="right">
-                {t(`statistics.metrics.${category}.${metric}`)}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {result.months.map(({ month, values }) => (
-            <Table.Tr key={month}>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{monthLabel(month)}</Table.Td>
-              {metrics.map((metric) => (
-                <Table.Td key={metric} ta="right">
-                  {formatMetric(metric, values)}
-                </Table.Td>
-              ))}
-            </Table.Tr>
+    // Fits a phone without a sideways scroll (issue 38): the headers break, at a space where they can.
+    <Table striped highlightOnHover withTableBorder verticalSpacing={4} horizontalSpacing="xs" fz="sm" data-testid={`table-${category}`}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t('statistics.month')}</Table.Th>
+          {metrics.map((metric) => (
+            <Table.Th key={metric} ta="right" style={{ overflowWrap: 'anywhere' }}>
+              {t(`statistics.metrics.${category}.${metric}`)}
+            </Table.Th>
           ))}
-        </Table.Tbody>
-        <Table.Tfoot>
-          <Table.Tr fw={700}>
-            <Table.Td>{t('statistics.total')}</Table.Td>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {result.months.map(({ month, values }) => (
+          <Table.Tr key={month}>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>{monthLabel(month)}</Table.Td>
             {metrics.map((metric) => (
               <Table.Td key={metric} ta="right">
-                {formatMetric(metric, result.totals)}
+                {formatMetric(metric, values)}
               </Table.Td>
             ))}
           </Table.Tr>
-        </Table.Tfoot>
-      </Table>
-    </Table.ScrollContainer>
+        ))}
+      </Table.Tbody>
+      <Table.Tfoot>
+        <Table.Tr fw={700}>
+          <Table.Td>{t('statistics.total')}</Table.Td>
+          {metrics.map((metric) => (
+            <Table.Td key={metric} ta="right">
+              {formatMetric(metric, result.totals)}
+            </Table.Td>
+          ))}
+        </Table.Tr>
+      </Table.Tfoot>
+    </Table>
   );
 }

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Checkbox, Group, SegmentedControl, Select, Stack, Table, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Button, Checkbox, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
+import { IconBan, IconPencil, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { asSubject, LIST_FILTER_MAX_LENGTH, SELECT_SEARCH_DEBOUNCE_MS } from '@lm/contract';
 import { freeUpdatesState, todayOf } from '@lm/contract/license';
-import { formatTanCode, TAN_SORT_FIELDS } from '@lm/contract/tan';
+import { formatTanCode } from '@lm/contract/tan';
 import { ListPager, useCountText } from '../../components/ListPager.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useListPaging } from '../../lib/list-paging.ts';
@@ -18,25 +18,10 @@ import { TanLicensesModal } from './components/TanLicensesModal.tsx';
 import { confirmDanger } from '../../components/confirm-danger.tsx';
 import { formatDate, formatNumber } from '../../lib/format.ts';
 import { LoadError } from '../../components/LoadError.tsx';
-import rowActions from '../../components/RowActions.module.css';
+import { DataTable, type DataColumn } from '../../components/data-table/DataTable.tsx';
+import { RowAction } from '../../components/RowAction.tsx';
 
-type SortField = (typeof TAN_SORT_FIELDS)[number];
 type RevokedFilter = 'all' | 'active' | 'revoked';
-
-function SortHeader({ field, sort, onSort, label }: { field: SortField; sort: string; onSort: (sort: string) => void; label: string }) {
-  const active = sort === field || sort === `-${field}`;
-  const Icon = !active ? IconSelector : sort.startsWith('-') ? IconChevronDown : IconChevronUp;
-  return (
-    <Table.Th aria-sort={active ? (sort.startsWith('-') ? 'descending' : 'ascending') : undefined}>
-      <UnstyledButton onClick={() => onSort(sort === field ? `-${field}` : field)} fw={700} fz="sm">
-        <Group gap={4} wrap="nowrap">
-          {label}
-          <Icon size={14} />
-        </Group>
-      </UnstyledButton>
-    </Table.Th>
-  );
-}
 
 /** A TAN as the permission rules see it. */
 const tanSubject = (tan: TanItem) => asSubject('Tan', { distributorId: tan.distributorId } as Record<string, unknown>);
@@ -99,6 +84,108 @@ export default function TanListPage() {
     return text;
   };
 
+  const columns: DataColumn<TanItem>[] = [
+    { key: 'code', label: t('tans.code'), kind: 'fit', sortField: 'code', render: (tan) => <Text span ff="monospace" size="sm">{formatTanCode(tan.code)}</Text> },
+    {
+      key: 'state',
+      label: t('tans.state'),
+      kind: 'fit',
+      render: (tan) => (
+        <Group gap={4} wrap="nowrap">
+          {tan.revoked && (
+            <Badge color="red" size="sm">
+              {t('tans.revoked')}
+            </Badge>
+          )}
+          {tan.suspended && !tan.revoked && (
+            <Badge color="orange" size="sm">
+              {t('tans.suspended')}
+            </Badge>
+          )}
+          {tan.validUntil && !tan.revoked && (
+            <Badge color={tan.validUntil < today ? 'red' : 'blue'} variant="light" size="sm" tt="none">
+              {t('tans.validUntilBadge', { date: formatDate(tan.validUntil) })}
+            </Badge>
+          )}
+        </Group>
+      ),
+    },
+    { key: 'product', label: t('tans.product'), render: (tan) => tan.productName },
+    {
+      key: 'policy',
+      label: t('tans.policy'),
+      render: (tan) =>
+        tan.licensePolicyName ? (
+          policyLabel({ name: tan.licensePolicyName }, t)
+        ) : (
+          <Text span size="sm" c="dimmed">
+            {t('tans.policyFromProduct')}
+          </Text>
+        ),
+    },
+    {
+      key: 'activations',
+      label: t('tans.activations'),
+      kind: 'fit',
+      sortField: 'activatedCount',
+      render: (tan) => (
+        <Anchor component="button" type="button" size="sm" onClick={() => setActivations(tan)} aria-label={t('tans.showActivationsOf', { count: tan.activatedCount })}>
+          {formatNumber(tan.activatedCount)}
+        </Anchor>
+      ),
+    },
+    {
+      key: 'licenseCount',
+      label: t('tans.licenseCount'),
+      kind: 'fit',
+      sortField: 'licenseCount',
+      render: (tan) => (
+        <>
+          {tan.licenseCount}
+          {/* A floating TAN's count is seats in use at once; any number of machines may join. */}
+          {tan.policyType === 'FLOATING' && (
+            <Text span size="xs" c="dimmed" ml={4}>
+              {t('tans.seats', { count: tan.licenseCount })}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    // A distributor sees only its own TANs: the column would repeat its own name.
+    ...(canChooseDistributor ? [{ key: 'distributor', label: t('tans.distributor'), render: (tan: TanItem) => tan.distributorName ?? '–' }] : []),
+    { key: 'freeUpdatesUntil', label: t('tans.freeUpdatesUntil'), kind: 'fit', sortField: 'freeUpdatesUntil', render: (tan) => freeUpdatesBadge(tan.freeUpdatesUntil) },
+    {
+      key: 'tags',
+      label: t('tans.tags'),
+      text: (tan) => tan.tags.join(', '),
+      render: (tan) => (
+        <Group gap={4} wrap="nowrap">
+          {tan.tags.map((value) => (
+            <Badge key={value} component="button" type="button" variant="light" size="sm" tt="none" style={{ cursor: 'pointer', border: 0, flexShrink: 0 }} onClick={() => resetPage(setTag)(value)}>
+              {value}
+            </Badge>
+          ))}
+        </Group>
+      ),
+    },
+    { key: 'notes', label: t('tans.notes'), hiddenByDefault: true, render: (tan) => tan.notes ?? '' },
+    { key: 'createdAt', label: t('tans.created'), kind: 'fit', sortField: 'createdAt', render: (tan) => formatDate(tan.createdAt) },
+    {
+      key: 'actions',
+      label: t('common.actions'),
+      render: (tan) => {
+        const canUpdate = ability.can('update', tanSubject(tan));
+        const code = formatTanCode(tan.code);
+        return (
+          <Group gap={2} wrap="nowrap">
+            <RowAction label={t('common.edit')} subject={code} icon={<IconPencil size={18} />} disabled={!canUpdate} onClick={() => setEditing(tan)} />
+            <RowAction label={t('tans.revoke')} subject={code} icon={<IconBan size={18} />} color="red" disabled={!canUpdate || tan.revoked} onClick={() => revoke(tan)} />
+          </Group>
+        );
+      },
+    },
+  ];
+
   return (
     <Stack>
       <PageTitle
@@ -132,114 +219,23 @@ export default function TanListPage() {
           ]}
           aria-label={t('tans.revokedFilter')}
         />
+        {/* Beside the filters, not on a line of its own: the room goes to rows (issue 38). */}
+        <Text size="sm" c="dimmed" aria-live="polite" ml="auto" mb={6}>
+          {countText('tans.totalCount', data)}
+        </Text>
       </Group>
-      <Text size="sm" c="dimmed" aria-live="polite">
-        {countText('tans.totalCount', data)}
-      </Text>
       <LoadError error={error} />
-      <Table.ScrollContainer minWidth={1100}>
-        <Table striped highlightOnHover style={{ opacity: isFetching ? 0.7 : 1 }}>
-          <Table.Thead>
-            <Table.Tr>
-              <SortHeader field="code" sort={sort} onSort={resetPage(setSort)} label={t('tans.code')} />
-              <Table.Th>{t('tans.product')}</Table.Th>
-              <Table.Th>{t('tans.policy')}</Table.Th>
-              <SortHeader field="activatedCount" sort={sort} onSort={resetPage(setSort)} label={t('tans.activations')} />
-              <SortHeader field="licenseCount" sort={sort} onSort={resetPage(setSort)} label={t('tans.licenseCount')} />
-              {/* A distributor sees only its own TANs: the column would repeat its own name. */}
-              {canChooseDistributor && <Table.Th>{t('tans.distributor')}</Table.Th>}
-              <SortHeader field="freeUpdatesUntil" sort={sort} onSort={resetPage(setSort)} label={t('tans.freeUpdatesUntil')} />
-              <Table.Th>{t('tans.tags')}</Table.Th>
-              <SortHeader field="createdAt" sort={sort} onSort={resetPage(setSort)} label={t('tans.created')} />
-              <Table.Th className={rowActions.pinned}>{t('common.actions')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {data?.items.map((tan) => {
-              const canUpdate = ability.can('update', tanSubject(tan));
-              return (
-                <Table.Tr key={tan.id} data-testid="tan-row">
-                  <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
-                    {formatTanCode(tan.code)}
-                    {/* Under the code, not beside it: beside it, it ran into the product column. */}
-                    {tan.revoked && (
-                      <Badge color="red" size="sm" display="block" w="fit-content" mt={4}>
-                        {t('tans.revoked')}
-                      </Badge>
-                    )}
-                    {tan.suspended && !tan.revoked && (
-                      <Badge color="orange" size="sm" display="block" w="fit-content" mt={4}>
-                        {t('tans.suspended')}
-                      </Badge>
-                    )}
-                    {tan.validUntil && !tan.revoked && (
-                      <Badge color={tan.validUntil < today ? 'red' : 'blue'} variant="light" size="sm" display="block" w="fit-content" mt={4} tt="none" ff="var(--mantine-font-family)">
-                        {t('tans.validUntilBadge', { date: formatDate(tan.validUntil) })}
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td>{tan.productName}</Table.Td>
-                  <Table.Td>
-                    {tan.licensePolicyName ? (
-                      policyLabel({ name: tan.licensePolicyName }, t)
-                    ) : (
-                      <Text span size="sm" c="dimmed">
-                        {t('tans.policyFromProduct')}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Anchor component="button" type="button" onClick={() => setActivations(tan)} aria-label={t('tans.showActivationsOf', { count: tan.activatedCount })}>
-                      {formatNumber(tan.activatedCount)}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    {tan.licenseCount}
-                    {/* A floating TAN's count is seats in use at once; any number of machines may join. */}
-                    {tan.policyType === 'FLOATING' && (
-                      <Text span size="xs" c="dimmed" ml={4}>
-                        {t('tans.seats', { count: tan.licenseCount })}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  {canChooseDistributor && (
-                    <Table.Td miw={120} maw={200}>
-                      <Text size="sm" lineClamp={2} title={tan.distributorName ?? undefined}>
-                        {tan.distributorName ?? '–'}
-                      </Text>
-                    </Table.Td>
-                  )}
-                  <Table.Td>{freeUpdatesBadge(tan.freeUpdatesUntil)}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4}>
-                      {tan.tags.map((value) => (
-                        <Badge key={value} component="button" type="button" variant="light" size="sm" tt="none" style={{ cursor: 'pointer', border: 0 }} onClick={() => resetPage(setTag)(value)}>
-                          {value}
-                        </Badge>
-                      ))}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Tooltip label={tan.notes} disabled={!tan.notes}>
-                      <span>{formatDate(tan.createdAt)}</span>
-                    </Tooltip>
-                  </Table.Td>
-                  <Table.Td className={rowActions.pinned}>
-                    <Group gap="xs" wrap="nowrap">
-                      <Button size="xs" variant="light" disabled={!canUpdate} onClick={() => setEditing(tan)}>
-                        {t('common.edit')}
-                      </Button>
-                      <Button size="xs" variant="light" color="red" disabled={!canUpdate || tan.revoked} onClick={() => revoke(tan)}>
-                        {t('tans.revoke')}
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable
+        id="tans"
+        columns={columns}
+        items={data?.items}
+        rowKey={(tan) => tan.id}
+        rowProps={() => ({ 'data-testid': 'tan-row' })}
+        sort={sort}
+        onSort={resetPage(setSort)}
+        busy={isFetching}
+        testId="tan-table"
+      />
       {data && data.totalCount === 0 && <Text c="dimmed">{t('tans.noTans')}</Text>}
       <ListPager paging={paging} data={data} />
       {editing && <TanEditModal tan={editing} maxLicenseCount={limits.data?.maxLicenseCount} canChooseDistributor={canChooseDistributor} onClose={() => setEditing(null)} />}

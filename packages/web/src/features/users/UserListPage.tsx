@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Button, Group, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -13,11 +13,10 @@ import { PageTitle } from '../../components/PageTitle.tsx';
 import { useRoleOptions } from '../../components/UserFormFields.tsx';
 import { useAbility } from '../../lib/auth.ts';
 import { USERS_KEY, usersApi } from './api.ts';
-import { SortHeader } from './SortHeader.tsx';
 import { UserEditModal } from './UserEditModal.tsx';
-import { UserRow } from './UserRow.tsx';
+import { useUserColumns } from './user-columns.tsx';
+import { DataTable } from '../../components/data-table/DataTable.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
-import rowActions from '../../components/RowActions.module.css';
 
 /** `/users`: the accounts with search, role filter, sorting and pages; the state lives in the URL. */
 export default function UserListPage() {
@@ -62,11 +61,7 @@ export default function UserListPage() {
     queryFn: ({ signal }) => usersApi.list({ ...paging.request, limit: paging.limit, filter: filter, sort, accessRole }, signal),
     placeholderData: keepPreviousData,
   });
-  const header = (field: string, label: string) => (
-    <SortHeader field={field} sort={sort} onSort={(next) => update({ sort: next, page: null })}>
-      {label}
-    </SortHeader>
-  );
+  const columns = useUserColumns(setEditing);
 
   return (
     <Stack>
@@ -105,29 +100,17 @@ export default function UserListPage() {
       {list.isPending && <BusyOverlay />}
       {list.data && (
         <>
-          <Table.ScrollContainer minWidth={960}>
-            <Table striped highlightOnHover verticalSpacing="xs" data-testid="user-table">
-              <Table.Thead>
-                <Table.Tr>
-                  {header('email', t('users.fields.email'))}
-                  {header('lastName', t('users.columns.name'))}
-                  {header('company', t('users.fields.company'))}
-                  <Table.Th>{t('users.fields.country')}</Table.Th>
-                  {header('accessRole', t('users.fields.accessRole'))}
-                  <Table.Th>{t('users.columns.registration')}</Table.Th>
-                  {header('createdAt', t('users.columns.created'))}
-                  <Table.Th className={rowActions.cell}>
-                    <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.data.items.map((user) => (
-                  <UserRow key={user.id} user={user} onEdit={setEditing} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            id="users"
+            columns={columns}
+            items={list.data.items}
+            rowKey={(user) => user.id}
+            rowProps={(user) => ({ 'data-testid': `user-row-${user.id}` })}
+            sort={sort}
+            onSort={(next) => update({ sort: next, page: null })}
+            busy={list.isFetching}
+            testId="user-table"
+          />
           {list.data.items.length === 0 && <Text c="dimmed">{t('users.none')}</Text>}
           <Group justify="space-between">
             <Text size="sm" c="dimmed" data-testid="user-count">

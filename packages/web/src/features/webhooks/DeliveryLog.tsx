@@ -106,14 +106,15 @@ export function DeliveryLog({ endpointId }: { endpointId: number }) {
     {
       key: 'status',
       label: t('webhooks.log.status'),
+      kind: 'fit',
       render: (delivery) => (
         <Text size="sm" fw={600} c={`${STATUS_COLORS[delivery.status]}.9`} style={{ whiteSpace: 'nowrap' }} data-testid="delivery-status">
           {t(`webhooks.log.statuses.${delivery.status}`)}
         </Text>
       ),
     },
-    { key: 'createdAt', label: t('webhooks.log.createdAt'), sortField: 'createdAt', render: (delivery) => <Text size="sm">{formatDateTimeToSecond(delivery.createdAt)}</Text> },
-    { key: 'attempts', label: t('webhooks.log.attempts'), render: (delivery) => <Attempts delivery={delivery} /> },
+    { key: 'createdAt', label: t('webhooks.log.createdAt'), kind: 'fit', sortField: 'createdAt', render: (delivery) => <Text size="sm">{formatDateTimeToSecond(delivery.createdAt)}</Text> },
+    { key: 'attempts', label: t('webhooks.log.attempts'), kind: 'wrap', render: (delivery) => <Attempts delivery={delivery} /> },
     {
       key: 'actions',
       label: t('common.actions'),
@@ -137,7 +138,7 @@ export function DeliveryLog({ endpointId }: { endpointId: number }) {
         data={(['all', 'pending', 'delivered', 'failed'] as const).map((value) => ({ value, label: t(`webhooks.log.statuses.${value}`) }))}
         fullWidth
       />
-      <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(delivery) => delivery.id} minWidth={760} />
+      <ListTable id="webhook-deliveries" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(delivery) => delivery.id} />
     </Stack>
   );
 }

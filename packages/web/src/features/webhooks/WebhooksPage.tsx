@@ -80,26 +80,20 @@ export default function WebhooksPage() {
       label: t('webhooks.endpoint'),
       sortField: 'url',
       render: (endpoint) => (
-        <Stack gap={2} maw={360}>
-          <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }} data-testid="endpoint-url">
-            {endpoint.url}
-          </Text>
-          {endpoint.description && (
-            <Text size="xs" c="dimmed">
-              {endpoint.description}
-            </Text>
-          )}
-          <Text size="xs" c="dimmed">
-            {endpoint.ownerName}
-          </Text>
-        </Stack>
+        <Text span size="sm" fw={500} data-testid="endpoint-url">
+          {endpoint.url}
+        </Text>
       ),
     },
+    // One line a row (issue 38): the description and the owner in columns of their own, not under the address.
+    { key: 'description', label: t('webhooks.description'), render: (endpoint) => endpoint.description ?? '' },
+    { key: 'owner', label: t('webhooks.owner'), render: (endpoint) => endpoint.ownerName },
     {
       key: 'events',
       label: t('webhooks.events'),
+      text: (endpoint) => endpoint.events.join(', '),
       render: (endpoint) => (
-        <Group gap={4} maw={300}>
+        <Group gap={4} wrap="nowrap">
           {endpoint.events.map((type) => (
             <Badge key={type} variant="light" tt="none" size="sm">
               {type}
@@ -111,6 +105,7 @@ export default function WebhooksPage() {
     {
       key: 'state',
       label: t('webhooks.state'),
+      kind: 'fit',
       render: (endpoint) => (
         <Stack gap={4}>
           <Switch
@@ -179,7 +174,7 @@ export default function WebhooksPage() {
       )}
       <Paper withBorder p="md">
         <ListSearch state={state} mb="sm" />
-        <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(endpoint) => endpoint.id} minWidth={900} />
+        <ListTable id="webhooks" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(endpoint) => endpoint.id} />
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === null ? '' : editing === 'new' ? t('webhooks.add') : t('webhooks.editTitle')} size="lg">
         {editing !== null && (

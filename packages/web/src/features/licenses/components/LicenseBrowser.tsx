@@ -9,6 +9,7 @@ import { ListPager, useCountText } from '../../../components/ListPager.tsx';
 import { useListPaging } from '../../../lib/list-paging.ts';
 import { useLicenses, type LicenseItem } from '../api/licenses.ts';
 import { LicenseCard } from './LicenseCard.tsx';
+import { LicenseTable } from './LicenseTable.tsx';
 import { LoadError } from '../../../components/LoadError.tsx';
 
 interface Props {
@@ -22,12 +23,14 @@ interface Props {
   /** Every license the caller may see across accounts (the staff's search), with a choice of order. */
   scope?: 'all';
   searchLabel?: string;
+  /** A row a license (the staff's list of many), rather than a card each. */
+  table?: boolean;
 }
 
 const ORDERS = ['-createdAt', 'createdAt', 'machineId', 'validUntil', '-validUntil', 'freeUpdatesUntil'] as const;
 
 /** Licenses as cards, searchable by machine id and TAN, 50 a page. */
-export function LicenseBrowser({ userId, offline, showOwner, header, emptyText, scope, searchLabel }: Props) {
+export function LicenseBrowser({ userId, offline, showOwner, header, emptyText, scope, searchLabel, table }: Props) {
   const { t } = useTranslation();
   // `?filter=` opens the list searched (the Orders page links a license's machine so).
   const [searchParams] = useSearchParams();
@@ -36,7 +39,7 @@ export function LicenseBrowser({ userId, offline, showOwner, header, emptyText, 
   const [filter] = useDebouncedValue(search.trim(), SELECT_SEARCH_DEBOUNCE_MS);
   const paging = useListPaging(JSON.stringify([userId, offline, filter, sort]));
   const countText = useCountText();
-  const { data, isLoading, error } = useLicenses({
+  const { data, isLoading, isFetching, error } = useLicenses({
     scope,
     userId,
     offline,
@@ -78,9 +81,13 @@ export function LicenseBrowser({ userId, offline, showOwner, header, emptyText, 
       <LoadError error={error} />
       {isLoading && <Loader />}
       {data && data.items.length === 0 && <Text c="dimmed">{filter ? t('licenses.noMatch') : (emptyText ?? (offline ? t('licenses.noneOffline') : t('licenses.none')))}</Text>}
-      <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
-        {data?.items.map((license) => <LicenseCard key={license.id} license={license} showOwner={showOwner} />)}
-      </SimpleGrid>
+      {table ? (
+        data && data.items.length > 0 && <LicenseTable items={data.items} busy={isFetching} />
+      ) : (
+        <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
+          {data?.items.map((license) => <LicenseCard key={license.id} license={license} showOwner={showOwner} />)}
+        </SimpleGrid>
+      )}
       <ListPager paging={paging} data={data} />
     </Stack>
   );

@@ -1,4 +1,4 @@
-import { Badge, Button, CopyButton, Group, Paper, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, CopyButton, Group, Paper, Text, Title } from '@mantine/core';
 import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { COPIED_LABEL_MS } from '@lm/contract';
@@ -7,6 +7,7 @@ import type { TanItem } from '../api/tans.ts';
 import { downloadText } from '../../../lib/download.ts';
 import { tansCsv } from '../form.ts';
 import { formatDate } from '../../../lib/format.ts';
+import { DataTable, type DataColumn } from '../../../components/data-table/DataTable.tsx';
 
 /** Rows shown; the copy and the CSV always carry every new code. */
 const SHOWN = 100;
@@ -20,6 +21,35 @@ export function RecentTans({ tans, justCreated }: { tans: TanItem[]; justCreated
   const { t } = useTranslation();
   if (!tans.length) return null;
   const codes = tans.map((tan) => formatTanCode(tan.code)).join('\n');
+  const columns: DataColumn<TanItem>[] = [
+    {
+      key: 'code',
+      label: t('tans.code'),
+      kind: 'fit',
+      render: (tan) => (
+        <Text span size="sm" ff="monospace" data-testid="recent-tan-code">
+          {formatTanCode(tan.code)}
+        </Text>
+      ),
+    },
+    { key: 'product', label: t('tans.product'), render: (tan) => tan.productName },
+    { key: 'licenseCount', label: t('tans.licenseCount'), kind: 'fit', render: (tan) => tan.licenseCount },
+    { key: 'freeUpdatesUntil', label: t('tans.freeUpdatesUntil'), kind: 'fit', render: (tan) => (tan.freeUpdatesUntil ? formatDate(tan.freeUpdatesUntil) : '–') },
+    {
+      key: 'tags',
+      label: t('tans.tags'),
+      kind: 'wrap',
+      render: (tan) => (
+        <Group gap={4}>
+          {tan.tags.map((tag) => (
+            <Badge key={tag} variant="light" size="sm" tt="none">
+              {tag}
+            </Badge>
+          ))}
+        </Group>
+      ),
+    },
+  ];
   return (
     <Paper withBorder p="md" radius="md" aria-labelledby="recent-tans-title">
       <Group justify="space-between" mb="sm" wrap="wrap">
@@ -39,41 +69,7 @@ export function RecentTans({ tans, justCreated }: { tans: TanItem[]; justCreated
           </Button>
         </Group>
       </Group>
-      {/* Rows hold no button: the region itself takes the focus, so that a keyboard scrolls it on a phone. */}
-      <Table.ScrollContainer minWidth={560} scrollAreaProps={{ viewportProps: { tabIndex: 0, 'aria-labelledby': 'recent-tans-title' } }}>
-        <Table striped highlightOnHover>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('tans.code')}</Table.Th>
-              <Table.Th>{t('tans.product')}</Table.Th>
-              <Table.Th>{t('tans.licenseCount')}</Table.Th>
-              <Table.Th>{t('tans.freeUpdatesUntil')}</Table.Th>
-              <Table.Th>{t('tans.tags')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {tans.slice(0, SHOWN).map((tan) => (
-              <Table.Tr key={tan.id}>
-                <Table.Td ff="monospace" data-testid="recent-tan-code">
-                  {formatTanCode(tan.code)}
-                </Table.Td>
-                <Table.Td>{tan.productName}</Table.Td>
-                <Table.Td>{tan.licenseCount}</Table.Td>
-                <Table.Td>{tan.freeUpdatesUntil ? formatDate(tan.freeUpdatesUntil) : '–'}</Table.Td>
-                <Table.Td>
-                  <Group gap={4}>
-                    {tan.tags.map((tag) => (
-                      <Badge key={tag} variant="light" size="sm" tt="none">
-                        {tag}
-                      </Badge>
-                    ))}
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable id="recent-tans" columns={columns} items={tans.slice(0, SHOWN)} rowKey={(tan) => tan.id} label={justCreated ? t('tans.recentTitle', { count: tans.length }) : t('tans.latestTitle')} />
       {tans.length > SHOWN && (
         <Text size="sm" c="dimmed" mt="xs">
           {t('tans.moreInCsv', { count: tans.length - SHOWN })}

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Loader, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Loader, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -8,6 +8,7 @@ import { api } from '../../../lib/api.ts';
 import type { TanItem } from '../api/tans.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { Dialog } from '../../../components/Dialog.tsx';
+import { DataTable, type DataColumn } from '../../../components/data-table/DataTable.tsx';
 
 interface ActivatedLicense {
   id: number;
@@ -37,6 +38,47 @@ export function TanLicensesModal({ tan, onClose }: { tan: TanItem; onClose: () =
     queryFn: ({ signal }) => api<ListResult<ActivatedLicense>>('/licenses', { signal, query: { tanId: tan.id, limit: 1000 } }),
   });
   const floating = tan.policyType === 'FLOATING';
+  const columns: DataColumn<ActivatedLicense>[] = [
+    {
+      key: 'owner',
+      label: t('tans.owner'),
+      text: (license) => `${license.ownerName} ${license.ownerEmail}`,
+      render: (license) => (
+        <>
+          <Anchor component={Link} to={`/users/${license.ownerId}/licenses`} onClick={onClose} size="sm">
+            {license.ownerName}
+          </Anchor>
+          <Text size="xs" c="dimmed">
+            {license.ownerEmail}
+          </Text>
+        </>
+      ),
+    },
+    {
+      key: 'machine',
+      label: t('tans.machine'),
+      render: (license) => (
+        <Text span size="sm" ff="monospace">
+          {license.machineId ?? '–'}
+        </Text>
+      ),
+    },
+    { key: 'activatedAt', label: t('tans.activatedAt'), kind: 'fit', render: (license) => formatDateTime(license.createdAt) },
+    ...(floating
+      ? [
+          {
+            key: 'seat',
+            label: t('licenses.seat'),
+            kind: 'fit' as const,
+            render: (license: ActivatedLicense) => (
+              <span data-testid="tan-license-seat">
+                <SeatCell seat={license.seat} />
+              </span>
+            ),
+          },
+        ]
+      : []),
+  ];
   return (
     <Dialog onClose={onClose} size="lg" title={t('tans.activationsTitle', { code: formatTanCode(tan.code) })}>
       {isLoading && <Loader size="sm" />}
@@ -47,39 +89,7 @@ export function TanLicensesModal({ tan, onClose }: { tan: TanItem; onClose: () =
         </Text>
       )}
       {data && data.items.length > 0 && (
-        <Table.ScrollContainer minWidth={480}>
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('tans.owner')}</Table.Th>
-                <Table.Th>{t('tans.machine')}</Table.Th>
-                <Table.Th>{t('tans.activatedAt')}</Table.Th>
-                {floating && <Table.Th>{t('licenses.seat')}</Table.Th>}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.items.map((license) => (
-                <Table.Tr key={license.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/users/${license.ownerId}/licenses`} onClick={onClose}>
-                      {license.ownerName}
-                    </Anchor>
-                    <Text size="xs" c="dimmed">
-                      {license.ownerEmail}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td ff="monospace">{license.machineId ?? '–'}</Table.Td>
-                  <Table.Td>{formatDateTime(license.createdAt)}</Table.Td>
-                  {floating && (
-                    <Table.Td data-testid="tan-license-seat">
-                      <SeatCell seat={license.seat} />
-                    </Table.Td>
-                  )}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable id="tan-licenses" columns={columns} items={data.items} rowKey={(license) => license.id} />
       )}
     </Dialog>
   );

@@ -1,0 +1,132 @@
+import { useState } from 'react';
+import { Badge, Group, Modal, Text } from '@mantine/core';
+import { IconListDetails } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { todayOf } from '@lm/contract/license';
+import { formatTanCode } from '@lm/contract/tan';
+import { DataTable, type DataColumn } from '../../../components/data-table/DataTable.tsx';
+import { RowAction } from '../../../components/RowAction.tsx';
+import { currentLocale } from '../../../lib/i18n.ts';
+import { formatDate } from '../../../lib/format.ts';
+import type { LicenseItem } from '../api/licenses.ts';
+import { hasEnded, lastValidDay, policyName } from '../format.ts';
+import { LicenseCard } from './LicenseCard.tsx';
+
+const FREE_UPDATES_COLORS = { none: 'gray', active: 'green', expiring: 'yellow', expired: 'red' } as const;
+
+/** A license's state in badges: temporary, revoked, upgraded, suspended, ended; none for a live one. */
+function LicenseState({ license }: { license: LicenseItem }) {
+  const { t } = useTranslation();
+  const ended = hasEnded(license, todayOf());
+  return (
+    <Group gap={4} wrap="nowrap">
+      {license.kind === 'TEMPORARY' && (
+        <Badge color="yellow" size="sm">
+          {t('licenses.temporary')}
+        </Badge>
+      )}
+      {license.revoked && (
+        <Badge color="red" size="sm">
+          {t('licenses.revoked')}
+        </Badge>
+      )}
+      {license.upgradedToId !== null && (
+        <Badge color="gray" size="sm">
+          {t('licenses.upgraded')}
+        </Badge>
+      )}
+      {license.suspended && !license.revoked && (
+        <Badge color="orange" size="sm">
+          {t('licenses.suspended')}
+        </Badge>
+      )}
+      {ended && !license.revoked && (
+        <Badge color="red" variant="outline" size="sm">
+          {t('licenses.ended')}
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+/**
+ * The staff's license list (issue 38): a row a license, so that a support call finds it among many;
+ * "Details" opens the license's card with every action the rules allow.
+ */
+export function LicenseTable({ items, busy }: { items: LicenseItem[] | undefined; busy: boolean }) {
+  const { t } = useTranslation();
+  const [shownId, setShownId] = useState<number | null>(null);
+  const shown = items?.find((license) => license.id === shownId);
+  const columns: DataColumn<LicenseItem>[] = [
+    { key: 'product', label: t('licenses.product'), render: (license) => license.productName },
+    { key: 'state', label: t('licenses.state'), kind: 'fit', render: (license) => <LicenseState license={license} /> },
+    {
+      key: 'machine',
+      label: t('licenses.machine'),
+      render: (license) => (
+        <Text span size="sm" ff="monospace" data-testid="license-machine">
+          {license.machineId ?? t('licenses.noMachine')}
+        </Text>
+      ),
+    },
+    {
+      key: 'owner',
+      label: t('licenses.owner'),
+      text: (license) => `${license.ownerName} ${license.ownerEmail}`,
+      render: (license) => (
+        <>
+          {license.ownerName}{' '}
+          <Text span size="xs" c="dimmed">
+            {license.ownerEmail}
+          </Text>
+        </>
+      ),
+    },
+    {
+      key: 'tan',
+      label: t('licenses.tan'),
+      kind: 'fit',
+      render: (license) => (
+        <Text span size="sm" ff="monospace">
+          {license.tanCode ? formatTanCode(license.tanCode) : '–'}
+        </Text>
+      ),
+    },
+    {
+      key: 'validUntil',
+      label: t('licenses.validUntil'),
+      kind: 'fit',
+      render: (license) => {
+        const last = lastValidDay(license);
+        return last ? formatDate(last) : license.permanent ? t('licenses.permanent') : t('licenses.unlimited');
+      },
+    },
+    { key: 'policy', label: t('licenses.policy'), hiddenByDefault: true, render: (license) => policyName(license, currentLocale(), t) },
+    {
+      key: 'freeUpdates',
+      label: t('licenses.freeUpdatesLabel'),
+      kind: 'fit',
+      render: (license) => (
+        <Badge color={FREE_UPDATES_COLORS[license.freeUpdatesState]} variant="light" size="sm" tt="none">
+          {t(`licenses.freeUpdates.${license.freeUpdatesState}`, { date: license.freeUpdatesUntil ? formatDate(license.freeUpdatesUntil) : '' })}
+        </Badge>
+      ),
+    },
+    { key: 'createdAt', label: t('licenses.activatedOn'), kind: 'fit', render: (license) => formatDate(license.createdAt) },
+    {
+      key: 'actions',
+      label: t('common.actions'),
+      render: (license) => (
+        <RowAction label={t('licenses.details')} subject={`${license.productName} ${license.machineId ?? ''}`.trim()} icon={<IconListDetails size={18} />} onClick={() => setShownId(license.id)} testId="license-details" />
+      ),
+    },
+  ];
+  return (
+    <>
+      <DataTable id="licenses" columns={columns} items={items} rowKey={(license) => license.id} rowProps={() => ({ 'data-testid': 'license-row' })} busy={busy} testId="license-table" />
+      <Modal opened={shown !== undefined} onClose={() => setShownId(null)} title={shown ? `${shown.productName} · ${shown.machineId ?? t('licenses.noMachine')}` : ''} size="lg">
+        {shown && <LicenseCard license={shown} showOwner />}
+      </Modal>
+    </>
+  );
+}
