@@ -79,6 +79,7 @@ export default function ShopOrdersPage() {
   const columns: ListColumn<ShopOrder>[] = [
     {
       key: 'order',
+      kind: 'wrap',
       label: t('shop.orders.order'),
       render: (order) => (
         <Stack gap={2}>
@@ -98,6 +99,7 @@ export default function ShopOrdersPage() {
     },
     {
       key: 'event',
+      kind: 'wrap',
       label: t('shop.event'),
       render: (order) => (
         <Stack gap={2}>
@@ -110,6 +112,7 @@ export default function ShopOrdersPage() {
     },
     {
       key: 'outcome',
+      kind: 'wrap',
       label: t('shop.outcome'),
       render: (order) => (
         <Stack gap={2}>
@@ -131,10 +134,11 @@ export default function ShopOrdersPage() {
     },
     {
       key: 'tans',
+      kind: 'wrap',
       label: t('shop.orders.tansAndLicenses'),
       render: (order) => (order.tans.length ? <Stack gap="xs">{order.tans.map((tan) => <OrderTan key={tan.id} tan={tan} />)}</Stack> : <Text size="sm">–</Text>),
     },
-    { key: 'receivedAt', label: t('shop.receivedAt'), render: (order) => <Text size="sm">{formatDateTimeToSecond(order.receivedAt)}</Text> },
+    { key: 'receivedAt', kind: 'fit', label: t('shop.receivedAt'), render: (order) => <Text size="sm">{formatDateTimeToSecond(order.receivedAt)}</Text> },
     {
       key: 'actions',
       label: t('common.actions'),
@@ -186,7 +190,7 @@ export default function ShopOrdersPage() {
               data-testid="orders-outcome"
             />
           </SimpleGrid>
-          <ListTable columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(order) => order.id} minWidth={1000} />
+          <ListTable id="shop-orders" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(order) => order.id} />
         </Stack>
       </Paper>
     </>
