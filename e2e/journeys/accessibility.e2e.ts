@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHANGE_LOG_MODELS, STATISTICS_CATEGORIES } from '@lm/contract';
 import { ADMIN, ROOT, createAccount, describeJourney, journeySetup, login, newContext } from '../harness.ts';
@@ -119,29 +119,58 @@ describeJourney('accessibility: no critical or serious axe-core violation on any
       routes.administrator = [...SIGNED_IN_ROUTES, ...DISTRIBUTOR_ROUTES, ...ADMIN_ROUTES, customerLicenses, `${customerLicenses}/offline`];
     })());
 
+  /** One profile per role for both widths; the anonymous visitor has not answered the cookie banner, so it is checked too. */
+  const pages = new Map<Role, Promise<Page>>();
+  const pageOf = (role: Role) => {
+    if (!pages.has(role)) {
+      pages.set(
+        role,
+        (async () => {
+          const page = await (await newContext(setup.browser, setup.server, { cookieBanner: role === 'anonymous' })).newPage();
+          if (role !== 'anonymous') await login(page, accounts[role].email, accounts[role].password);
+          return page;
+        })(),
+      );
+    }
+    return pages.get(role)!;
+  };
+  afterAll(async () => {
+    for (const page of pages.values()) await (await page).context().close();
+  });
+
   for (const role of ['anonymous', 'customer', 'distributor', 'administrator'] as const) {
-    it(`${role}: every route, and every dialog, menu, option list and popover on it`, async () => {
-      await ready();
-      const report: string[] = [];
-      let pages = 0;
-      let overlays = 0;
-      // One profile per role; the anonymous visitor has not answered the cookie banner, so it is checked too.
-      const context = await newContext(setup.browser, setup.server, { cookieBanner: role === 'anonymous' });
-      const page = await context.newPage();
-      const check = async (where: string) => {
-        const violations = await seriousViolations(page);
-        if (violations.length) report.push(describeViolations(`${role} ${where}`, violations));
-      };
-      if (role !== 'anonymous') await login(page, accounts[role].email, accounts[role].password);
-      const roleOpeners = openers(customerLicenses).filter((opener) => opener.roles.includes(role));
-      for (const width of WIDTHS) {
+    for (const width of WIDTHS) {
+      it(`${role}, ${width.name}: every route, and every dialog, menu, option list and popover on it`, async () => {
+        await ready();
+        const page = await pageOf(role);
+        const report: string[] = [];
+        let checkedPages = 0;
+        let overlays = 0;
+        const keep = (line: string) => {
+          report.push(line);
+          console.log(line); // at once: a run stopped halfway still shows what it found
+        };
+        const check = Object.assign(
+          async (where: string) => {
+            const violations = await seriousViolations(page);
+            if (violations.length) keep(describeViolations(`${role} ${where}`, violations));
+          },
+          {
+            async fail(where: string, error: unknown) {
+              keep(`${role} ${where}: ${error instanceof Error ? error.message : String(error)}`);
+              await page.reload();
+              await settled(page);
+            },
+          },
+        );
+        const roleOpeners = openers(customerLicenses).filter((opener) => opener.roles.includes(role));
         await page.setViewportSize(width.viewport);
         for (const [index, route] of routes[role].entries()) {
           await page.goto(route);
           await settled(page);
           const where = `${width.name} ${route}`;
           await check(where);
-          pages += 1;
+          checkedPages += 1;
           // The option lists, date pickers and popovers of a page once, at the laptop's width; the
           // header's menus (the same on every page) on the first page at each width.
           if (width.name === 'laptop') overlays += await checkPopups(page, page.locator('body'), where, check, true, index === 0);
@@ -158,11 +187,10 @@ describeJourney('accessibility: no critical or serious axe-core violation on any
             overlays += await openAndCheck(page, opener.target(page), `${where} › ${opener.name}`, check, width.name === 'laptop');
           }
         }
-      }
-      await context.close();
-      console.log(`[a11y] ${role}: ${pages} pages and ${overlays} dialogs, menus and popups checked`);
-      expect(report.join('\n')).toBe('');
-    });
+        console.log(`[a11y] ${role}, ${width.name}: ${checkedPages} pages and ${overlays} dialogs, menus and popups checked`);
+        expect(report.join('\n')).toBe('');
+      });
+    }
   }
 
   it('every route of the web app is among those checked', async () => {

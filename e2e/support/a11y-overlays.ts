@@ -9,8 +9,14 @@ import { expect } from 'vitest';
 
 export type Role = 'anonymous' | 'customer' | 'distributor' | 'administrator';
 
-/** Runs axe on what the page shows now and keeps what it finds under the given name. */
-export type Check = (where: string) => Promise<void>;
+/**
+ * `check` runs axe on what the page shows now and keeps what it finds under the given name; `fail`
+ * keeps what could not be opened or closed, and brings the page back to its start.
+ */
+export interface Check {
+  (where: string): Promise<void>;
+  fail(where: string, error: unknown): Promise<void>;
+}
 
 /** What opens on top of a page: Mantine's modals, popovers and date pickers (dialog), menus and option lists. */
 const OPEN = ':is([role=dialog], [role=alertdialog], [role=menu], [role=listbox]):visible';
@@ -97,13 +103,18 @@ async function closeTo(page: Page, before: number, where: string): Promise<void>
  */
 export async function openAndCheck(page: Page, target: Locator, where: string, check: Check, nested: boolean): Promise<number> {
   const before = await openCount(page);
-  await target.scrollIntoViewIfNeeded();
-  await target.click();
-  await expect.poll(() => openCount(page), { message: `${where}: nothing opened` }).toBeGreaterThan(before);
-  await check(where);
-  let checked = 1;
-  if (nested) checked += await checkPopups(page, page.locator(OPEN).last(), where, check, false);
-  await closeTo(page, before, where);
+  let checked = 0;
+  try {
+    await target.scrollIntoViewIfNeeded();
+    await target.click();
+    await expect.poll(() => openCount(page), { message: `${where}: nothing opened` }).toBeGreaterThan(before);
+    await check(where);
+    checked += 1;
+    if (nested) checked += await checkPopups(page, page.locator(OPEN).last(), where, check, false);
+    await closeTo(page, before, where);
+  } catch (error) {
+    await check.fail(where, error);
+  }
   return checked;
 }
 
