@@ -30,6 +30,17 @@ const ADMIN_ROUTES = [
   '/tools/shop-connections',
 ];
 
+/** The administrator's view of the customer's licenses; the id is known once seeded. */
+const CUSTOMER_LICENSES = '/users/{customer}/licenses';
+const ROUTES: Record<Role, string[]> = {
+  anonymous: ANONYMOUS_ROUTES,
+  customer: SIGNED_IN_ROUTES,
+  distributor: [...SIGNED_IN_ROUTES, ...DISTRIBUTOR_ROUTES],
+  administrator: [...SIGNED_IN_ROUTES, ...DISTRIBUTOR_ROUTES, ...ADMIN_ROUTES, CUSTOMER_LICENSES, `${CUSTOMER_LICENSES}/offline`],
+};
+/** Routes per test: each test stays well within the hang guard on a busy machine. */
+const ROUTES_PER_TEST = 6;
+
 const CUSTOMER = 'a11y-customer@e2e.test';
 const DISTRIBUTOR = 'a11y-distributor@e2e.test';
 const RECEIVER = 'http://127.0.0.1:9/a11y'; // nothing listens: no event is sent anywhere
@@ -89,7 +100,6 @@ function patternOf(route: string): RegExp {
 
 describeJourney('accessibility: no critical or serious axe-core violation on any route, in any dialog or menu, for each role, at laptop and phone width', () => {
   const setup = journeySetup();
-  const routes = {} as Record<Role, string[]>;
   const accounts = {} as Record<Exclude<Role, 'anonymous'>, Account>;
   let customerLicenses = '';
 
@@ -112,11 +122,7 @@ describeJourney('accessibility: no critical or serious axe-core violation on any
         accounts,
       );
       await Promise.all(contexts.map((context) => context.close()));
-      customerLicenses = `/users/${customerId}/licenses`;
-      routes.anonymous = ANONYMOUS_ROUTES;
-      routes.customer = SIGNED_IN_ROUTES;
-      routes.distributor = [...SIGNED_IN_ROUTES, ...DISTRIBUTOR_ROUTES];
-      routes.administrator = [...SIGNED_IN_ROUTES, ...DISTRIBUTOR_ROUTES, ...ADMIN_ROUTES, customerLicenses, `${customerLicenses}/offline`];
+      customerLicenses = CUSTOMER_LICENSES.replace('{customer}', String(customerId));
     })());
 
   /** One profile per role for both widths; the anonymous visitor has not answered the cookie banner, so it is checked too. */
@@ -140,56 +146,60 @@ describeJourney('accessibility: no critical or serious axe-core violation on any
 
   for (const role of ['anonymous', 'customer', 'distributor', 'administrator'] as const) {
     for (const width of WIDTHS) {
-      it(`${role}, ${width.name}: every route, and every dialog, menu, option list and popover on it`, async () => {
-        await ready();
-        const page = await pageOf(role);
-        const report: string[] = [];
-        let checkedPages = 0;
-        let overlays = 0;
-        const keep = (line: string) => {
-          report.push(line);
-          console.log(line); // at once: a run stopped halfway still shows what it found
-        };
-        const check = Object.assign(
-          async (where: string) => {
-            const violations = await seriousViolations(page);
-            if (violations.length) keep(describeViolations(`${role} ${where}`, violations));
-          },
-          {
-            async fail(where: string, error: unknown) {
-              keep(`${role} ${where}: ${error instanceof Error ? error.message : String(error)}`);
-              await page.reload();
-              await settled(page);
+      for (let first = 0; first < ROUTES[role].length; first += ROUTES_PER_TEST) {
+        const part = ROUTES[role].slice(first, first + ROUTES_PER_TEST);
+        it(`${role}, ${width.name}: ${part.join(' ')}, and every dialog, menu, option list and popover on them`, async () => {
+          await ready();
+          const page = await pageOf(role);
+          const report: string[] = [];
+          let checkedPages = 0;
+          let overlays = 0;
+          const keep = (line: string) => {
+            report.push(line);
+            console.log(line); // at once: a run stopped halfway still shows what it found
+          };
+          const check = Object.assign(
+            async (where: string) => {
+              const violations = await seriousViolations(page);
+              if (violations.length) keep(describeViolations(`${role} ${where}`, violations));
             },
-          },
-        );
-        const roleOpeners = openers(customerLicenses).filter((opener) => opener.roles.includes(role));
-        await page.setViewportSize(width.viewport);
-        for (const [index, route] of routes[role].entries()) {
-          await page.goto(route);
-          await settled(page);
-          const where = `${width.name} ${route}`;
-          await check(where);
-          checkedPages += 1;
-          // The option lists, date pickers and popovers of a page once, at the laptop's width; the
-          // header's menus (the same on every page) on the first page at each width.
-          if (width.name === 'laptop') overlays += await checkPopups(page, page.locator('body'), where, check, true, index === 0);
-          else if (index === 0) overlays += await checkPopups(page, page.locator('header'), where, check, false, true);
-          if (index === 0 && role !== 'anonymous' && width.name === 'phone') {
-            const burger = page.getByRole('button', { name: 'Open the menu' });
-            await burger.click();
-            await page.locator('nav').filter({ visible: true }).first().waitFor();
-            await check(`${where} › navbar`);
-            overlays += 1;
-            await burger.click();
+            {
+              async fail(where: string, error: unknown) {
+                keep(`${role} ${where}: ${error instanceof Error ? error.message : String(error)}`);
+                await page.reload();
+                await settled(page);
+              },
+            },
+          );
+          const roleOpeners = openers(customerLicenses).filter((opener) => opener.roles.includes(role));
+          await page.setViewportSize(width.viewport);
+          for (const [index, pattern] of part.entries()) {
+            const route = pattern.replace(CUSTOMER_LICENSES, customerLicenses);
+            await page.goto(route);
+            await settled(page);
+            const where = `${width.name} ${route}`;
+            await check(where);
+            checkedPages += 1;
+            // The option lists, date pickers and popovers of a page once, at the laptop's width; the
+            // header's menus (the same on every page) on the first page at each width.
+            if (width.name === 'laptop') overlays += await checkPopups(page, page.locator('body'), where, check, true, first + index === 0);
+            else if (first + index === 0) overlays += await checkPopups(page, page.locator('header'), where, check, false, true);
+            if (first + index === 0 && role !== 'anonymous' && width.name === 'phone') {
+              const burger = page.getByRole('button', { name: 'Open the menu' });
+              await burger.click();
+              await page.locator('nav').filter({ visible: true }).first().waitFor();
+              await check(`${where} › navbar`);
+              overlays += 1;
+              await burger.click();
+            }
+            for (const opener of roleOpeners.filter((candidate) => candidate.route === route)) {
+              overlays += await openAndCheck(page, opener.target(page), `${where} › ${opener.name}`, check, width.name === 'laptop');
+            }
           }
-          for (const opener of roleOpeners.filter((candidate) => candidate.route === route)) {
-            overlays += await openAndCheck(page, opener.target(page), `${where} › ${opener.name}`, check, width.name === 'laptop');
-          }
-        }
-        console.log(`[a11y] ${role}, ${width.name}: ${checkedPages} pages and ${overlays} dialogs, menus and popups checked`);
-        expect(report.join('\n')).toBe('');
-      });
+          console.log(`[a11y] ${role}, ${width.name}: ${checkedPages} pages and ${overlays} dialogs, menus and popups checked`);
+          expect(report.join('\n')).toBe('');
+        });
+      }
     }
   }
 
@@ -198,7 +208,7 @@ describeJourney('accessibility: no critical or serious axe-core violation on any
     const source = fs.readFileSync(path.join(ROOT, 'packages/web/src/app/routes.tsx'), 'utf8');
     const patterns = [...source.matchAll(/path: '([^']+)'/g)].map((match) => match[1]);
     expect(patterns.length).toBeGreaterThan(20);
-    const visited = Object.values(routes).flat().map((route) => route.split('?')[0]);
+    const visited = Object.values(ROUTES).flat().map((route) => route.replace(CUSTOMER_LICENSES, customerLicenses).split('?')[0]);
     expect(patterns.filter((pattern) => !visited.some((route) => patternOf(pattern).test(route)))).toEqual([]);
   });
 

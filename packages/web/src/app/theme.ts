@@ -81,6 +81,8 @@ export interface BuiltInLabels {
   previousDecade: string;
   chooseMonth: string;
   chooseYear: string;
+  /** The × of a field that can be emptied (selects, date fields). */
+  clear: string;
 }
 
 /** The keys of BuiltInLabels' texts in the locale files. */
@@ -95,6 +97,7 @@ export const BUILT_IN_LABEL_KEYS: Record<keyof BuiltInLabels, string> = {
   previousDecade: 'builtIn.previousDecade',
   chooseMonth: 'builtIn.chooseMonth',
   chooseYear: 'builtIn.chooseYear',
+  clear: 'builtIn.clear',
 };
 
 /**
@@ -113,7 +116,10 @@ export function themeFor(labels: BuiltInLabels) {
     monthLevelControl: labels.chooseMonth,
     yearLevelControl: labels.chooseYear,
   };
-  const dates = { defaultProps: { ariaLabels: dateAriaLabels } };
+  // Without a name the × of a clearable field is a button axe reports as critical (button-name).
+  const clearButtonProps = { 'aria-label': labels.clear };
+  const clearable = { defaultProps: { clearButtonProps } };
+  const dates = { defaultProps: { ariaLabels: dateAriaLabels, clearButtonProps } };
   return mergeThemeOverrides(
     theme,
     createTheme({
@@ -122,6 +128,10 @@ export function themeFor(labels: BuiltInLabels) {
         Modal: { defaultProps: { closeButtonProps } },
         Notification: { defaultProps: { closeButtonProps } },
         PasswordInput: { defaultProps: { visibilityToggleButtonProps: { 'aria-label': labels.togglePassword } } },
+        Select: clearable,
+        MultiSelect: clearable,
+        TagsInput: clearable,
+        Autocomplete: clearable,
         DateInput: dates,
         DatePickerInput: dates,
         DatePicker: dates,
