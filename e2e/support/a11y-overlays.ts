@@ -119,7 +119,8 @@ export async function openAndCheck(page: Page, target: Locator, where: string, c
     const state = async () => ((await openCount(page)) > before ? 'open' : (await target.evaluate(emptyList)) ? 'empty' : 'waiting');
     await expect.poll(state, { message: `${where}: nothing opened` }).not.toBe('waiting');
     if ((await state()) === 'empty') {
-      await page.keyboard.press('Tab'); // the field closes its list as it loses the focus
+      // The field closes its list as it loses the focus (not by Tab: a searchable select opens on focus).
+      await target.evaluate((field) => (field as { blur(): void }).blur());
       return checked;
     }
     await check(where);
