@@ -1,19 +1,21 @@
-import { expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, type TestServer } from '../harness.ts';
+import { CHANGE_LOG_MODELS, STATISTICS_CATEGORIES } from '@lm/contract';
+import { ADMIN, ROOT, createAccount, describeJourney, journeySetup, login, newContext } from '../harness.ts';
 import { describeViolations, seriousViolations } from '../support/axe.ts';
-import { seedActivatedLicense } from '../support/licensing-seed.ts';
+import { checkPopups, openAndCheck, openers, type Role } from '../support/a11y-overlays.ts';
 
+/** The widths of issue 38: a laptop and a phone. */
 const WIDTHS = [
-  { name: 'laptop', viewport: { width: 1280, height: 800 } },
+  { name: 'laptop', viewport: { width: 1366, height: 768 } },
   { name: 'phone', viewport: { width: 390, height: 844 } },
 ];
 
-type Role = 'anonymous' | 'customer' | 'distributor' | 'administrator';
-
 const ANONYMOUS_ROUTES = ['/', '/login', '/forgot-password', '/reset-password?email=a%40e2e.test&token=x', '/register', '/register/confirm?email=a%40e2e.test', '/no-such-page'];
-const SIGNED_IN_ROUTES = ['/', '/account/settings', '/account/security', '/account/change-email', '/account/licenses', '/account/licenses/offline'];
-const CATALOGUE_ROUTES = ['/products', '/products/matrix', '/products/compare', '/license-policies', '/features', '/tans', '/tans/create', '/statistics'];
+const SIGNED_IN_ROUTES = ['/', '/account/settings', '/account/security', '/account/change-email', '/account/licenses', '/account/licenses/offline', '/account/api-tokens', '/no-such-page'];
+const DISTRIBUTOR_ROUTES = ['/licenses', '/products', '/products/matrix', '/products/compare', '/license-policies', '/features', '/tans', '/tans/create', '/statistics', '/statistics/tan-activations', '/tools/webhooks'];
 const ADMIN_ROUTES = [
   '/users',
   '/users/create',
@@ -21,38 +23,66 @@ const ADMIN_ROUTES = [
   '/license-policies/create',
   '/features/create',
   '/tools/create-anylic',
-  '/statistics/tan-activations',
-  '/statistics/trial-licenses',
+  ...STATISTICS_CATEGORIES.filter((category) => category !== 'tan-activations').map((category) => `/statistics/${category}`),
   '/settings',
-  '/changes/User',
-  '/changes/Product',
+  ...CHANGE_LOG_MODELS.map((model) => `/changes/${model}?sort=-timestamp`),
   '/export',
   '/tools/shop-connections',
 ];
 
+/** The administrator's view of the customer's licenses; the id is known once seeded. */
+const CUSTOMER_LICENSES = '/users/{customer}/licenses';
+const ROUTES: Record<Role, string[]> = {
+  anonymous: ANONYMOUS_ROUTES,
+  customer: SIGNED_IN_ROUTES,
+  distributor: [...SIGNED_IN_ROUTES, ...DISTRIBUTOR_ROUTES],
+  administrator: [...SIGNED_IN_ROUTES, ...DISTRIBUTOR_ROUTES, ...ADMIN_ROUTES, CUSTOMER_LICENSES, `${CUSTOMER_LICENSES}/offline`],
+};
+/** Routes per test: each test stays well within the hang guard on a busy machine. */
+const ROUTES_PER_TEST = 6;
+
 const CUSTOMER = 'a11y-customer@e2e.test';
 const DISTRIBUTOR = 'a11y-distributor@e2e.test';
+const RECEIVER = 'http://127.0.0.1:9/a11y'; // nothing listens: no event is sent anywhere
 
-/** A catalogue, TANs and licenses, so that lists, cards and change logs have rows to check. */
-async function seed(page: Page, server: TestServer): Promise<{ customerId: number }> {
-  await login(page, ADMIN.email, ADMIN.password);
-  const post = async (url: string, data: object) => {
-    const response = await page.request.post(url, { data });
-    expect(response.status(), await response.text()).toBeLessThan(300);
-    return response.json() as Promise<{ id: number }>;
-  };
-  await post('/api/features', { name: 'export:pdf', localizedDescription: { en: 'PDF export' } });
-  await post('/api/features', { name: 'import', localizedDescription: { en: 'Import' } });
-  const policies = (await (await page.request.get('/api/license-policies?limit=100')).json()) as { items: { id: number; name: string }[] };
+type Account = { email: string; password: string };
+
+async function post(page: Page, url: string, data: object): Promise<unknown> {
+  const response = await page.request.post(url, { data });
+  expect(response.status(), `${url}: ${await response.text()}`).toBeLessThan(300);
+  return response.json();
+}
+
+/**
+ * Through the API, what the pages and their dialogs show: a catalogue, TANs of the distributor (one
+ * activated by the customer), the customer's activated and temporary licenses, API tokens, a shop
+ * connection and webhook endpoints. Returns the customer's id.
+ */
+async function seed(contextOf: (account: Account) => Promise<Page>, accounts: Record<Exclude<Role, 'anonymous'>, Account>): Promise<number> {
+  const admin = await contextOf(accounts.administrator);
+  await post(admin, '/api/features', { name: 'export:pdf', localizedDescription: { en: 'PDF export' } });
+  await post(admin, '/api/features', { name: 'import', localizedDescription: { en: 'Import' } });
+  const policies = (await (await admin.request.get('/api/license-policies?limit=100')).json()) as { items: { id: number; name: string }[] };
   const policy = policies.items.find((item) => item.name === 'SINGLE_HOST_INDEFINITE')!;
-  const product = await post('/api/products', { name: 'A11y Studio', version: '1.0', trialDays: 14, releaseDate: '2025-01-01', defaultLicensePolicyId: policy.id, features: ['export:pdf', 'import'] });
-  await post('/api/products', { name: 'A11y Studio', version: '2.0', trialDays: 14, releaseDate: '2026-01-01', defaultLicensePolicyId: policy.id, features: ['export:pdf'] });
-  const users = (await (await page.request.get(`/api/users?filter=${encodeURIComponent(DISTRIBUTOR)}`)).json()) as { items: { id: number }[] };
-  const tans = await page.request.post('/api/tans?count=60', { data: { productId: product.id, licenseCount: 2, distributorId: users.items[0].id, tags: ['fair'] } });
-  expect(tans.status()).toBe(201);
-  await seedActivatedLicense(server, { email: CUSTOMER, productId: product.id, machineId: 'A11Y-MACHINE-1' });
-  const customers = (await (await page.request.get(`/api/users?filter=${encodeURIComponent(CUSTOMER)}`)).json()) as { items: { id: number }[] };
-  return { customerId: customers.items[0].id };
+  const product = (await post(admin, '/api/products', { name: 'A11y Studio', version: '1.0', trialDays: 14, releaseDate: '2025-01-01', defaultLicensePolicyId: policy.id, features: ['export:pdf', 'import'] })) as { id: number };
+  await post(admin, '/api/products', { name: 'A11y Studio', version: '2.0', trialDays: 14, releaseDate: '2026-01-01', defaultLicensePolicyId: policy.id, features: ['export:pdf'] });
+  const userId = async (email: string) => ((await (await admin.request.get(`/api/users?filter=${encodeURIComponent(email)}`)).json()) as { items: { id: number }[] }).items[0].id;
+  const tans = (await post(admin, '/api/tans?count=30', { productId: product.id, licenseCount: 2, distributorId: await userId(DISTRIBUTOR), tags: ['fair'] })) as { items: { code: string }[] };
+  await post(admin, '/api/shop-connections', { provider: 'generic', name: 'A11y shop', secret: 'a11y-shop-secret', mappings: [{ externalId: 'sku-1', productId: product.id, licensePolicyId: null, seats: 1 }] });
+  await post(admin, '/api/api-tokens', { name: 'Build server' });
+
+  const customer = await contextOf(accounts.customer);
+  await post(customer, '/api/licenses/activate', { tan: tans.items[0].code, machineId: 'A11Y-MACHINE-1' });
+  const validUntil = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+  await post(customer, '/api/licenses/temporary', { productId: product.id, machineId: 'A11Y-MACHINE-2', validUntil });
+  await post(customer, '/api/api-tokens', { name: 'My laptop' });
+
+  const distributor = await contextOf(accounts.distributor);
+  await post(distributor, '/api/api-tokens', { name: 'Reseller shop' });
+  // Last, so that the licenses above sent it nothing. (A distributor's endpoint must be a public
+  // address, which the server would look up: the distributor's list stays empty.)
+  await post(admin, '/api/webhook-endpoints', { url: RECEIVER, events: ['license.created', 'license.updated'], description: 'ERP' });
+  return userId(CUSTOMER);
 }
 
 /** Waits until the page has rendered its content: the busy overlay is gone and a heading shows. */
@@ -62,84 +92,157 @@ async function settled(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
 }
 
-describeJourney('accessibility: no critical or serious axe-core violation on any route, for each role, at laptop and phone width', () => {
+/** A route pattern of routes.tsx as a regular expression (`:name` a segment, `:name?` an optional one). */
+function patternOf(route: string): RegExp {
+  const source = route.replace(/\/:[A-Za-z]+\?/g, '(?:/[^/]+)?').replace(/\/:[A-Za-z]+/g, '/[^/]+');
+  return new RegExp(`^${source}$`);
+}
+
+describeJourney('accessibility: no critical or serious axe-core violation on any route, in any dialog or menu, for each role, at laptop and phone width', () => {
   const setup = journeySetup();
-  const routes = {} as Record<Role, string[]>;
-  const accounts: Record<Exclude<Role, 'anonymous'>, { email: string; password: string }> = {} as never;
+  const accounts = {} as Record<Exclude<Role, 'anonymous'>, Account>;
+  let customerLicenses = '';
 
   let seeded: Promise<void> | undefined;
   /** Seeds once, inside the first test (polls need a running test). */
   const ready = () =>
     (seeded ??= (async () => {
-    accounts.customer = createAccount(setup.server, CUSTOMER, 'USER');
-    accounts.distributor = createAccount(setup.server, DISTRIBUTOR, 'DISTRIBUTOR');
-    accounts.administrator = ADMIN;
-    const context = await newContext(setup.browser, setup.server);
-    const { customerId } = await seed(await context.newPage(), setup.server);
-    await context.close();
-    routes.anonymous = ANONYMOUS_ROUTES;
-    routes.customer = SIGNED_IN_ROUTES;
-    routes.distributor = [...SIGNED_IN_ROUTES, ...CATALOGUE_ROUTES];
-    routes.administrator = [...SIGNED_IN_ROUTES, ...CATALOGUE_ROUTES, ...ADMIN_ROUTES, `/users/${customerId}/licenses`];
+      accounts.customer = createAccount(setup.server, CUSTOMER, 'USER');
+      accounts.distributor = createAccount(setup.server, DISTRIBUTOR, 'DISTRIBUTOR');
+      accounts.administrator = ADMIN;
+      const contexts: { close(): Promise<void> }[] = [];
+      const customerId = await seed(
+        async (account) => {
+          const context = await newContext(setup.browser, setup.server);
+          contexts.push(context);
+          const page = await context.newPage();
+          await login(page, account.email, account.password);
+          return page;
+        },
+        accounts,
+      );
+      await Promise.all(contexts.map((context) => context.close()));
+      customerLicenses = CUSTOMER_LICENSES.replace('{customer}', String(customerId));
     })());
 
+  /** One profile per role for both widths; the anonymous visitor has not answered the cookie banner, so it is checked too. */
+  const pages = new Map<Role, Promise<Page>>();
+  const pageOf = (role: Role) => {
+    if (!pages.has(role)) {
+      pages.set(
+        role,
+        (async () => {
+          const page = await (await newContext(setup.browser, setup.server, { cookieBanner: role === 'anonymous' })).newPage();
+          if (role !== 'anonymous') await login(page, accounts[role].email, accounts[role].password);
+          return page;
+        })(),
+      );
+    }
+    return pages.get(role)!;
+  };
+  afterAll(async () => {
+    for (const page of pages.values()) await (await page).context().close();
+  });
+
   for (const role of ['anonymous', 'customer', 'distributor', 'administrator'] as const) {
-    it(`${role}: every route`, async () => {
-      await ready();
-      const report: string[] = [];
-      for (const width of WIDTHS) {
-        const context = await newContext(setup.browser, setup.server, { viewport: width.viewport });
-        const page = await context.newPage();
-        if (role !== 'anonymous') await login(page, accounts[role].email, accounts[role].password);
-        for (const route of routes[role]) {
-          await page.goto(route);
-          await settled(page);
-          const violations = await seriousViolations(page);
-          if (violations.length) report.push(describeViolations(`${role} ${width.name} ${route}`, violations));
-        }
-        await context.close();
+    for (const width of WIDTHS) {
+      for (let first = 0; first < ROUTES[role].length; first += ROUTES_PER_TEST) {
+        const part = ROUTES[role].slice(first, first + ROUTES_PER_TEST);
+        it(`${role}, ${width.name}: ${part.join(' ')}, and every dialog, menu, option list and popover on them`, async () => {
+          await ready();
+          const page = await pageOf(role);
+          const report: string[] = [];
+          let checkedPages = 0;
+          let overlays = 0;
+          const keep = (line: string) => {
+            report.push(line);
+            console.log(line); // at once: a run stopped halfway still shows what it found
+          };
+          const check = Object.assign(
+            async (where: string) => {
+              const violations = await seriousViolations(page);
+              if (violations.length) keep(describeViolations(`${role} ${where}`, violations));
+            },
+            {
+              async fail(where: string, error: unknown) {
+                keep(`${role} ${where}: ${error instanceof Error ? error.message : String(error)}`);
+                await page.reload();
+                await settled(page);
+              },
+            },
+          );
+          const roleOpeners = openers(customerLicenses).filter((opener) => opener.roles.includes(role));
+          await page.setViewportSize(width.viewport);
+          for (const [index, pattern] of part.entries()) {
+            const route = pattern.replace(CUSTOMER_LICENSES, customerLicenses);
+            await page.goto(route);
+            await settled(page);
+            const where = `${width.name} ${route}`;
+            await check(where);
+            checkedPages += 1;
+            // The option lists, date pickers and popovers of a page once, at the laptop's width; the
+            // header's menus (the same on every page) on the first page at each width.
+            if (width.name === 'laptop') overlays += await checkPopups(page, page.locator('body'), where, check, true, first + index === 0);
+            else if (first + index === 0) overlays += await checkPopups(page, page.locator('header'), where, check, false, true);
+            if (first + index === 0 && role !== 'anonymous' && width.name === 'phone') {
+              const burger = page.getByRole('button', { name: 'Open the menu' });
+              await burger.click();
+              await page.locator('nav').filter({ visible: true }).first().waitFor();
+              await check(`${where} › navbar`);
+              overlays += 1;
+              await burger.click();
+            }
+            for (const opener of roleOpeners.filter((candidate) => candidate.route === route)) {
+              overlays += await openAndCheck(page, opener.target(page), `${where} › ${opener.name}`, check, width.name === 'laptop');
+            }
+          }
+          console.log(`[a11y] ${role}, ${width.name}: ${checkedPages} pages and ${overlays} dialogs, menus and popups checked`);
+          expect(report.join('\n')).toBe('');
+        });
       }
-      expect(report.join('\n')).toBe('');
-    });
+    }
   }
 
-  it('dialogs and forms showing errors have no critical or serious violation either', async () => {
+  it('every route of the web app is among those checked', async () => {
+    await ready();
+    const source = fs.readFileSync(path.join(ROOT, 'packages/web/src/app/routes.tsx'), 'utf8');
+    const patterns = [...source.matchAll(/path: '([^']+)'/g)].map((match) => match[1]);
+    expect(patterns.length).toBeGreaterThan(20);
+    const visited = Object.values(ROUTES).flat().map((route) => route.replace(CUSTOMER_LICENSES, customerLicenses).split('?')[0]);
+    expect(patterns.filter((pattern) => !visited.some((route) => patternOf(pattern).test(route)))).toEqual([]);
+  });
+
+  it('forms showing their errors have no critical or serious violation either', async () => {
     await ready();
     const report: string[] = [];
-    const check = async (page: Page, where: string) => {
+    const context = await newContext(setup.browser, setup.server);
+    const page = await context.newPage();
+    const check = async (where: string) => {
       const violations = await seriousViolations(page);
       if (violations.length) report.push(describeViolations(where, violations));
     };
+    await login(page, accounts.customer.email, accounts.customer.password);
     for (const width of WIDTHS) {
-      const context = await newContext(setup.browser, setup.server, { viewport: width.viewport });
-      const page = await context.newPage();
-      await page.goto('/register');
-      await page.getByTestId('register-form').getByRole('button', { name: 'Create account' }).click();
-      await page.locator('.mantine-InputWrapper-error').first().waitFor();
-      await check(page, `${width.name} registration errors`);
-
-      await login(page, accounts.customer.email, accounts.customer.password);
+      await page.setViewportSize(width.viewport);
       await page.goto('/account/licenses');
       await page.getByRole('button', { name: 'Activate license' }).first().click();
       const dialog = page.getByRole('dialog', { name: 'Activate a license' });
       await dialog.getByRole('button', { name: 'Activate license' }).click();
       await dialog.locator('.mantine-InputWrapper-error').first().waitFor();
-      await check(page, `${width.name} activation dialog with errors`);
-      await context.close();
+      await check(`${width.name} activation dialog with errors`);
+      await page.keyboard.press('Escape');
     }
-    const context = await newContext(setup.browser, setup.server);
-    const page = await context.newPage();
-    await login(page, ADMIN.email, ADMIN.password);
-    await page.goto('/license-policies');
-    await page.getByRole('row').filter({ hasText: 'Floating (network) license' }).getByRole('button', { name: /Edit/ }).click();
-    await page.getByRole('dialog').waitFor();
-    await check(page, 'policy dialog');
-    await page.keyboard.press('Escape');
-    await page.goto('/tans');
-    await page.getByTestId('tan-row').first().getByRole('button', { name: /Edit/ }).click();
-    await page.getByRole('dialog').waitFor();
-    await check(page, 'TAN dialog');
     await context.close();
+    const anonymous = await (await newContext(setup.browser, setup.server)).newPage();
+    for (const width of WIDTHS) {
+      await anonymous.setViewportSize(width.viewport);
+      await anonymous.goto('/register');
+      await anonymous.getByTestId('register-form').getByRole('button', { name: 'Create account' }).click();
+      await anonymous.locator('.mantine-InputWrapper-error').first().waitFor();
+      const violations = await seriousViolations(anonymous);
+      if (violations.length) report.push(describeViolations(`${width.name} registration errors`, violations));
+    }
+    await anonymous.context().close();
     expect(report.join('\n')).toBe('');
   });
 });

@@ -17,13 +17,17 @@ describe('Mantine’s built-in labels in the interface language', () => {
     }
   });
 
-  it('gives the password field’s show/hide button and the date pickers’ arrows their names', () => {
+  it('gives the password field’s show/hide button, the date pickers’ arrows and the clear buttons their names', () => {
     const labels = Object.fromEntries(Object.keys(BUILT_IN_LABEL_KEYS).map((name) => [name, `label of ${name}`])) as unknown as BuiltInLabels;
     const components = themeFor(labels).components as Record<string, { defaultProps?: Record<string, unknown> }>;
     expect(components.PasswordInput.defaultProps?.visibilityToggleButtonProps).toEqual({ 'aria-label': 'label of togglePassword' });
     expect(components.Modal.defaultProps?.closeButtonProps).toEqual({ 'aria-label': 'label of close' });
+    for (const field of ['Select', 'MultiSelect', 'TagsInput', 'Autocomplete', 'DateInput', 'DatePickerInput']) {
+      expect(components[field].defaultProps?.clearButtonProps, field).toEqual({ 'aria-label': 'label of clear' });
+    }
     for (const picker of ['DateInput', 'DatePickerInput', 'DatePicker']) {
-      expect(components[picker].defaultProps?.ariaLabels).toMatchObject({ nextMonth: 'label of nextMonth', previousMonth: 'label of previousMonth', monthLevelControl: 'label of chooseMonth' });
+      expect(components[picker].defaultProps?.ariaLabels).toMatchObject({ nextMonth: 'label of nextMonth', previousMonth: 'label of previousMonth' });
+      expect(components[picker].defaultProps?.ariaLabels).not.toHaveProperty('monthLevelControl');
     }
   });
 

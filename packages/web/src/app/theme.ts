@@ -21,6 +21,9 @@ function readable(color: string, background: string): string {
 /** The page background behind most text (papers are white, which reads better still). */
 const PAGE = DEFAULT_THEME.colors.gray[0];
 
+/** The defaults of the fields with an option list: the list itself scrolls (Mantine's default height). */
+const comboboxList = { defaultProps: { withScrollArea: false }, styles: { options: { maxHeight: 220, overflowY: 'auto' } } } as const;
+
 export const theme = createTheme({
   primaryColor: 'blue',
   // White on blue-8 is 5:1; the default blue-6 was 3.6:1.
@@ -39,6 +42,14 @@ export const theme = createTheme({
     // tabindex) made axe report the open account menu as critical (aria-required-children). Without
     // it, opening a menu focuses its first item, as the WAI-ARIA menu button pattern has it.
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
+    // The list of a select scrolls itself rather than through Mantine's scroll area, whose viewport
+    // inside the list axe reports as a scroll region the keyboard cannot reach (serious,
+    // scrollable-region-focusable): the keyboard is in the field and its arrow keys scroll the
+    // list, which axe sees once the list the field controls is the part that scrolls.
+    Select: comboboxList,
+    MultiSelect: comboboxList,
+    TagsInput: comboboxList,
+    Autocomplete: comboboxList,
     // A badge keeps its whole word in a narrow table column ("Aktiv", not "AKT…"): the badge is as
     // wide as its word, and the word is not cut off for the fraction of a pixel that rounding takes.
     Badge: { styles: { root: { minWidth: 'fit-content' }, label: { overflow: 'visible' } } },
@@ -68,8 +79,8 @@ export interface BuiltInLabels {
   previousYear: string;
   nextDecade: string;
   previousDecade: string;
-  chooseMonth: string;
-  chooseYear: string;
+  /** The × of a field that can be emptied (selects, date fields). */
+  clear: string;
 }
 
 /** The keys of BuiltInLabels' texts in the locale files. */
@@ -82,8 +93,7 @@ export const BUILT_IN_LABEL_KEYS: Record<keyof BuiltInLabels, string> = {
   previousYear: 'builtIn.previousYear',
   nextDecade: 'builtIn.nextDecade',
   previousDecade: 'builtIn.previousDecade',
-  chooseMonth: 'builtIn.chooseMonth',
-  chooseYear: 'builtIn.chooseYear',
+  clear: 'builtIn.clear',
 };
 
 /**
@@ -99,10 +109,14 @@ export function themeFor(labels: BuiltInLabels) {
     previousYear: labels.previousYear,
     nextDecade: labels.nextDecade,
     previousDecade: labels.previousDecade,
-    monthLevelControl: labels.chooseMonth,
-    yearLevelControl: labels.chooseYear,
   };
-  const dates = { defaultProps: { ariaLabels: dateAriaLabels } };
+  // Without a name the × of a clearable field is a button axe reports as critical (button-name).
+  const clearButtonProps = { 'aria-label': labels.clear };
+  const clearable = { defaultProps: { clearButtonProps } };
+  // The month and year above a calendar keep their visible text as their name ("December 2025"; a
+  // name without it is axe's label-content-name-mismatch, serious). Weekends are not set apart in
+  // red: red-6 on the blue of a chosen range is 2.7:1 (color-contrast, serious).
+  const dates = { defaultProps: { ariaLabels: dateAriaLabels, clearButtonProps, weekendDays: [] } };
   return mergeThemeOverrides(
     theme,
     createTheme({
@@ -111,6 +125,10 @@ export function themeFor(labels: BuiltInLabels) {
         Modal: { defaultProps: { closeButtonProps } },
         Notification: { defaultProps: { closeButtonProps } },
         PasswordInput: { defaultProps: { visibilityToggleButtonProps: { 'aria-label': labels.togglePassword } } },
+        Select: clearable,
+        MultiSelect: clearable,
+        TagsInput: clearable,
+        Autocomplete: clearable,
         DateInput: dates,
         DatePickerInput: dates,
         DatePicker: dates,

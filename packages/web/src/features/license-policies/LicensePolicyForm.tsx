@@ -37,6 +37,9 @@ interface PolicyFormValues {
   notes: string;
 }
 
+/** The long lists of intervals show more at once than a select's usual 220 px (the theme's). */
+const TALL_LIST = { options: { maxHeight: 320 } };
+
 const DEFAULTS: PolicyFormValues = {
   name: '',
   type: 'PERPETUAL',
@@ -205,12 +208,12 @@ export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: Licen
             />
           </Group>
           <Select label={t('catalogue.policy.freeUpdatesPeriod')} allowDeselect={false} data={freeUpdatesOptions(t, policy?.freeUpdatesPeriodDays ?? null)} {...form.getInputProps('freeUpdatesPeriodDays')} />
-          <Select label={t('catalogue.policy.refetchInterval')} required allowDeselect={false} maxDropdownHeight={320} data={refetchOptions(t, policy?.refetchIntervalSeconds ?? null)} {...form.getInputProps('refetchIntervalSeconds')} />
+          <Select label={t('catalogue.policy.refetchInterval')} required allowDeselect={false} styles={TALL_LIST} data={refetchOptions(t, policy?.refetchIntervalSeconds ?? null)} {...form.getInputProps('refetchIntervalSeconds')} />
           <Select
             label={t('catalogue.policy.refetchBeforeExpiry')}
             required
             allowDeselect={false}
-            maxDropdownHeight={320}
+            styles={TALL_LIST}
             data={refetchOptions(t, policy?.refetchBeforeExpirySeconds ?? null)}
             {...form.getInputProps('refetchBeforeExpirySeconds')}
           />
@@ -219,7 +222,7 @@ export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: Licen
             label={t('catalogue.policy.maxDifferentMachinesInterval')}
             required
             allowDeselect={false}
-            maxDropdownHeight={320}
+            styles={TALL_LIST}
             data={machinesIntervalOptions(t, policy?.maxDifferentMachinesIntervalHours ?? null)}
             {...form.getInputProps('maxDifferentMachinesIntervalHours')}
           />

@@ -16,13 +16,14 @@ export function ProductFeatures({ product }: { product: Product }) {
   if (product.features.length === 0) return <Text size="sm">{count}</Text>;
   const known = new Map((features ?? []).map((feature) => [feature.name, feature]));
   return (
-    <Popover width={320} position="bottom-start" withArrow shadow="md">
+    // The list takes the focus (and gives it back): there Escape closes it, as it does a dialog.
+    <Popover width={320} position="bottom-start" withArrow shadow="md" trapFocus returnFocus>
       <Popover.Target>
         <Anchor component="button" type="button" size="sm" aria-label={`${count}: ${product.formattedName}`} data-testid="product-features">
           {count}
         </Anchor>
       </Popover.Target>
-      <Popover.Dropdown>
+      <Popover.Dropdown tabIndex={-1} data-autofocus>
         <List size="sm" spacing={2}>
           {product.features.map((name) => {
             const feature = known.get(name);

@@ -27,13 +27,14 @@ function FreeUpdatesInfo({ license }: { license: LicenseItem }) {
       <Badge color={color} variant="light" tt="none" h="auto" py={2} styles={{ label: { whiteSpace: 'normal' } }} data-testid="license-free-updates">
         {t(`licenses.freeUpdates.${license.freeUpdatesState}`, { date })}
       </Badge>
-      <Popover width={280} position="top" withArrow shadow="md">
+      {/* The text takes the focus (and gives it back): there Escape closes it, as it does a dialog. */}
+      <Popover width={280} position="top" withArrow shadow="md" trapFocus returnFocus>
         <Popover.Target>
           <ActionIcon variant="subtle" size="sm" aria-label={t('licenses.freeUpdatesInfo')}>
             <IconInfoCircle size={16} />
           </ActionIcon>
         </Popover.Target>
-        <Popover.Dropdown>
+        <Popover.Dropdown tabIndex={-1} data-autofocus>
           <Text size="sm">{license.freeUpdatesUntil ? t('licenses.freeUpdatesExplained', { date }) : t('licenses.noFreeUpdatesExplained')}</Text>
         </Popover.Dropdown>
       </Popover>
