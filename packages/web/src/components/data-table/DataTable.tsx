@@ -98,14 +98,19 @@ export function DataTable<T>({ id, columns, items, rowKey, rowProps, sort, onSor
               <div className={classes.cardTitle}>{title?.render(item)}</div>
               {fields.length > 0 && (
                 <dl className={classes.fields}>
-                  {fields.map((column) => (
-                    <div key={column.key} style={{ display: 'contents' }}>
-                      <dt className={classes.label} data-card-label>
-                        {column.label}
-                      </dt>
-                      <dd className={classes.value}>{column.render(item)}</dd>
-                    </div>
-                  ))}
+                  {fields.map((column) => {
+                    const value = column.render(item);
+                    // A field with nothing to show is left out of the card rather than shown as a bare label.
+                    if (value === null || value === undefined || value === false || value === '') return null;
+                    return (
+                      <div key={column.key} style={{ display: 'contents' }}>
+                        <dt className={classes.label} data-card-label>
+                          {column.label}
+                        </dt>
+                        <dd className={classes.value}>{value}</dd>
+                      </div>
+                    );
+                  })}
                 </dl>
               )}
               {actions && <div className={classes.cardActions}>{actions.render(item)}</div>}

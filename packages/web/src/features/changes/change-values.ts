@@ -11,11 +11,11 @@ export const LOGGED_FIELDS = [
   'id', 'email', 'username', 'firstName', 'lastName', 'formattedName', 'company', 'address', 'address2', 'zip', 'city', 'country', 'phone', 'fax',
   'notes', 'accessRole', 'optInEmail', 'confirmed', 'passwordReset', 'passwordChanged', 'twoFactor', 'locale', 'createdAt', 'updatedAt',
   'name', 'version', 'active', 'trialDays', 'repeatTrialAfterMonths', 'ignoreTrialsBefore', 'releaseDate', 'features', 'defaultLicensePolicyId', 'downloadLinks',
-  'code', 'productId', 'licensePolicyId', 'licenseCount', 'activatedCount', 'distributorId', 'revoked', 'freeUpdatesUntil', 'tags',
-  'kind', 'ownerId', 'tanId', 'machineId', 'validUntil', 'permanent', 'upgradedToId',
+  'code', 'productId', 'licensePolicyId', 'licenseCount', 'activatedCount', 'distributorId', 'revoked', 'suspended', 'freeUpdatesUntil', 'tags',
+  'kind', 'ownerId', 'tanId', 'machineId', 'validUntil', 'tanValidUntil', 'permanent', 'upgradedToId',
   'localizedDescription', 'hidden', 'expandToFeatures',
   'builtIn', 'publicName', 'type', 'licenseMaxValidDays', 'refetchIntervalSeconds', 'refetchBeforeExpirySeconds', 'maxDifferentMachinesCount',
-  'maxDifferentMachinesIntervalHours', 'freeUpdatesPeriodDays',
+  'maxDifferentMachinesIntervalHours', 'freeUpdatesPeriodDays', 'maxBorrowDays',
 ] as const;
 
 /** A referenced record by what it is called now; one deleted since by its id. */

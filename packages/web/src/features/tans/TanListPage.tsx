@@ -90,7 +90,9 @@ export default function TanListPage() {
       key: 'state',
       label: t('tans.state'),
       kind: 'fit',
-      render: (tan) => (
+      // Nothing when the TAN is plainly active: a phone's card then leaves the line out.
+      render: (tan) =>
+        (tan.revoked || tan.suspended || tan.validUntil) && (
         <Group gap={4} wrap="nowrap">
           {tan.revoked && (
             <Badge color="red" size="sm">
