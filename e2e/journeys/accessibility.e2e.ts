@@ -28,6 +28,7 @@ const ADMIN_ROUTES = [
   ...CHANGE_LOG_MODELS.map((model) => `/changes/${model}?sort=-timestamp`),
   '/export',
   '/tools/shop-connections',
+  '/tools/shop-orders',
 ];
 
 /** The administrator's view of the customer's licenses; the id is known once seeded. */

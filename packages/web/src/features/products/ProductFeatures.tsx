@@ -19,7 +19,8 @@ export function ProductFeatures({ product }: { product: Product }) {
     // The list takes the focus (and gives it back): there Escape closes it, as it does a dialog.
     <Popover width={320} position="bottom-start" withArrow shadow="md" trapFocus returnFocus>
       <Popover.Target>
-        <Anchor component="button" type="button" size="sm" aria-label={`${count}: ${product.formattedName}`} data-testid="product-features">
+        {/* At least 24 px high, as a touch target must be (WCAG 2.5.8), also in a dense row. */}
+        <Anchor component="button" type="button" size="sm" mih={24} aria-label={`${count}: ${product.formattedName}`} data-testid="product-features">
           {count}
         </Anchor>
       </Popover.Target>
