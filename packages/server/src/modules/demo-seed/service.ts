@@ -118,6 +118,7 @@ class DemoRun {
   private administratorId = 0;
   private readonly productIds = new Map<DemoProduct['key'], number>();
   private readonly tanPools = new Map<string, string[]>();
+  private resellerBatches = 0;
   private readonly tanIds = new Map<string, number>();
   private readonly licensesOf = new Map<string, HeldLicense[]>();
 
@@ -209,8 +210,9 @@ class DemoRun {
       const fields = {
         productId: this.productIds.get(key),
         licenseCount: key === 'render' ? 5 : 1,
-        // Half the reseller's batches carry free updates for six months, the others the policy's year.
-        freeUpdatesUntil: channel === 'reseller' && this.random() < 0.5 ? isoDay(now + 183 * DAY_MS) : null,
+        // Every other reseller batch carries free updates for six months, the others the policy's year:
+        // alternating, not by chance, so that some have ended whatever day the history ends on.
+        freeUpdatesUntil: channel === 'reseller' && this.resellerBatches++ % 2 === 0 ? isoDay(now + 183 * DAY_MS) : null,
         tags: channel === 'reseller' ? ['northwind', `order-${month}`] : key === 'render' ? ['site-license'] : ['webshop'],
       };
       const { items: batch } =
