@@ -142,10 +142,12 @@ export function openSqlite(file: string, onReopen: () => void = () => {}): Sqlit
       // later fails with SQLITE_BUSY when another process (a second server, the CLI) wrote meanwhile;
       // an immediate one that finds the lock taken is tried again (sqlite-dialect.ts). One process alone sees no change.
       const text = sql === 'begin' ? 'begin immediate' : sql;
-      // The statement is looked up when it runs: the connection may have been opened anew since.
-      const statement = () => connection.cached(text).statement;
+      // Looked up again when it runs only if the connection was opened anew since (a read-only fault).
+      const opened = connection;
+      const entry = opened.cached(text);
+      const statement = () => (connection === opened ? entry : connection.cached(text)).statement;
       return {
-        reader: connection.cached(text).reader,
+        reader: entry.reader,
         all: (parameters) => alone(() => statement().all(...bind(parameters))),
         run: (parameters) => alone(() => statement().run(...bind(parameters))),
         // A stream may still be open when the same SQL runs again: it gets a statement of its own.
