@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Checkbox, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Checkbox, Group, SegmentedControl, Select, Stack, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconBan, IconPencil, IconSearch } from '@tabler/icons-react';
+import { IconBan, IconClockX, IconPencil, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { asSubject, LIST_FILTER_MAX_LENGTH, SELECT_SEARCH_DEBOUNCE_MS } from '@lm/contract';
@@ -27,6 +27,9 @@ type RevokedFilter = 'all' | 'active' | 'revoked';
 const tanSubject = (tan: TanItem) => asSubject('Tan', { distributorId: tan.distributorId } as Record<string, unknown>);
 
 /** `/tans`: the TAN list with filter, tag filter, revoked state, sort, activations, edit and revoke. */
+/** A tag badge that shrinks, ending with "…", when a row's tags do not fit (the cell's tooltip has them all). */
+const SHRINKING_TAG = { cursor: 'pointer', border: 0, minWidth: 0, display: 'block', whiteSpace: 'nowrap' } as const;
+
 export default function TanListPage() {
   const { t } = useTranslation();
   const ability = useAbility();
@@ -79,7 +82,16 @@ export default function TanListPage() {
     const state = freeUpdatesState(date, today);
     if (!date) return '–';
     const text = formatDate(date);
-    if (state === 'expired') return <Badge color="red" variant="light">{t('tans.expiredOn', { date: text })}</Badge>;
+    // Only the date and an icon: the words would widen the column past a laptop's window in German.
+    if (state === 'expired')
+      return (
+        <Tooltip label={t('tans.expiredOn', { date: text })}>
+          <Badge color="red" variant="light" tt="none" leftSection={<IconClockX size={12} aria-hidden />}>
+            <VisuallyHidden>{t('tans.expiredOn', { date: text })}</VisuallyHidden>
+            <span aria-hidden>{text}</span>
+          </Badge>
+        </Tooltip>
+      );
     if (state === 'expiring') return <Badge color="yellow" variant="light">{text}</Badge>;
     return text;
   };
@@ -163,7 +175,7 @@ export default function TanListPage() {
       render: (tan) => (
         <Group gap={4} wrap="nowrap">
           {tan.tags.map((value) => (
-            <Badge key={value} component="button" type="button" variant="light" size="sm" tt="none" style={{ cursor: 'pointer', border: 0, flexShrink: 0 }} onClick={() => resetPage(setTag)(value)}>
+            <Badge key={value} component="button" type="button" variant="light" size="sm" tt="none" style={SHRINKING_TAG} onClick={() => resetPage(setTag)(value)}>
               {value}
             </Badge>
           ))}
