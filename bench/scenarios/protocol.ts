@@ -31,9 +31,9 @@
  *   node bench/scenarios/protocol.ts   (on its own; LICENSES=100000 for a quicker run)
  *   ROUNDS=3 DURATION=10               (the defaults)
  *   BENCH_CPU_PROFILE=/tmp/prof ...    (writes the server's V8 CPU profile of the rounds, warm-ups left out, there)
- *   BENCH_PROTOCOL_ONLY=conditional    (only that load in the rounds, after the warm-ups: to profile it;
- *                                       bare, yardstick-304, yardstick-sign, app-route, app-304, full
- *                                       or conditional)
+ *   BENCH_PROTOCOL_ONLY=conditional    (only those loads in the rounds, after the warm-ups, comma-separated:
+ *                                       to profile one or compare two; bare, yardstick-304, yardstick-sign,
+ *                                       app-route, app-304, full or conditional)
  *   BENCH_YARDSTICK_SIGN=sync          (the yardstick signs on the event loop, not in the thread pool)
  *
  * The seeded databases (the product's and the yardstick's) are kept in BENCH_DATA_DIR (default: the
@@ -276,9 +276,9 @@ const scenario: Scenario = {
       await load(server, { ...yardstickLoad(bareUrl, true), duration: 3 });
       await load(server, { ...appNotModifiedLoad(base), duration: 2 });
 
-      const only = process.env.BENCH_PROTOCOL_ONLY;
+      const only = process.env.BENCH_PROTOCOL_ONLY?.split(',');
       const skipped: Load = { rps: Number.NaN, p99: Number.NaN, p50: Number.NaN, statuses: {}, errors: 0, cpuPerRequest: Number.NaN };
-      const measure = (name: string, options: autocannon.Options) => (!only || only === name ? load(server!, options) : Promise.resolve(skipped));
+      const measure = (name: string, options: autocannon.Options) => (!only || only.includes(name) ? load(server!, options) : Promise.resolve(skipped));
       const rounds: Round[] = [];
       if (process.env.BENCH_CPU_PROFILE) server.send('profile:start');
       for (let round = 1; round <= ROUNDS; round++) {
