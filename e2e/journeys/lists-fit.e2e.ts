@@ -165,6 +165,7 @@ describeJourney('lists that fit the window (issue 38)', () => {
         expect(fit.tableWidth, `${list.path} ${locale}: the table is wider than its container`).toBeLessThanOrEqual(fit.containerWidth);
         expect(fit.pageWidth, `${list.path} ${locale}: the page scrolls sideways`).toBeLessThanOrEqual(fit.viewportWidth);
         expect(fit.rowsInView, `${list.path} ${locale}: rows in view`).toBeGreaterThanOrEqual(12);
+        if (list.name === 'tans') expect(await tagBadgesCutBare(page), `${locale}: tags cut without "…" or past their cell`).toEqual([]);
       }
       await context.close();
     });
@@ -251,3 +252,22 @@ describeJourney('lists that fit the window (issue 38)', () => {
     await context.close();
   });
 });
+
+/**
+ * The TAN list's tag badges that a row's too many or too long tags cut without an ellipsis (a badge
+ * centres its text, so a plain cut lost both ends: "orthwin"), or that reach past their cell.
+ */
+async function tagBadgesCutBare(page: Page): Promise<string[]> {
+  return page.locator('main table tbody td .mantine-Badge-root').evaluateAll((badges) =>
+    badges
+      .filter((badge) => {
+        const cell = badge.closest('td')!.getBoundingClientRect();
+        const box = badge.getBoundingClientRect();
+        // text-overflow draws its "…" only in a block container: Mantine's badge is a grid.
+        const style = (globalThis as unknown as { getComputedStyle(element: unknown): { textOverflow: string; display: string } }).getComputedStyle(badge);
+        const cut = badge.scrollWidth > badge.clientWidth && !(style.textOverflow === 'ellipsis' && ['block', 'inline-block'].includes(style.display));
+        return cut || box.right > cell.right + 1;
+      })
+      .map((badge) => badge.textContent ?? ''),
+  );
+}
