@@ -2,19 +2,8 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { lockKey } from '../../platform/db/dialect.ts';
-import {
-  endSeatLeases,
-  extendSeats,
-  findHeldSeat,
-  findLicenseBinding,
-  findSeatState,
-  findTanLicenseCount,
-  renewHeldSeat,
-  upsertSeat,
-  type LicenseBinding,
-  type LicenseForFile,
-  type SeatExtension,
-} from './repo.ts';
+import { findTanLicenseCount, type LicenseForFile } from './repo.ts';
+import { endSeatLeases, extendSeats, findHeldSeat, findLicenseBinding, findSeatState, renewHeldSeat, upsertSeat, type LicenseBinding, type SeatExtension } from './seats-repo.ts';
 import { WriteBehind } from './write-behind.ts';
 
 /**
