@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Executor } from '../src/platform/db/database.ts';
 import * as featuresRepo from '../src/modules/features/repo.ts';
-import * as policies from '../src/modules/license-policies/service.ts';
+import * as references from '../src/platform/db/references.ts';
 import * as productsRepo from '../src/modules/products/repo.ts';
 import { createFeature, createPolicy, createProduct, productInput, uniqueName } from './catalogue-fixtures.ts';
 import { callersOfEachRole, describeBothDatabases, expectError } from './harness.ts';
@@ -15,9 +15,9 @@ vi.mock('../src/modules/features/repo.ts', async (importOriginal) => {
   const original = await importOriginal<typeof import('../src/modules/features/repo.ts')>();
   return { ...original, featureIdsByName: vi.fn(original.featureIdsByName) };
 });
-vi.mock('../src/modules/license-policies/service.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../src/modules/license-policies/service.ts')>();
-  return { ...original, licensePolicyExists: vi.fn(original.licensePolicyExists) };
+vi.mock('../src/platform/db/references.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../src/platform/db/references.ts')>();
+  return { ...original, rowExists: vi.fn(original.rowExists) };
 });
 vi.mock('../src/modules/products/repo.ts', async (importOriginal) => {
   const original = await importOriginal<typeof import('../src/modules/products/repo.ts')>();
@@ -62,10 +62,10 @@ describeBothDatabases('catalogue races', (t) => {
 
     it('whose license policy is deleted at the same time: 409 ERR_CONCURRENT_CHANGE', async () => {
       const policy = await createPolicy(t.app, cookies.ADMIN);
-      const original = vi.mocked(policies.licensePolicyExists).getMockImplementation()!;
-      vi.mocked(policies.licensePolicyExists).mockImplementationOnce(async (db: Executor, id: number) => {
-        const exists = await original(db, id);
-        await db.deleteFrom('license_policies').where('id', '=', id).execute();
+      const original = vi.mocked(references.rowExists).getMockImplementation()!;
+      vi.mocked(references.rowExists).mockImplementationOnce(async (db: Executor, table: references.ReferencedTable, id: number) => {
+        const exists = await original(db, table, id);
+        await db.deleteFrom(table).where('id', '=', id).execute();
         return exists;
       });
       const body = expectError(await admin.post('/api/products', { body: await productInput(t.app, { defaultLicensePolicyId: policy.id }) }), 409, 'ERR_CONCURRENT_CHANGE');

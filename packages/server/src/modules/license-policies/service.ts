@@ -52,10 +52,6 @@ export function getLicensePolicy(ctx: AppContext, id: number): Promise<LicensePo
   return loadPolicy(ctx.db, id);
 }
 
-/** Whether a policy exists (products refer to their default policy). */
-export async function licensePolicyExists(db: Executor, id: number): Promise<boolean> {
-  return (await findPolicyRow(db, id)) !== undefined;
-}
 
 const invalid = (path: string, code: string) => new AppError(400, 'ERR_VALIDATION', `${path} is not an allowed value`, { details: [{ path, message: code, code }] });
 const duplicateName = (name: string) =>

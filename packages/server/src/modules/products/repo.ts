@@ -157,7 +157,3 @@ export async function productUsage(db: Executor, id: number): Promise<{ tans: nu
   return { tans: Number(tans.count), licenses: Number(licenses.count) };
 }
 
-/** Whether a product exists (a TAN and the order-automation setting refer to one). */
-export async function productExists(db: Executor, id: number): Promise<boolean> {
-  return Boolean(await db.selectFrom('products').select('id').where('id', '=', id).executeTakeFirst());
-}

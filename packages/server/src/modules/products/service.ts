@@ -8,7 +8,7 @@ import { isForeignKeyViolation, isUniqueViolation, type StaffSearch } from '../.
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { mergeUpdate } from '../../platform/http/validation.ts';
 import { changedMeanwhile, featureExpansionGraph, featureIdsFor, requireFeatureIds } from '../features/service.ts';
-import { licensePolicyExists } from '../license-policies/service.ts';
+import { rowExists } from '../../platform/db/references.ts';
 import { settingValue } from '../settings/service.ts';
 import {
   deleteProductRow,
@@ -96,7 +96,7 @@ const duplicate = (fields: Pick<ProductFields, 'name' | 'version'>) =>
 async function checkReferences(db: Executor, fields: ProductFields, selfId?: number): Promise<number[]> {
   const existing = await findProductIdByNameAndVersion(db, fields.name, fields.version);
   if (existing !== undefined && existing !== selfId) throw duplicate(fields);
-  if (!(await licensePolicyExists(db, fields.defaultLicensePolicyId))) {
+  if (!(await rowExists(db, 'license_policies', fields.defaultLicensePolicyId))) {
     throw new AppError(400, 'ERR_VALIDATION', 'defaultLicensePolicyId is not an allowed value', {
       details: [{ path: 'defaultLicensePolicyId', message: 'unknownPolicy', code: 'unknownPolicy' }],
     });

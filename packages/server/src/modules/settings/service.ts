@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
-import { productExists } from '../products/repo.ts';
+import { rowExists } from '../../platform/db/references.ts';
 import { sniffImageType, themeFileName } from './files.ts';
 import { deleteSetting, deleteSettingFile, readAllSettings, readSetting, readSettingFile, writeSetting, writeSettingFile, type SettingFile } from './repo.ts';
 import { changingCatalogue } from '../../platform/catalogue-generation.ts';
@@ -65,7 +65,7 @@ export async function updateSetting(ctx: AppContext, rawKey: string, value: unkn
     });
     throw new AppError(400, 'ERR_VALIDATION', `${key} is not an allowed value`, { details });
   }
-  if (key === 'order.temporaryLicenseProductId' && !(await productExists(ctx.db, parsed.data as number))) {
+  if (key === 'order.temporaryLicenseProductId' && !(await rowExists(ctx.db, 'products', parsed.data as number))) {
     throw new AppError(400, 'ERR_VALIDATION', `${key} is not an allowed value`, { details: [{ path: 'value', message: 'unknownProduct', code: 'unknownProduct' }] });
   }
   // A temporary license cannot exceed the configured maximum (spec section 8), one from an order neither.

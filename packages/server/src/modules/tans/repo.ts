@@ -321,10 +321,6 @@ export function findTanForActivation(db: Executor, code: string) {
 
 // References a TAN holds, checked before writing (the catalogue and users modules own these tables).
 
-export async function policyExists(db: Executor, id: number): Promise<boolean> {
-  return Boolean(await db.selectFrom('license_policies').select('id').where('id', '=', id).executeTakeFirst());
-}
-
 export function findUserRole(db: Executor, id: number) {
   return db.selectFrom('users').select(['id', 'access_role']).where('id', '=', id).executeTakeFirst();
 }

@@ -12,7 +12,7 @@ import { settingValue } from '../settings/service.ts';
 import { propagateFreeUpdates, propagateTanState, revokeLicensesOfTan } from '../licenses/service.ts';
 import { resolvePolicy } from '../licenses/activation.ts';
 import { findProductForLicensing } from '../licenses/repo.ts';
-import { productExists } from '../products/repo.ts';
+import { rowExists } from '../../platform/db/references.ts';
 import { listScope, scopedIds } from '../licenses/scope.ts';
 import {
   distinctTags,
@@ -23,7 +23,6 @@ import {
   insertTags,
   insertTans,
   listTans,
-  policyExists,
   replaceTags,
   updateTan,
   type TanRow,
@@ -91,8 +90,8 @@ function distributorOf(request: FastifyRequest, requested: number | null): numbe
  * (unless it is the count the TAN already had, set before the maximum was lowered).
  */
 async function checkReferences(db: Executor, fields: TanFields, storedCount?: number): Promise<void> {
-  if (!(await productExists(db, fields.productId))) throw invalid('productId', 'unknownProduct');
-  if (fields.licensePolicyId !== null && !(await policyExists(db, fields.licensePolicyId))) throw invalid('licensePolicyId', 'unknownPolicy');
+  if (!(await rowExists(db, 'products', fields.productId))) throw invalid('productId', 'unknownProduct');
+  if (fields.licensePolicyId !== null && !(await rowExists(db, 'license_policies', fields.licensePolicyId))) throw invalid('licensePolicyId', 'unknownPolicy');
   if (fields.distributorId !== null) {
     const distributor = await findUserRole(db, fields.distributorId);
     if (distributor?.access_role !== 'DISTRIBUTOR') throw invalid('distributorId', 'notDistributor');
