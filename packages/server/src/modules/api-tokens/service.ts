@@ -5,7 +5,7 @@ import { hashToken, randomToken } from '../../platform/auth/secrets.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { authorize, authorizeRecord, requireUser } from '../../platform/http/auth.ts';
 import { AppError, notFound, validationError } from '../../platform/http/errors.ts';
-import { listScope } from '../licenses/scope.ts';
+import { listScope } from '../../platform/http/list-scope.ts';
 import { countApiTokensOf, deleteApiToken, findApiToken, insertApiToken, listApiTokens, type ApiTokenRow } from './repo.ts';
 
 function toApiToken(row: ApiTokenRow): ApiToken {

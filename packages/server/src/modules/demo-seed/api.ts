@@ -1,7 +1,7 @@
 import { SESSION_COOKIE } from '@lm/contract';
 import type { App } from '../../app.ts';
 import { hashToken, randomToken } from '../../platform/auth/secrets.ts';
-import { deleteLoginDevicesOfUser, deleteSession, deleteSessionsOfUser, insertSession } from '../session/repo.ts';
+import { deleteLoginDevicesOfUser, deleteSession, deleteSessionsOfUser, insertSession } from '../session-store/repo.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

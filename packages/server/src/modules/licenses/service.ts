@@ -28,7 +28,7 @@ import {
 } from './repo.ts';
 import { machineIdUsed, machineTaken } from './activation.ts';
 import { endSeatsOfLicense } from '../license-files/seats.ts';
-import { listScope, scopedIds } from './scope.ts';
+import { listScope, scopedIds } from '../../platform/http/list-scope.ts';
 import { normalizeTanCode, TAN_ALPHABET } from '@lm/contract/tan';
 import { prefixUpperBound } from '../tans/repo.ts';
 import { listUsers } from '../users/list-repo.ts';

@@ -6,7 +6,7 @@ import { notFound } from '../../platform/http/errors.ts';
 import { checkPassword } from '../two-factor/service.ts';
 import { updateUser } from '../users/repo.ts';
 import { deleteTokensOfUser } from '../users/token-repo.ts';
-import { deleteOtherSessions, deleteSessionById, sessionsOfUser } from './repo.ts';
+import { deleteOtherSessions, deleteSessionById, sessionsOfUser } from '../session-store/repo.ts';
 
 /** `GET /account/sessions`: the account's live sessions, the one in use marked, latest use first. */
 export async function accountSessions(ctx: AppContext, userId: number, currentTokenHash: string | null): Promise<AccountSession[]> {

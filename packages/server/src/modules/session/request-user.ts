@@ -3,7 +3,7 @@ import { abilityFor, SESSION_COOKIE } from '@lm/contract';
 import { hashToken } from '../../platform/auth/secrets.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { actAs, bearerToken } from '../../platform/http/auth.ts';
-import { findSessionUser, touchSession } from './repo.ts';
+import { findSessionUser, touchSession } from '../session-store/repo.ts';
 
 /** A session's last use is written at most this often: the list of sessions needs no write per request. */
 const TOUCH_INTERVAL_MS = 60_000;

@@ -10,24 +10,13 @@ import {
 import { hashToken, randomToken, verifyPassword } from '../../platform/auth/secrets.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { FIFTEEN_MINUTES, rateLimited, type Attempt } from '../../platform/limits/limiter.ts';
+import { rateLimited, type Attempt } from '../../platform/limits/limiter.ts';
+import { LOGIN_LIMITS } from '../session-store/login-limits.ts';
 import { limitedClient } from '../../platform/limits/client-address.ts';
 import { enrollmentRequired } from '../two-factor/gate.ts';
 import { acceptSecondFactor, hasSecondFactor } from '../two-factor/service.ts';
 import { findUserByEmail, setLastLogin } from '../users/repo.ts';
-import { deleteLoginDevicesUnusedSince, deleteSession, findLoginDevice, insertSession, rememberLoginDevice } from './repo.ts';
-
-/**
- * Failed logins (OWASP's device cookies): a browser that has logged in to the account before
- * carries a device cookie and has ten tries of its own; every other client shares the account's ten
- * and its address's thirty within 15 minutes. A stranger guessing an administrator's password thus
- * locks out only browsers the administrator never used, never the administrator's own.
- */
-export const LOGIN_LIMITS = {
-  account: { name: 'login-account', max: 10, windowMs: FIFTEEN_MINUTES },
-  address: { name: 'login-address', max: 30, windowMs: FIFTEEN_MINUTES },
-  device: { name: 'login-device', max: 10, windowMs: FIFTEEN_MINUTES },
-};
+import { deleteLoginDevicesUnusedSince, deleteSession, findLoginDevice, insertSession, rememberLoginDevice } from '../session-store/repo.ts';
 
 /** A device cookie unused this long is forgotten. */
 const DEVICE_LIFETIME_DAYS = 365;

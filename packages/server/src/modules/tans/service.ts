@@ -13,7 +13,7 @@ import { propagateFreeUpdates, propagateTanState, revokeLicensesOfTan } from '..
 import { resolvePolicy } from '../licenses/activation.ts';
 import { findProductForLicensing } from '../licenses/repo.ts';
 import { rowExists } from '../../platform/db/references.ts';
-import { listScope, scopedIds } from '../licenses/scope.ts';
+import { listScope, scopedIds } from '../../platform/http/list-scope.ts';
 import {
   distinctTags,
   existingCodes,

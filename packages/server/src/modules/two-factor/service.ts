@@ -20,7 +20,7 @@ import { AppError } from '../../platform/http/errors.ts';
 import { FIFTEEN_MINUTES, rateLimited } from '../../platform/limits/limiter.ts';
 import { decryptSecret, encryptSecret } from '../../platform/signing/secret-box.ts';
 import { settingValue } from '../settings/service.ts';
-import { deleteOtherSessions } from '../session/repo.ts';
+import { deleteOtherSessions } from '../session-store/repo.ts';
 import { findUserById } from '../users/repo.ts';
 import { claimStep, confirmSecret, countUnusedRecoveryCodes, deleteTwoFactor, findTwoFactor, replaceRecoveryCodes, savePendingSecret, useRecoveryCode } from './repo.ts';
 

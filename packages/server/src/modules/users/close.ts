@@ -4,7 +4,7 @@ import type { Executor } from '../../platform/db/database.ts';
 import { forbidden } from '../../platform/http/errors.ts';
 import { removeMailsTo } from '../../platform/mail/index.ts';
 import { endSeatsOfLicense } from '../license-files/seats.ts';
-import { deleteLoginDevicesOfUser, deleteSessionsOfUser } from '../session/repo.ts';
+import { deleteLoginDevicesOfUser, deleteSessionsOfUser } from '../session-store/repo.ts';
 import { deleteApiTokensOfUser } from '../api-tokens/repo.ts';
 import { anonymizeUser, revokeLicensesOfOwner, rewriteChangeLogValues, userChangeLogEntries } from './closing-repo.ts';
 import { countUsersWithRole } from './repo.ts';

@@ -22,7 +22,7 @@ import { AppError, notFound } from '../../platform/http/errors.ts';
 import { mergeUpdate } from '../../platform/http/validation.ts';
 import { DEFAULT_WEBHOOK_WORKER_OPTIONS } from '../../platform/webhooks/options.ts';
 import { insertEvent, notifyEventsEnqueued, parseEvents } from '../../platform/webhooks/outbox.ts';
-import { listScope } from '../licenses/scope.ts';
+import { listScope } from '../../platform/http/list-scope.ts';
 import { assertPublicHost, hostOf } from './address.ts';
 import {
   attemptsOf,
