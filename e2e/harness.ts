@@ -118,6 +118,5 @@ const SHOT_DIR = path.join(ROOT, 'e2e/screenshots');
 export async function screenshot(page: Page, name: string): Promise<void> {
   const file = path.join(SHOT_DIR, `${name}.png`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  // Finished transitions: a dialog caught while it fades in looks like an overlap that is not there.
-  await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
+  await page.screenshot({ path: file, fullPage: true });
 }
