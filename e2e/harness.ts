@@ -116,6 +116,7 @@ const SHOT_DIR = path.join(ROOT, 'e2e/screenshots');
 
 /** Keeps a screenshot of what a person saw, for review (e2e/screenshots, not committed). */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SHOT_DIR, `${name}.png`), fullPage: true });
+  const file = path.join(SHOT_DIR, `${name}.png`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file, fullPage: true });
 }

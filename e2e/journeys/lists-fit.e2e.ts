@@ -1,7 +1,7 @@
 /**
  * Lists that fit (issue 38 item 4): at 1366×768, in every language, an administrator's lists need no
  * sideways scrolling and show at least 12 rows; on a 390×844 phone they are cards whose labels are
- * not cut; a 255-character name without a space is cut with its whole text on hover and focus; a
+ * neither cut nor broken inside a word, with no label standing bare; a 255-character name without a space is cut with its whole text on hover and focus; a
  * hidden column comes back and the choice survives a reload. Screenshots for review go to
  * LISTS_SHOTS (default /tmp/lists-shots).
  */
@@ -68,16 +68,36 @@ const MEASURE_TABLE = `(() => {
 
 const measureTable = (page: Page) => page.evaluate<Fit>(MEASURE_TABLE);
 
-/** On a phone: the list's cards, and the labels or titles in them wider than their box. */
+/**
+ * On a phone: the list's cards; the labels or titles in them wider than their box; the labels whose
+ * longest word is wider than their box, so that it broke in the middle ("Erscheinungsda / tum"); and
+ * the labels with nothing beside them (a field with nothing to show is left out of the card).
+ */
 const MEASURE_CARDS = `(() => {
   const cards = document.querySelectorAll('main [data-layout=cards] li');
+  const labels = Array.from(document.querySelectorAll('main [data-layout=cards] li [data-card-label]'));
   const cut = Array.from(document.querySelectorAll('main [data-layout=cards] li [data-card-label], main [data-layout=cards] li > div'))
     .filter((element) => element.scrollWidth > element.clientWidth + 1)
     .map((element) => element.textContent.slice(0, 40));
-  return { cards: cards.length, tables: document.querySelectorAll('main table').length, cut, pageWidth: document.documentElement.scrollWidth, viewportWidth: window.innerWidth };
+  const broken = [...new Set(labels.filter((label) => {
+    const longest = label.textContent.split(/[\\s-]+/).reduce((a, b) => (b.length > a.length ? b : a), '');
+    const probe = document.createElement('span');
+    probe.style.whiteSpace = 'nowrap';
+    probe.textContent = longest;
+    label.appendChild(probe);
+    const width = probe.getBoundingClientRect().width;
+    probe.remove();
+    return width > label.clientWidth + 1;
+  }).map((label) => label.textContent))];
+  const bare = [...new Set(labels.filter((label) => {
+    const value = label.nextElementSibling;
+    return value && !value.textContent.trim() && !value.querySelector('img, svg, input');
+  }).map((label) => label.textContent))];
+  return { cards: cards.length, tables: document.querySelectorAll('main table').length, cut, broken, bare, pageWidth: document.documentElement.scrollWidth, viewportWidth: window.innerWidth };
 })()`;
 
-const measureCards = (page: Page) => page.evaluate<{ cards: number; tables: number; cut: string[]; pageWidth: number; viewportWidth: number }>(MEASURE_CARDS);
+const measureCards = (page: Page) =>
+  page.evaluate<{ cards: number; tables: number; cut: string[]; broken: string[]; bare: string[]; pageWidth: number; viewportWidth: number }>(MEASURE_CARDS);
 
 async function shot(page: Page, name: string, fullPage = false) {
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -182,7 +202,7 @@ describeJourney('lists that fit the window (issue 38)', () => {
         await page.waitForLoadState('networkidle');
         const cards = await measureCards(page);
         if (locale === 'de' || locale === 'en') await shot(page, `${locale}-${list.name}-390`);
-        expect({ list: list.path, locale, tables: cards.tables, cut: cards.cut }).toEqual({ list: list.path, locale, tables: 0, cut: [] });
+        expect({ list: list.path, locale, tables: cards.tables, cut: cards.cut, broken: cards.broken, bare: cards.bare }).toEqual({ list: list.path, locale, tables: 0, cut: [], broken: [], bare: [] });
         expect(cards.pageWidth, `${list.path} ${locale}: the page scrolls sideways`).toBeLessThanOrEqual(cards.viewportWidth);
         expect({ list: list.path, cut: await cutOff(page, 'main') }).toEqual({ list: list.path, cut: [] });
       }

@@ -33,40 +33,47 @@ const SIGNED_IN: Role[] = ['customer', 'distributor', 'administrator'];
 const STAFF: Role[] = ['distributor', 'administrator'];
 const ADMIN: Role[] = ['administrator'];
 const button = (name: string | RegExp) => (page: Page) => page.locator('main').getByRole('button', { name }).first();
+/** A name in English or German: the screenshot review (SCREENSHOTS=de) walks the same dialogs in German. */
+const named = (english: string, german: string, whole = false) => new RegExp(whole ? `^(${english}|${german})$` : `${english}|${german}`, 'i');
 const testId = (id: string) => (page: Page) => page.getByTestId(id).first();
 
 /** The dialogs of each page; `customerLicenses` is the administrator's view of the customer's licenses. */
 export function openers(customerLicenses: string): Opener[] {
-  const licenseCard = (route: string, roles: Role[], names: string[]): Opener[] =>
-    names.map((name) => ({ route, roles, name: `license ${name}`, target: (page: Page) => page.getByTestId('license-card').getByRole('button', { name, exact: true }).first() }));
+  const licenseCard = (route: string, roles: Role[], names: [string, string][]): Opener[] =>
+    names.map(([name, german]) => ({ route, roles, name: `license ${name}`, target: (page: Page) => page.getByTestId('license-card').getByRole('button', { name: named(name, german, true) }).first() }));
+  const changeMachine: [string, string] = ['Change machine', 'Rechner ändern'];
+  const extend: [string, string] = ['Extend', 'Verlängern'];
+  const remove: [string, string] = ['Delete', 'Löschen'];
+  const edit = button(/^(Edit|Bearbeiten) /);
+  const deleteRow = button(/^(Delete|Löschen) /);
   return [
     { route: '/account/settings', roles: SIGNED_IN, name: 'close account', target: testId('close-account') },
-    { route: '/account/licenses', roles: SIGNED_IN, name: 'activate a license', target: button('Activate license') },
-    { route: '/account/licenses', roles: SIGNED_IN, name: 'temporary license', target: button('Temporary') },
-    ...licenseCard('/account/licenses', ['customer'], ['Change machine', 'Extend', 'Delete']),
+    { route: '/account/licenses', roles: SIGNED_IN, name: 'activate a license', target: button(named('Activate license', 'Lizenz aktivieren')) },
+    { route: '/account/licenses', roles: SIGNED_IN, name: 'temporary license', target: button(named('Temporary', 'Temporär')) },
+    ...licenseCard('/account/licenses', ['customer'], [changeMachine, extend, remove]),
     { route: '/account/api-tokens', roles: SIGNED_IN, name: 'new API token', target: testId('new-token') },
     { route: '/account/api-tokens', roles: SIGNED_IN, name: 'revoke API token', target: testId('revoke-token') },
     { route: '/users', roles: ADMIN, name: 'edit user', target: testId('edit-user') },
     { route: '/users', roles: ADMIN, name: 'delete user', target: testId('delete-user') },
-    ...licenseCard(customerLicenses, ADMIN, ['Change machine', 'Move', 'Extend', 'Edit', 'Delete']),
-    { route: '/products', roles: ADMIN, name: 'edit product', target: button(/^Edit /) },
-    { route: '/products', roles: ADMIN, name: 'delete product', target: button(/^Delete /) },
-    { route: '/license-policies', roles: ADMIN, name: 'edit policy', target: button(/^Edit /) },
-    { route: '/features', roles: ADMIN, name: 'edit feature', target: button(/^Edit /) },
-    { route: '/features', roles: ADMIN, name: 'delete feature', target: button(/^Delete /) },
-    { route: '/tans', roles: STAFF, name: 'edit TAN', target: (page) => page.getByTestId('tan-row').getByRole('button', { name: /^Edit / }).first() },
-    { route: '/tans', roles: STAFF, name: 'revoke TAN', target: (page) => page.getByTestId('tan-row').getByRole('button', { name: /^Revoke / }).first() },
+    ...licenseCard(customerLicenses, ADMIN, [changeMachine, ['Move', 'Übertragen'], extend, ['Edit', 'Bearbeiten'], remove]),
+    { route: '/products', roles: ADMIN, name: 'edit product', target: edit },
+    { route: '/products', roles: ADMIN, name: 'delete product', target: deleteRow },
+    { route: '/license-policies', roles: ADMIN, name: 'edit policy', target: edit },
+    { route: '/features', roles: ADMIN, name: 'edit feature', target: edit },
+    { route: '/features', roles: ADMIN, name: 'delete feature', target: deleteRow },
+    { route: '/tans', roles: STAFF, name: 'edit TAN', target: (page) => page.getByTestId('tan-row').getByRole('button', { name: /^(Edit|Bearbeiten) / }).first() },
+    { route: '/tans', roles: STAFF, name: 'revoke TAN', target: (page) => page.getByTestId('tan-row').getByRole('button', { name: /^(Revoke|Widerrufen) / }).first() },
     { route: '/licenses', roles: STAFF, name: 'license details', target: testId('license-details') },
-    { route: '/tans', roles: STAFF, name: 'TAN activations', target: (page) => page.getByTestId('tan-row').getByRole('button', { name: /: show the licen/ }).first() },
+    { route: '/tans', roles: STAFF, name: 'TAN activations', target: (page) => page.getByTestId('tan-row').getByRole('button', { name: /: (show the licen|Lizenz)/ }).first() },
     { route: '/tools/shop-connections', roles: ADMIN, name: 'connect a shop', target: testId('add-shop-connection') },
     { route: '/tools/shop-connections', roles: ADMIN, name: 'shop events', target: testId('open-events') },
-    { route: '/tools/shop-connections', roles: ADMIN, name: 'edit shop connection', target: button(/^Edit /) },
-    { route: '/tools/shop-connections', roles: ADMIN, name: 'delete shop connection', target: button(/^Delete /) },
+    { route: '/tools/shop-connections', roles: ADMIN, name: 'edit shop connection', target: edit },
+    { route: '/tools/shop-connections', roles: ADMIN, name: 'delete shop connection', target: deleteRow },
     { route: '/tools/webhooks', roles: STAFF, name: 'add webhook endpoint', target: testId('add-endpoint') },
     { route: '/tools/webhooks', roles: ADMIN, name: 'webhook delivery log', target: testId('open-log') },
-    { route: '/tools/webhooks', roles: ADMIN, name: 'edit webhook endpoint', target: button(/^Edit /) },
+    { route: '/tools/webhooks', roles: ADMIN, name: 'edit webhook endpoint', target: edit },
     { route: '/tools/webhooks', roles: ADMIN, name: 'new webhook secret', target: testId('rotate-secret') },
-    { route: '/tools/webhooks', roles: ADMIN, name: 'delete webhook endpoint', target: button(/^Delete /) },
+    { route: '/tools/webhooks', roles: ADMIN, name: 'delete webhook endpoint', target: deleteRow },
   ];
 }
 

@@ -18,10 +18,15 @@ interface ListTableProps<T> {
   error?: unknown;
   state: ListState;
   rowKey(item: T): string | number;
+  /**
+   * What the list says when it is empty and nothing narrows it (no search, and none of the page's own
+   * filters): that there is none yet and how one is added. A searched list says "Nothing found".
+   */
+  emptyText?: string;
 }
 
 /** A list page's table: sortable headers, the total count, and paging by the API's offset and limit. */
-export function ListTable<T>({ id, columns, items, totalCount, loading, error, state, rowKey }: ListTableProps<T>) {
+export function ListTable<T>({ id, columns, items, totalCount, loading, error, state, rowKey, emptyText }: ListTableProps<T>) {
   const { t } = useTranslation();
   const pages = Math.max(1, Math.ceil((totalCount ?? 0) / state.limit));
   return (
@@ -34,8 +39,8 @@ export function ListTable<T>({ id, columns, items, totalCount, loading, error, s
         </Center>
       )}
       {items && items.length === 0 && (
-        <Text c="dimmed" ta="center" p="lg">
-          {t('catalogue.list.empty')}
+        <Text c="dimmed" ta="center" p="lg" data-testid="list-empty">
+          {(!state.query.filter && emptyText) || t('catalogue.list.empty')}
         </Text>
       )}
       <Group justify="space-between" mt="sm">

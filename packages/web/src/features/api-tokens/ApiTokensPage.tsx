@@ -123,7 +123,7 @@ export default function ApiTokensPage() {
             />
           )}
         </Group>
-        <ListTable id="api-tokens" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(token) => token.id} />
+        <ListTable id="api-tokens" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(token) => token.id} emptyText={t('apiTokens.none')} />
       </Paper>
       <CreateTokenDialog
         opened={creating}

@@ -130,6 +130,11 @@ export default function ChangeLogPage() {
           <Text size="sm" c="dimmed" data-testid="change-count">
             {t('changes.count', { count: changes.data.totalCount })}
           </Text>
+          {changes.data.totalCount === 0 && (
+            <Text c="dimmed" data-testid="change-log-empty">
+              {params.recordId || params.operation || params.filter ? t('changes.noMatch') : t('changes.none', { model: modelLabel })}
+            </Text>
+          )}
           {changes.data.items.map((entry) => (
             <ChangeEntryCard key={entry.id} entry={entry} references={changes.data.references} onlyChanged={onlyChanged} onSelectRecord={(recordId) => update({ recordId })} />
           ))}

@@ -45,7 +45,9 @@ export default function FeatureListPage() {
       key: 'expandTo',
       label: t('catalogue.feature.expandTo'),
       kind: 'wrap',
-      render: (feature) => (
+      // Nothing for a feature that is not replaced: a phone's card then leaves the line out.
+      render: (feature) =>
+        feature.expandToFeatures.length > 0 && (
         <Group gap={4}>
           {feature.expandToFeatures.map((name) => (
             <Badge key={name} variant="light" tt="none">
@@ -90,7 +92,7 @@ export default function FeatureListPage() {
       />
       <Paper withBorder p="md">
         <ListSearch state={state} mb="sm" />
-        <ListTable id="features" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(feature) => feature.id} />
+        <ListTable id="features" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(feature) => feature.id} emptyText={t('catalogue.feature.none')} />
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('catalogue.feature.editTitle', { name: editing?.name })} size="xl">
         {editing && (

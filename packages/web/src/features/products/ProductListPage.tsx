@@ -117,7 +117,7 @@ export default function ProductListPage() {
             ]}
           />
         </Group>
-        <ListTable id="products" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(product) => product.id} />
+        <ListTable id="products" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(product) => product.id} emptyText={active === 'all' ? t('catalogue.product.none') : undefined} />
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('catalogue.product.editTitle', { name: editing?.formattedName })} size="xl">
         {editing && (

@@ -190,7 +190,7 @@ export default function ShopOrdersPage() {
               data-testid="orders-outcome"
             />
           </SimpleGrid>
-          <ListTable id="shop-orders" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(order) => order.id} />
+          <ListTable id="shop-orders" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(order) => order.id} emptyText={outcome === 'all' && !connectionId ? t('shop.orders.none') : undefined} />
         </Stack>
       </Paper>
     </>

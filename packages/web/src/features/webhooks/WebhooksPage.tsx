@@ -174,7 +174,7 @@ export default function WebhooksPage() {
       )}
       <Paper withBorder p="md">
         <ListSearch state={state} mb="sm" />
-        <ListTable id="webhooks" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(endpoint) => endpoint.id} />
+        <ListTable id="webhooks" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(endpoint) => endpoint.id} emptyText={t('webhooks.none')} />
       </Paper>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === null ? '' : editing === 'new' ? t('webhooks.add') : t('webhooks.editTitle')} size="lg">
         {editing !== null && (

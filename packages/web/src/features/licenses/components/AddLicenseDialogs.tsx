@@ -91,7 +91,8 @@ export function TemporaryDialog({ onClose }: { onClose: () => void }) {
     }
   });
   return (
-    <Dialog onClose={onClose} title={t('licenses.temporaryTitle')}>
+    // Wider than the default: in German the two buttons did not fit side by side at a laptop's width.
+    <Dialog onClose={onClose} title={t('licenses.temporaryTitle')} size="lg">
       <form onSubmit={submit} noValidate>
         <Stack>
           <Select

@@ -53,7 +53,8 @@ export function LicenseBrowser({ userId, offline, showOwner, header, emptyText, 
     <Stack>
       {data && header?.(data)}
       <Group justify="space-between" wrap="wrap">
-        <Group gap="sm" wrap="wrap" style={{ flex: 1 }}>
+        {/* Its basis puts the count under the fields on a phone, where beside them it squeezed the search field and cut its placeholder. */}
+        <Group gap="sm" wrap="wrap" style={{ flex: '1 1 20rem' }}>
           <TextInput
             aria-label={label}
             placeholder={label}

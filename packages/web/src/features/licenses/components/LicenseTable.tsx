@@ -14,6 +14,11 @@ import { LicenseCard } from './LicenseCard.tsx';
 
 const FREE_UPDATES_COLORS = { none: 'gray', active: 'green', expiring: 'yellow', expired: 'red' } as const;
 
+/** Whether a license has a state worth a badge: a plainly live one has none. */
+function hasState(license: LicenseItem): boolean {
+  return license.kind === 'TEMPORARY' || license.revoked || license.upgradedToId !== null || license.suspended || hasEnded(license, todayOf());
+}
+
 /** A license's state in badges: temporary, revoked, upgraded, suspended, ended; none for a live one. */
 function LicenseState({ license }: { license: LicenseItem }) {
   const { t } = useTranslation();
@@ -59,7 +64,8 @@ export function LicenseTable({ items, busy }: { items: LicenseItem[] | undefined
   const shown = items?.find((license) => license.id === shownId);
   const columns: DataColumn<LicenseItem>[] = [
     { key: 'product', label: t('licenses.product'), render: (license) => license.productName },
-    { key: 'state', label: t('licenses.state'), kind: 'fit', render: (license) => <LicenseState license={license} /> },
+    // Nothing for a plainly live license: a phone's card then leaves the line out rather than show a bare label.
+    { key: 'state', label: t('licenses.state'), kind: 'fit', render: (license) => hasState(license) && <LicenseState license={license} /> },
     {
       key: 'machine',
       label: t('licenses.machine'),
