@@ -160,3 +160,17 @@ export const tanList = listResponse(tan);
 export const tanTags = z.object({ items: z.array(z.string()) });
 export const tanLimits = z.object({ maxLicenseCount: z.number().int() });
 export type TanLimits = z.output<typeof tanLimits>;
+
+/**
+ * The first string after every string that starts with `prefix`, in the order of any collation for
+ * the code alphabet (digits before letters): the prefix with its last character stepped up, carrying
+ * past the alphabet's end. Null when the prefix is all last characters ('zzz': no upper bound).
+ */
+export function prefixUpperBound(prefix: string): string | null {
+  const ordered = [...TAN_ALPHABET].sort().join('');
+  for (let i = prefix.length - 1; i >= 0; i--) {
+    const next = ordered[ordered.indexOf(prefix[i]) + 1];
+    if (next) return prefix.slice(0, i) + next;
+  }
+  return null;
+}

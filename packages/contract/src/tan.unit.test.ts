@@ -6,6 +6,7 @@ import {
   isTanTag,
   normalizeTanCode,
   parseTanTags,
+  prefixUpperBound,
   TAN_ALPHABET,
   TAN_CODE_LENGTH,
   tanCode,
@@ -94,5 +95,21 @@ describe('TAN tags', () => {
     expect(tanListQuery.parse({ revoked: 'false' }).revoked).toBe(false);
     expect(tanListQuery.safeParse({ revoked: 'maybe' }).success).toBe(false);
     expect(tanListQuery.safeParse({ sort: '-activatedCount' }).success).toBe(true);
+  });
+});
+
+describe('prefixUpperBound', () => {
+  it('steps up the last character, so that every code with the prefix sorts below the bound', () => {
+    expect(prefixUpperBound('abc')).toBe('abd');
+    // The alphabet skips i, l and o; digits sort before letters.
+    expect(prefixUpperBound('abh')).toBe('abj');
+    expect(prefixUpperBound('ab9')).toBe('aba');
+    const codes = ['abcz', 'abc2', 'abca', 'abd', 'abb9'].sort();
+    expect(codes.filter((code) => code >= 'abc' && code < prefixUpperBound('abc')!)).toEqual(['abc2', 'abca', 'abcz']);
+  });
+
+  it('carries past the alphabet\'s last character, and has no bound for a prefix of last characters', () => {
+    expect(prefixUpperBound('abz')).toBe('ac');
+    expect(prefixUpperBound('zz')).toBeNull();
   });
 });

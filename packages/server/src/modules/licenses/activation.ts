@@ -8,7 +8,7 @@ import { AppError } from '../../platform/http/errors.ts';
 import { FIFTEEN_MINUTES, rateLimited } from '../../platform/limits/limiter.ts';
 import { limitedClient } from '../../platform/limits/client-address.ts';
 import { settingValue } from '../settings/service.ts';
-import { claimActivation, findTanById, findTanForActivation } from '../tans/repo.ts';
+import { claimActivation, findTanById, findTanForActivation } from './tan-repo.ts';
 import {
   bindMachine,
   findPolicy,

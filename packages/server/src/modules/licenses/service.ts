@@ -8,7 +8,7 @@ import type { Executor } from '../../platform/db/database.ts';
 import { actorOf, authorize, authorizeRecord, requireUser } from '../../platform/http/auth.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { settingValue } from '../settings/service.ts';
-import { findTanById } from '../tans/repo.ts';
+import { findTanById } from './tan-repo.ts';
 import {
   activeProducts,
   deleteLicense,
@@ -29,8 +29,7 @@ import {
 import { machineIdUsed, machineTaken } from './activation.ts';
 import { endSeatsOfLicense } from '../license-files/seats.ts';
 import { listScope, scopedIds } from '../../platform/http/list-scope.ts';
-import { normalizeTanCode, TAN_ALPHABET } from '@lm/contract/tan';
-import { prefixUpperBound } from '../tans/repo.ts';
+import { normalizeTanCode, prefixUpperBound, TAN_ALPHABET } from '@lm/contract/tan';
 import { listUsers } from '../users/list-repo.ts';
 
 const isTanCodePrefix = (text: string) => [...text].every((character) => TAN_ALPHABET.includes(character));

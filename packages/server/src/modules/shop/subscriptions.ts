@@ -3,7 +3,8 @@ import { recordChange } from '../../platform/changelog.ts';
 import { SYSTEM } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { propagateTanState, revokeLicensesOfTan } from '../licenses/service.ts';
-import { findTanById, updateTan } from '../tans/repo.ts';
+import { findTanById } from '../licenses/tan-repo.ts';
+import { updateTan } from '../tans/repo.ts';
 import type { RefundedLine, ShopAction } from './connectors/types.ts';
 import { ordersOfPayments, orderLines, subscriptionLines, updateOrderLine, type ConnectionRow, type OrderLineRow } from './repo.ts';
 

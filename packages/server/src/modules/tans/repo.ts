@@ -1,10 +1,9 @@
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
 import { formatUserName, type ListResult } from '@lm/contract';
 import { formatProductName } from '@lm/contract/product';
-import { TAN_ALPHABET, type Tan, type TAN_SORT_FIELDS } from '@lm/contract/tan';
+import { prefixUpperBound, type Tan, type TAN_SORT_FIELDS } from '@lm/contract/tan';
 import type { Dialect, Executor } from '../../platform/db/database.ts';
 import { boundedCount, filterColumn, inPageOrder, pageOfIds, planOf, type PageRequest, type Plan, type SortKey } from '../../platform/db/list-page.ts';
-import { forUpdate } from '../../platform/db/dialect.ts';
 import type { DB, TansTable } from '../../platform/db/schema.ts';
 
 export type TanRow = Selectable<TansTable>;
@@ -112,12 +111,6 @@ export async function findTanViews(db: Executor, ids: readonly number[]): Promis
   return result;
 }
 
-/** A TAN's row; with `lock`, locked until the transaction ends (see forUpdate). */
-export function findTanById(db: Executor, id: number, options: { lock?: boolean } = {}): Promise<TanRow | undefined> {
-  const query = db.selectFrom('tans').selectAll().where('id', '=', id);
-  return (options.lock ? forUpdate(db, query) : query).executeTakeFirst();
-}
-
 export interface TanListFilter {
   /** null: every TAN; otherwise only TANs of these distributors. */
   distributorIds: number[] | null;
@@ -137,20 +130,6 @@ const SORT_KEYS: Record<(typeof TAN_SORT_FIELDS)[number], SortKey> = {
   activatedCount: { sql: 'tans.activated_count', numeric: true },
   freeUpdatesUntil: { sql: 'tans.free_updates_until', nullable: true },
 };
-
-/**
- * The first string after every string that starts with `prefix`, in the order of any collation for
- * the code alphabet (digits before letters): the prefix with its last character stepped up, carrying
- * past the alphabet's end. Null when the prefix is all last characters ('zzz': no upper bound).
- */
-export function prefixUpperBound(prefix: string): string | null {
-  const ordered = [...TAN_ALPHABET].sort().join('');
-  for (let i = prefix.length - 1; i >= 0; i--) {
-    const next = ordered[ordered.indexOf(prefix[i]) + 1];
-    if (next) return prefix.slice(0, i) + next;
-  }
-  return null;
-}
 
 /**
  * The list's conditions on the tans table, for the count and the page alike. The distributor scope
@@ -276,47 +255,6 @@ export async function updateTan(trx: Executor, id: number, values: TanUpdateValu
   const row = await trx.updateTable('tans').set({ ...values, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   await trx.updateTable('licenses').set({ distributor_id: row.distributor_id }).where('tan_id', '=', id).where('distributor_id', 'is distinct from', row.distributor_id).execute();
   return row;
-}
-
-/**
- * Takes one activation of a TAN if one is left, answering the new count (null when none was left):
- * the condition is checked by the UPDATE itself, so that concurrent activations (row lock on
- * PostgreSQL, one writer on SQLite) never pass the count.
- */
-export async function claimActivation(trx: Executor, id: number, now: string, options: { floating: boolean }): Promise<number | null> {
-  const row = await trx
-    .updateTable('tans')
-    .set((eb) => ({ activated_count: eb('activated_count', '+', 1), updated_at: now }))
-    .where('id', '=', id)
-    // A floating TAN counts the machines that joined; its license count bounds the seats in use (seats.ts).
-    .$if(!options.floating, (query) => query.where('activated_count', '<', (eb) => eb.ref('license_count')))
-    .where('revoked', '=', false)
-    .returning('activated_count')
-    .executeTakeFirst();
-  return row ? row.activated_count : null;
-}
-
-/** What activation needs to know about a TAN, by code. */
-export function findTanForActivation(db: Executor, code: string) {
-  return db
-    .selectFrom('tans')
-    .innerJoin('products', 'products.id', 'tans.product_id')
-    .select([
-      'tans.id',
-      'tans.product_id',
-      'tans.license_policy_id',
-      'tans.license_count',
-      'tans.activated_count',
-      'tans.revoked',
-      'tans.suspended',
-      'tans.valid_until',
-      'tans.free_updates_until',
-      'tans.distributor_id',
-      'products.active as product_active',
-      'products.default_license_policy_id as product_policy_id',
-    ])
-    .where('tans.code', '=', code)
-    .executeTakeFirst();
 }
 
 // References a TAN holds, checked before writing (the catalogue and users modules own these tables).

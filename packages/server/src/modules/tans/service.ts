@@ -12,12 +12,12 @@ import { settingValue } from '../settings/service.ts';
 import { propagateFreeUpdates, propagateTanState, revokeLicensesOfTan } from '../licenses/service.ts';
 import { resolvePolicy } from '../licenses/activation.ts';
 import { findProductForLicensing } from '../licenses/repo.ts';
+import { findTanById } from '../licenses/tan-repo.ts';
 import { rowExists } from '../../platform/db/references.ts';
 import { listScope, scopedIds } from '../../platform/http/list-scope.ts';
 import {
   distinctTags,
   existingCodes,
-  findTanById,
   findTanView,
   findUserRole,
   insertTags,
