@@ -248,6 +248,9 @@ function figures(rounds: Round[]): Figure[] {
     { name: 'full fetch (signed): req/s (lowest round)', value: worst((r) => r.full.rps), unit: 'req/s' },
     { name: 'full fetch: p99 latency (highest round)', value: highest((r) => r.full.p99), unit: 'ms' },
     { name: 'full fetch / yardstick signing (worst round)', value: worst((r) => r.full.rps / r.yardstickSign.rps), unit: 'ratio', target: { min: 0.8 } },
+    // The same comparison by the server's CPU per request: steadier than throughput on a busy machine. Diagnostic.
+    { name: 'yardstick 304 CPU / conditional CPU per request (worst)', value: worst((r) => r.yardstickNotModified.cpuPerRequest / r.conditional.cpuPerRequest), unit: 'ratio' },
+    { name: 'yardstick signing CPU / full fetch CPU per request (worst)', value: worst((r) => r.yardstickSign.cpuPerRequest / r.full.cpuPerRequest), unit: 'ratio' },
     { name: 'conditional refresh / bare (worst round)', value: worst((r) => r.conditional.rps / r.bare.rps), unit: 'ratio' },
     { name: 'yardstick 304 / bare (worst round)', value: worst((r) => r.yardstickNotModified.rps / r.bare.rps), unit: 'ratio' },
     { name: 'app route (fixed JSON) / bare (worst round)', value: worst((r) => r.appRoute.rps / r.bare.rps), unit: 'ratio' },
