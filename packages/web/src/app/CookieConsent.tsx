@@ -33,7 +33,7 @@ export function CookieConsent() {
   return (
     <>
       {/* Room below the page for the banner (its padding, border and 16 px from the bottom included): scrolled to the end, nothing stays hidden under it (a phone's "Create account"). */}
-      <div aria-hidden style={{ height: height ? height + 56 : 0 }} />
+      <div aria-hidden style={{ height: height ? height + 56 : 0, backgroundColor: 'var(--mantine-color-gray-0)' }} />
       <Paper ref={ref} shadow="md" p="md" withBorder role="dialog" aria-label={t('shell.cookieTitle')} style={{ position: 'fixed', bottom: 16, left: 16, right: 16, zIndex: 190, maxWidth: 720, margin: '0 auto' }}>
         <Group justify="space-between" wrap="wrap" gap="sm">
           <Text size="sm" style={{ flex: '1 1 320px' }}>
