@@ -108,7 +108,7 @@ describeJourney('subscriptions, floating seats and the staff’s license search'
     const page = await german.newPage();
     await login(page, ADMIN.email, ADMIN.password);
     await page.goto('/licenses');
-    await page.getByPlaceholder('Rechner-ID, TAN oder Name bzw. E-Mail des Inhabers').fill('site-admin@e2e.test');
+    await page.getByPlaceholder('Rechner-ID, TAN, Inhaber oder E-Mail').fill('site-admin@e2e.test');
     await expect.poll(() => page.getByTestId('license-row').count()).toBe(3);
     await expect.poll(() => page.getByText('Ausgesetzt', { exact: true }).count()).toBeGreaterThan(0);
     await screenshot(page, 'subscriptions-staff-search-de-phone');
