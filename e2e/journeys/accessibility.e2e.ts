@@ -49,6 +49,9 @@ const BROWSER_LOCALE = REVIEW_LOCALE === 'de' ? 'de-DE' : 'en-US';
 /** How many dialogs, menus and option lists are still fading in or out (run in the page: the e2e project has no DOM types). */
 const FADING = `Array.from(document.querySelectorAll('[role=dialog], [role=alertdialog], [role=menu], [role=listbox], .mantine-Modal-overlay'))
   .filter((element) => element.checkVisibility() && Number(getComputedStyle(element).opacity) < 1).length`;
+/** Whether the phone's navbar has slid in completely (run in the page, like FADING). */
+const NAVBAR_IN_PLACE = `Array.from(document.querySelectorAll('.mantine-AppShell-navbar'))
+  .some((element) => element.checkVisibility() && element.getBoundingClientRect().left === 0 && element.getAnimations().length === 0)`;
 const shotName = (role: Role, where: string) => `review-${REVIEW_LOCALE}/${role}-${where.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
 
 /** Routes per test: each test stays well within the hang guard on a busy machine. */
@@ -205,7 +208,9 @@ describeJourney('accessibility: no critical or serious axe-core violation on any
             if (first + index === 0 && role !== 'anonymous' && width.name === 'phone') {
               const burger = page.getByRole('button', { name: /^(Open the menu|Menü öffnen)$/ });
               await burger.click();
-              await page.locator('nav').filter({ visible: true }).first().waitFor();
+              // The menu's links, once the navbar has slid in: its outer <nav> is visible (and empty) at once.
+              await page.getByRole('navigation', { name: /^(Main menu|Hauptmenü)$/ }).getByRole('link').first().waitFor();
+              await expect.poll(() => page.evaluate<boolean>(NAVBAR_IN_PLACE)).toBe(true);
               await check(`${where} › navbar`);
               overlays += 1;
               await burger.click();

@@ -46,6 +46,10 @@ export const theme = createTheme({
     // inside the list axe reports as a scroll region the keyboard cannot reach (serious,
     // scrollable-region-focusable): the keyboard is in the field and its arrow keys scroll the
     // list, which axe sees once the list the field controls is the part that scrolls.
+    // A value or hint longer than its field ends in "…" rather than being cut off mid-letter (a
+    // distributor's name and e-mail in a TAN's field, a long search hint on a phone). Every field
+    // (TextInput, Select, …) is built on Input, so its styles reach them all.
+    Input: { styles: { input: { textOverflow: 'ellipsis' } } },
     Select: comboboxList,
     MultiSelect: comboboxList,
     TagsInput: comboboxList,

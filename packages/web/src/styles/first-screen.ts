@@ -48,3 +48,6 @@ import '@mantine/core/styles/Stack.css';
 import '@mantine/core/styles/Title.css';
 
 import '@mantine/notifications/styles.css';
+
+// After Mantine's: a correction of its Input.css (see the file).
+import './input-fixes.css';

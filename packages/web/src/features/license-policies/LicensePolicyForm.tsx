@@ -21,6 +21,7 @@ import { useSaveLicensePolicy } from './api/save-license-policy.ts';
 import { freeUpdatesOptions, machinesIntervalOptions, refetchOptions, unitsPerDay, validityDays, VALIDITY_UNITS, type ValidityUnit } from './policy-options.ts';
 import i18n from '../../lib/i18n.ts';
 import { FormActions } from '../../components/FormActions.tsx';
+import classes from './LicensePolicyForm.module.css';
 
 interface PolicyFormValues {
   name: string;
@@ -165,21 +166,21 @@ export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: Licen
           </Text>
         ) : (
           <Fieldset legend={t('catalogue.policy.publicName')}>
-            <Stack gap="xs">
+            <Stack gap="xs" className={classes.publicNames}>
               {form.values.publicNames.map((entry, index) => (
-                <Group key={index} align="flex-start" gap="xs" wrap="nowrap">
+                <div key={index} className={classes.publicNameRow}>
                   <Select
+                    className={classes.locale}
                     aria-label={t('catalogue.policy.locale')}
                     placeholder={t('catalogue.policy.locale')}
-                    w={{ base: 115, sm: 150 }}
                     data={LOCALES.map((locale) => ({ value: locale, label: LOCALE_NAMES[locale], disabled: locale !== entry.locale && usedLocales.includes(locale) }))}
                     {...form.getInputProps(`publicNames.${index}.locale`)}
                   />
-                  <TextInput style={{ flex: 1, minWidth: 0 }} aria-label={t('catalogue.policy.publicNameText')} placeholder={t('catalogue.policy.publicNameText')} {...form.getInputProps(`publicNames.${index}.description`)} />
-                  <ActionIcon variant="subtle" color="red" mt={6} onClick={() => form.removeListItem('publicNames', index)} aria-label={t('common.delete')}>
+                  <TextInput className={classes.name} aria-label={t('catalogue.policy.publicNameText')} placeholder={t('catalogue.policy.publicNameText')} {...form.getInputProps(`publicNames.${index}.description`)} />
+                  <ActionIcon className={classes.remove} variant="subtle" color="red" onClick={() => form.removeListItem('publicNames', index)} aria-label={t('common.delete')}>
                     <IconTrash size={16} />
                   </ActionIcon>
-                </Group>
+                </div>
               ))}
               <Group>
                 <Button
