@@ -259,6 +259,12 @@ describeBothDatabases('shop orders', (t) => {
       expect((await tan(second)).revoked).toBeFalsy();
       expect((await refresh(machineId, product.name)).statusCode).toBe(200);
 
+      // One of the two units of the other line: a partial refund, which keeps the TAN (the vendor decides by hand).
+      const part = { id: 929361466, order_id: order.id, refund_line_items: [{ quantity: 1, line_item_id: order.line_items[1].id, line_item: order.line_items[1] }] };
+      expect((await accepted(t.app, connection.id, sign('shopify', SECRET, part, { headers: headers('refunds/create') })))[0]).toMatchObject({ outcome: 'ignored', reason: 'partial-refund' });
+      expect((await tan(second)).revoked).toBeFalsy();
+      expect((await refresh(machineId, product.name)).statusCode).toBe(200);
+
       // The other line by its variant alone (a refund line without line_item_id): now that TAN goes too.
       const rest = { id: 929361465, order_id: order.id, refund_line_items: [{ quantity: 2, line_item: { variant_id: Number(two) } }] };
       expect((await accepted(t.app, connection.id, sign('shopify', SECRET, rest, { headers: headers('refunds/create') })))[0]).toMatchObject({ tanIds: [second] });

@@ -82,4 +82,26 @@ describe('event shapes', () => {
     expect(event).toMatchObject({ eventId: 'w-1', action: { kind: 'ignore', reason: 'unpaid' } });
     expect(() => shopifyConnector.parse({ id: 1 }, delivery())).toThrow();
   });
+
+  it('takes a partial refund as changing no license, in each provider\'s terms; a full one or a chargeback revokes', () => {
+    const charge = (refunded: boolean) =>
+      stripeConnector.parse({ id: 'evt_r', type: 'charge.refunded', created: NOW / 1000, data: { object: { id: 'ch_1', object: 'charge', refunded, amount: 5000, amount_refunded: refunded ? 5000 : 500, payment_intent: 'pi_1' } } }, delivery())[0].action;
+    expect(charge(false)).toEqual({ kind: 'ignore', reason: 'partial-refund' });
+    expect(charge(true)).toMatchObject({ kind: 'refund', refs: ['ch_1', 'pi_1'] });
+
+    const adjustment = (action: string, type: string) =>
+      paddleConnector.parse({ event_id: 'evt_a', event_type: 'adjustment.created', occurred_at: '2026-01-31T12:00:00Z', data: { id: 'adj_1', action, type, status: 'pending_approval', transaction_id: 'txn_1' } }, delivery())[0].action;
+    expect(adjustment('refund', 'partial')).toEqual({ kind: 'ignore', reason: 'partial-refund' });
+    expect(adjustment('refund', 'full')).toMatchObject({ kind: 'refund', refs: ['txn_1'] });
+    expect(adjustment('chargeback', 'full')).toMatchObject({ kind: 'refund', refs: ['txn_1'] });
+
+    // Shopify: one of three units of a line keeps its TAN; the whole of another line does not.
+    const refund = (lines: { quantity: number; line_item: { id: number; variant_id: number; quantity: number } }[]) =>
+      shopifyConnector.parse({ id: 9, order_id: 7, refund_line_items: lines }, delivery({ 'x-shopify-topic': 'refunds/create', 'x-shopify-event-id': 'e-1' }))[0].action;
+    const three = { id: 11, variant_id: 101, quantity: 3 };
+    const one = { id: 12, variant_id: 102, quantity: 1 };
+    expect(refund([{ quantity: 1, line_item: three }])).toEqual({ kind: 'ignore', reason: 'partial-refund' });
+    expect(refund([{ quantity: 1, line_item: three }, { quantity: 1, line_item: one }])).toMatchObject({ kind: 'refund', refs: ['7'], lines: [{ lineId: '12' }] });
+    expect(refund([{ quantity: 3, line_item: three }])).toMatchObject({ kind: 'refund', lines: [{ lineId: '11' }] });
+  });
 });

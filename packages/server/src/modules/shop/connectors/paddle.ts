@@ -77,6 +77,8 @@ function actionOf(type: string, data: Record<string, unknown>, at: string): Shop
     case 'adjustment.created': {
       const action = text(data.action);
       if ((action !== 'refund' && action !== 'chargeback') || text(data.status) === 'rejected') return { kind: 'ignore', reason: 'not-handled' };
+      // A refund of part of the transaction (`type: partial`) changes no license; a chargeback is always of all of it.
+      if (action === 'refund' && text(data.type) === 'partial') return { kind: 'ignore', reason: 'partial-refund' };
       return { kind: 'refund', refs: [text(data.transaction_id)].filter((ref): ref is string => Boolean(ref)), at };
     }
     default:

@@ -36,11 +36,16 @@ function lineExternalIds(item: Record<string, unknown>): string[] {
  * an amount as goodwill) revokes nothing.
  */
 function refundCreated(refund: Record<string, unknown>, at: string): ShopAction {
-  const lines = list(refund.refund_line_items)
+  const named = list(refund.refund_line_items)
     .map(record)
-    .map((line) => ({ lineId: text(line.line_item_id) ?? text(record(line.line_item).id), externalIds: lineExternalIds(record(line.line_item)) }))
-    .filter((line) => line.lineId !== null || line.externalIds.length);
-  if (!lines.length) return { kind: 'ignore', reason: 'no-refunded-items' };
+    .filter((line) => text(line.line_item_id) !== null || text(record(line.line_item).id) !== null || lineExternalIds(record(line.line_item)).length);
+  if (!named.length) return { kind: 'ignore', reason: 'no-refunded-items' };
+  // A line refunded for fewer units than were bought (1 of 3) keeps its TAN: which machines lose
+  // their license is the vendor's call, made by hand from the Orders page.
+  const lines = named
+    .filter((line) => !(quantity(line.quantity) < quantity(record(line.line_item).quantity)))
+    .map((line) => ({ lineId: text(line.line_item_id) ?? text(record(line.line_item).id), externalIds: lineExternalIds(record(line.line_item)) }));
+  if (!lines.length) return { kind: 'ignore', reason: 'partial-refund' };
   return { kind: 'refund', refs: [text(refund.order_id)].filter((ref): ref is string => Boolean(ref)), lines, at };
 }
 

@@ -141,6 +141,9 @@ function actionOf(type: string, object: Record<string, unknown>, at: string): Sh
       return id ? { kind: 'cancel', subscriptionRef: id, endsAt: fromUnixSeconds(object.ended_at) ?? at, at } : { kind: 'ignore', reason: 'not-handled' };
     }
     case 'charge.refunded':
+      // Sent for every refund of the charge; `refunded` turns true only once all of it is refunded. A
+      // part (a goodwill discount) changes no license: the Orders page lists it for the vendor to judge.
+      if (object.refunded === false) return { kind: 'ignore', reason: 'partial-refund' };
       return { kind: 'refund', refs: [text(object.id), text(object.payment_intent), text(object.invoice)].filter((ref): ref is string => Boolean(ref)), at };
     case 'charge.dispute.created':
       return { kind: 'refund', refs: [text(object.charge), text(object.payment_intent)].filter((ref): ref is string => Boolean(ref)), at };
