@@ -72,7 +72,7 @@ export type ShopEventOutcome = (typeof SHOP_EVENT_OUTCOMES)[number];
  * closed), an event about an order or subscription that made no TAN here, an unpaid order, an
  * event type the connection does not act on, or a refund of no line item that made a TAN.
  */
-export const SHOP_EVENT_REASONS = ['unknown-mapping', 'unknown-product', 'inactive-product', 'no-account', 'unknown-order', 'unpaid', 'not-handled', 'invalid-payload', 'no-refunded-items', 'partial-refund'] as const;
+export const SHOP_EVENT_REASONS = ['unknown-mapping', 'unknown-product', 'inactive-product', 'no-account', 'unknown-order', 'unpaid', 'not-handled', 'invalid-payload', 'no-refunded-items', 'partial-refund', 'refund-pending'] as const;
 export type ShopEventReason = (typeof SHOP_EVENT_REASONS)[number];
 
 /** The answer to the shop: what became of its event. A repeated event id changes nothing and says `duplicate`. */

@@ -86,8 +86,13 @@ describeBothDatabases('shop providers', (t) => {
       expect((await tan(tanId)).valid_until).toBe(todayOf(new Date(Date.now() + 33 * DAY)));
       expect((await refresh(machineId, product.name)).statusCode).toBe(200);
 
-      const refund = paddleEvent('adjustment.created', { id: id('adj_01'), action: 'refund', status: 'pending_approval', transaction_id: renewal.data.id, subscription_id: subscription });
-      await accepted(t.app, connection.id, sign('paddle', SECRET, refund));
+      // A refund waits for Paddle's approval (https://developer.paddle.com/webhooks/adjustments/adjustment-created): nothing changes until then.
+      const adjustment = { id: id('adj_01'), action: 'refund', type: 'full', transaction_id: renewal.data.id, subscription_id: subscription };
+      const requested = paddleEvent('adjustment.created', { ...adjustment, status: 'pending_approval' }, new Date(Date.now() + 3000));
+      expect((await accepted(t.app, connection.id, sign('paddle', SECRET, requested)))[0]).toMatchObject({ outcome: 'ignored', reason: 'refund-pending' });
+      expect((await refresh(machineId, product.name)).statusCode).toBe(200);
+      const approved = paddleEvent('adjustment.updated', { ...adjustment, status: 'approved' }, new Date(Date.now() + 4000));
+      await accepted(t.app, connection.id, sign('paddle', SECRET, approved));
       expectError(await refresh(machineId, product.name), 403, 'ERR_LICENSE_REVOKED');
     });
   });

@@ -89,11 +89,14 @@ describe('event shapes', () => {
     expect(charge(false)).toEqual({ kind: 'ignore', reason: 'partial-refund' });
     expect(charge(true)).toMatchObject({ kind: 'refund', refs: ['ch_1', 'pi_1'] });
 
-    const adjustment = (action: string, type: string) =>
-      paddleConnector.parse({ event_id: 'evt_a', event_type: 'adjustment.created', occurred_at: '2026-01-31T12:00:00Z', data: { id: 'adj_1', action, type, status: 'pending_approval', transaction_id: 'txn_1' } }, delivery())[0].action;
+    const adjustment = (action: string, type: string, status = 'approved', event = 'adjustment.updated') =>
+      paddleConnector.parse({ event_id: 'evt_a', event_type: event, occurred_at: '2026-01-31T12:00:00Z', data: { id: 'adj_1', action, type, status, transaction_id: 'txn_1' } }, delivery())[0].action;
     expect(adjustment('refund', 'partial')).toEqual({ kind: 'ignore', reason: 'partial-refund' });
     expect(adjustment('refund', 'full')).toMatchObject({ kind: 'refund', refs: ['txn_1'] });
-    expect(adjustment('chargeback', 'full')).toMatchObject({ kind: 'refund', refs: ['txn_1'] });
+    expect(adjustment('chargeback', 'full', 'approved', 'adjustment.created')).toMatchObject({ kind: 'refund', refs: ['txn_1'] });
+    // A refund Paddle has yet to approve, or has rejected, changes nothing.
+    expect(adjustment('refund', 'full', 'pending_approval', 'adjustment.created')).toEqual({ kind: 'ignore', reason: 'refund-pending' });
+    expect(adjustment('refund', 'full', 'rejected')).toEqual({ kind: 'ignore', reason: 'not-handled' });
 
     // Shopify: one of three units of a line keeps its TAN; the whole of another line does not.
     const refund = (lines: { quantity: number; line_item: { id: number; variant_id: number; quantity: number } }[]) =>

@@ -74,11 +74,15 @@ function actionOf(type: string, data: Record<string, unknown>, at: string): Shop
     case 'subscription.past_due':
     case 'subscription.canceled':
       return subscriptionChanged(type, data, at);
-    case 'adjustment.created': {
+    case 'adjustment.created':
+    case 'adjustment.updated': {
       const action = text(data.action);
       if ((action !== 'refund' && action !== 'chargeback') || text(data.status) === 'rejected') return { kind: 'ignore', reason: 'not-handled' };
       // A refund of part of the transaction (`type: partial`) changes no license; a chargeback is always of all of it.
       if (action === 'refund' && text(data.type) === 'partial') return { kind: 'ignore', reason: 'partial-refund' };
+      // Most refunds wait for Paddle's approval (created `pending_approval`; `adjustment.updated` says
+      // approved or rejected): a refund Paddle rejects must not have cost the buyer the license.
+      if (action === 'refund' && text(data.status) === 'pending_approval') return { kind: 'ignore', reason: 'refund-pending' };
       return { kind: 'refund', refs: [text(data.transaction_id)].filter((ref): ref is string => Boolean(ref)), at };
     }
     default:

@@ -47,7 +47,7 @@ export type ShopAction =
   | { kind: 'cancel'; subscriptionRef: string; endsAt: string | null; at: string }
   /** `lines` when the refund names what it gives back (Shopify): only their TANs are revoked; otherwise every TAN of the payment. */
   | { kind: 'refund'; refs: string[]; lines?: RefundedLine[]; at: string }
-  | { kind: 'ignore'; reason: 'unpaid' | 'not-handled' | 'no-refunded-items' | 'partial-refund' };
+  | { kind: 'ignore'; reason: 'unpaid' | 'not-handled' | 'no-refunded-items' | 'partial-refund' | 'refund-pending' };
 
 /** One event of a delivery: its id at the provider (what makes it once), its type and what it means. */
 export interface ParsedEvent {
