@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Badge, Group, Modal, Text } from '@mantine/core';
 import { IconListDetails } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { todayOf } from '@lm/contract/license';
 import { formatTanCode } from '@lm/contract/tan';
 import { DataTable, type DataColumn } from '../../../components/data-table/DataTable.tsx';
@@ -14,44 +15,24 @@ import { LicenseCard } from './LicenseCard.tsx';
 
 const FREE_UPDATES_COLORS = { none: 'gray', active: 'green', expiring: 'yellow', expired: 'red' } as const;
 
-/** Whether a license has a state worth a badge: a plainly live one has none. */
-function hasState(license: LicenseItem): boolean {
-  return license.kind === 'TEMPORARY' || license.revoked || license.upgradedToId !== null || license.suspended || hasEnded(license, todayOf());
-}
-
-/** A license's state in badges: temporary, revoked, upgraded, suspended, ended; none for a live one. */
-function LicenseState({ license }: { license: LicenseItem }) {
-  const { t } = useTranslation();
+/**
+ * A license's state as badges: temporary, revoked, upgraded, suspended, ended; none for a plainly live
+ * one, whose cell then stays empty and whose phone card leaves the line out.
+ */
+function licenseStateBadges(license: LicenseItem, t: TFunction): ReactNode[] {
   const ended = hasEnded(license, todayOf());
-  return (
-    <Group gap={4} wrap="nowrap">
-      {license.kind === 'TEMPORARY' && (
-        <Badge color="yellow" size="sm">
-          {t('licenses.temporary')}
-        </Badge>
-      )}
-      {license.revoked && (
-        <Badge color="red" size="sm">
-          {t('licenses.revoked')}
-        </Badge>
-      )}
-      {license.upgradedToId !== null && (
-        <Badge color="gray" size="sm">
-          {t('licenses.upgraded')}
-        </Badge>
-      )}
-      {license.suspended && !license.revoked && (
-        <Badge color="orange" size="sm">
-          {t('licenses.suspended')}
-        </Badge>
-      )}
-      {ended && !license.revoked && (
-        <Badge color="red" variant="outline" size="sm">
-          {t('licenses.ended')}
-        </Badge>
-      )}
-    </Group>
+  const badge = (label: string, color: string, variant?: 'outline') => (
+    <Badge key={label} color={color} variant={variant} size="sm">
+      {label}
+    </Badge>
   );
+  return [
+    license.kind === 'TEMPORARY' && badge(t('licenses.temporary'), 'yellow'),
+    license.revoked && badge(t('licenses.revoked'), 'red'),
+    license.upgradedToId !== null && badge(t('licenses.upgraded'), 'gray'),
+    license.suspended && !license.revoked && badge(t('licenses.suspended'), 'orange'),
+    ended && !license.revoked && badge(t('licenses.ended'), 'red', 'outline'),
+  ].filter(Boolean);
 }
 
 /**
@@ -65,7 +46,21 @@ export function LicenseTable({ items, busy }: { items: LicenseItem[] | undefined
   const columns: DataColumn<LicenseItem>[] = [
     { key: 'product', label: t('licenses.product'), render: (license) => license.productName },
     // Nothing for a plainly live license: a phone's card then leaves the line out rather than show a bare label.
-    { key: 'state', label: t('licenses.state'), kind: 'fit', render: (license) => hasState(license) && <LicenseState license={license} /> },
+    {
+      key: 'state',
+      label: t('licenses.state'),
+      kind: 'fit',
+      render: (license) => {
+        const badges = licenseStateBadges(license, t);
+        return (
+          badges.length > 0 && (
+            <Group gap={4} wrap="nowrap">
+              {badges}
+            </Group>
+          )
+        );
+      },
+    },
     {
       key: 'machine',
       label: t('licenses.machine'),
