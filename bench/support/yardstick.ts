@@ -16,7 +16,7 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   encodeServerTime,
   formatJsonFile,
@@ -119,11 +119,11 @@ function serverTimeHeader(key: KeyObject): () => string {
 }
 
 /**
- * The yardstick route, `POST /license` `{ machineId, product }`, on a bare Fastify server. The
- * signature runs in libuv's thread pool as the product's does (keys.ts); BENCH_YARDSTICK_SIGN=sync
- * signs on the event loop instead.
+ * The yardstick's handler of `POST /license` `{ machineId, product }`. The signature runs in libuv's
+ * thread pool as the product's does (keys.ts); BENCH_YARDSTICK_SIGN=sync signs on the event loop
+ * instead. Each handler has its own connection to the yardstick's database.
  */
-export function registerYardstick(app: FastifyInstance, file: string): void {
+export function yardstickHandler(file: string): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
   const db = new DatabaseSync(file);
   // The product's own connection settings (sqlite-adapter.ts).
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA mmap_size = 1073741824');
@@ -138,7 +138,7 @@ export function registerYardstick(app: FastifyInstance, file: string): void {
     signSync
       ? sign(null, signedMessage(enc), privateKey).toString('base64')
       : new Promise((resolve, reject) => sign(null, signedMessage(enc), privateKey, (error, signature) => (error ? reject(error) : resolve(signature.toString('base64')))));
-  app.post('/license', async (request, reply) => {
+  return async (request, reply) => {
     const body = request.body as { machineId?: unknown; product?: unknown };
     const row = lookup.get(String(body.machineId), productIds.get(String(body.product)) ?? -1) as { id: number; etag: string } | undefined;
     reply.header(SERVER_TIME_HEADER, timeHeader());
@@ -150,5 +150,10 @@ export function registerYardstick(app: FastifyInstance, file: string): void {
       .header('content-type', 'application/json; charset=utf-8')
       .header('etag', row.etag)
       .send(formatJsonFile({ enc, sig, alg: LICENSE_SIGNATURE_ALGORITHM, kid: KID }));
-  });
+  };
+}
+
+/** The yardstick route on a bare Fastify server. */
+export function registerYardstick(app: FastifyInstance, file: string): void {
+  app.post('/license', yardstickHandler(file));
 }

@@ -1,57 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SERVER_TIME_HEADER } from '@lm/contract/license-file';
 import { clientLicenseRequest, clientReleaseRequest, licenseFileJson, publicSigningKeys } from '@lm/contract/client-protocol';
 import type { AppContext } from '../../platform/context.ts';
-import { errorCodeOf, notFound } from '../../platform/http/errors.ts';
+import { notFound } from '../../platform/http/errors.ts';
 import { sendTextFile } from '../../platform/http/downloads.ts';
 import { errorResponses, textFileAnswer } from '../../platform/http/openapi.ts';
 import { signingKeys } from '../../platform/signing/keys.ts';
-import { serverTimeTokens } from '../../platform/signing/server-time.ts';
 import { sendJsonLicenseFile, sendNotModified } from '../license-files/http.ts';
 import { startLicenseFiles } from '../license-files/lifecycle.ts';
+import { registerProtocolHooks } from './hooks.ts';
 import { fetchClientLicense, releaseClientLicense } from './service.ts';
 
 /** Per address: generous for a company's machines behind one NAT, far too few to guess machine ids. */
 export const PER_ADDRESS = { rateLimit: { max: 600, timeWindow: '1 minute' } };
-
-/**
- * Every protocol answer's headers, fixed: CORS for any origin, and the security headers of a JSON API
- * (OWASP's REST cheat sheet) instead of the web app's page headers: no cache keeps an answer, no
- * browser reads one as anything but its type, and no page frames one.
- */
-const PROTOCOL_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': `etag, ${SERVER_TIME_HEADER}`,
-  'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-};
-
-/** The operation of each protocol route, and the outcomes it answers today, for /metrics. */
-const OPERATIONS: Record<string, { operation: string; outcomes: readonly string[] }> = {
-  'POST /api/client/v1/license': {
-    operation: 'license',
-    outcomes: [
-      '200',
-      '304',
-      'ERR_NO_LICENSE',
-      'ERR_LICENSE_REVOKED',
-      'ERR_LICENSE_SUSPENDED',
-      'ERR_LICENSE_EXPIRED',
-      'ERR_LICENSE_UPGRADED',
-      'ERR_NO_SEAT',
-      'ERR_TOO_MANY_MACHINES',
-      'ERR_BORROW_NOT_ALLOWED',
-      'ERR_VALIDATION',
-      'ERR_RATE_LIMITED',
-    ],
-  },
-  'DELETE /api/client/v1/license': { operation: 'release', outcomes: ['204', 'ERR_NO_LICENSE', 'ERR_VALIDATION', 'ERR_RATE_LIMITED'] },
-  'GET /api/client/v1/keys': { operation: 'keys', outcomes: ['200', 'ERR_RATE_LIMITED'] },
-  'GET /api/client/v1/keys/:kid.pem': { operation: 'key', outcomes: ['200', 'ERR_NOT_FOUND', 'ERR_RATE_LIMITED'] },
-};
 
 /**
  * The desktop-software protocol (DESIGN.md section 6): no session; machine id and product identify the
@@ -61,30 +22,8 @@ export function clientProtocolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     await startLicenseFiles(ctx, app);
 
-    // Each answer counted by its outcome: the status of a success, the error code of a refusal.
-    for (const { operation, outcomes } of Object.values(OPERATIONS)) ctx.metrics.expectProtocolOutcomes(operation, outcomes);
-    app.addHook('onResponse', (request, reply, done) => {
-      const route = OPERATIONS[`${request.method} ${request.routeOptions.url}`];
-      if (route) ctx.metrics.protocolResponses.inc({ operation: route.operation, outcome: errorCodeOf(reply) ?? String(reply.statusCode) });
-      done();
-    });
+    registerProtocolHooks(app, ctx);
 
-    // No cookies, no session: any origin may call the protocol, e.g. the SDK in an Electron renderer.
-    // Every answer, refusals and 304s included, carries the server's signed time (DESIGN.md 6d).
-    const serverTime = serverTimeTokens(ctx);
-    app.addHook('onRequest', (_request, reply, done) => {
-      reply.headers(PROTOCOL_HEADERS);
-      const token = serverTime.current();
-      if (typeof token === 'string') {
-        reply.header(SERVER_TIME_HEADER, token);
-        done();
-      } else {
-        token.then((value) => {
-          reply.header(SERVER_TIME_HEADER, value);
-          done();
-        }, done);
-      }
-    });
     app.options(
       '/client/v1/*',
       { schema: { hide: true } },
