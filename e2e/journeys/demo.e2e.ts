@@ -36,6 +36,27 @@ describeJourney('the demo installation', () => {
     }
   });
 
+  it("keeps a long dialog's buttons in view on a laptop 768 px high, and saves from there", async () => {
+    const context = await newContext(setup.browser, setup.server, { locale: 'de-DE', viewport: { width: 1366, height: 768 } });
+    const page = await context.newPage();
+    await login(page, ADMIN.email, ADMIN.password);
+    await page.goto('/tans');
+    await page.getByTestId('tan-row').first().getByRole('button', { name: 'Bearbeiten' }).click();
+    const dialog = page.locator('section[role=dialog]');
+    // The German form is taller than the window: it scrolls, and its buttons stay at the dialog's foot.
+    await expect.poll(() => dialog.evaluate((section) => section.scrollHeight > section.clientHeight)).toBe(true);
+    const save = dialog.getByRole('button', { name: 'Speichern' });
+    const box = (await save.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(768);
+    // Nothing of the form lies over it: a click there reaches the button.
+    const onTop = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('button')?.textContent, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
+    expect(onTop).toBe('Speichern');
+    await screenshot(page, 'demo-tan-dialog-laptop');
+    await save.click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await context.close();
+  });
+
   it('shows fourteen months of statistics; a month without trials has no conversion rate', async () => {
     const context = await newContext(setup.browser, setup.server, { viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -10,6 +10,7 @@ import { showFieldErrors } from '../../../lib/server-errors.ts';
 import { useActivate, useAddTemporary, useTemporaryOptions } from '../api/licenses.ts';
 import { LocalizedDateInput } from '../../../components/LocalizedDates.tsx';
 import { Dialog } from '../../../components/Dialog.tsx';
+import { FormActions } from '../../../components/FormActions.tsx';
 
 /** Activate a license: TAN code plus machine id (the code is normalized: case, spaces and dashes do not matter). */
 export function ActivateDialog({ onClose, tan = '' }: { onClose: () => void; tan?: string }) {
@@ -31,14 +32,7 @@ export function ActivateDialog({ onClose, tan = '' }: { onClose: () => void; tan
         <Stack>
           <TextInput label={t('licenses.tanCode')} placeholder="xxxx-xxxx-xxxx" required data-autofocus autoComplete="off" styles={{ input: { fontFamily: 'monospace' } }} {...form.getInputProps('tan')} />
           <TextInput label={t('licenses.machineId')} description={t('licenses.machineIdHelp')} required autoComplete="off" {...form.getInputProps('machineId')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={activate.isPending}>
-              {t('licenses.activate')}
-            </Button>
-          </Group>
+          <FormActions submitLabel={t('licenses.activate')} saving={activate.isPending} onCancel={onClose} />
         </Stack>
       </form>
     </Dialog>
@@ -116,14 +110,7 @@ export function TemporaryDialog({ onClose }: { onClose: () => void }) {
           <Text size="xs" c="dimmed">
             {t('licenses.temporaryHelp')}
           </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={add.isPending}>
-              {t('licenses.addTemporary')}
-            </Button>
-          </Group>
+          <FormActions submitLabel={t('licenses.addTemporary')} saving={add.isPending} onCancel={onClose} />
         </Stack>
       </form>
     </Dialog>

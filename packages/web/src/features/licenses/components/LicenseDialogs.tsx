@@ -12,24 +12,11 @@ import { showFieldErrors } from '../../../lib/server-errors.ts';
 import { useAdminUpdate, useChangeMachine, useExtend, useMove, type LicenseItem } from '../api/licenses.ts';
 import { LocalizedDateInput } from '../../../components/LocalizedDates.tsx';
 import { Dialog } from '../../../components/Dialog.tsx';
+import { FormActions } from '../../../components/FormActions.tsx';
 
 interface DialogProps {
   license: LicenseItem;
   onClose: () => void;
-}
-
-function Actions({ onClose, pending, submitLabel }: { onClose: () => void; pending: boolean; submitLabel: string }) {
-  const { t } = useTranslation();
-  return (
-    <Group justify="flex-end">
-      <Button variant="default" onClick={onClose}>
-        {t('common.cancel')}
-      </Button>
-      <Button type="submit" loading={pending}>
-        {submitLabel}
-      </Button>
-    </Group>
-  );
 }
 
 const extendForm = z.object({ amount: z.number().int().min(1).max(MAX_EXTENSION_AMOUNT), unit: z.enum(TRIAL_EXTENSION_UNITS) });
@@ -78,7 +65,7 @@ export function ExtendDialog({ license, onClose }: DialogProps) {
             <>
               <NumberInput label={t('licenses.extendAmount')} min={1} max={limits[unit]} allowDecimal={false} data-autofocus {...form.getInputProps('amount')} />
               <SegmentedControl data={units.map((value) => ({ value, label: t(`licenses.units.${value}`) }))} {...form.getInputProps('unit')} />
-              <Actions onClose={onClose} pending={extend.isPending} submitLabel={t('licenses.extend')} />
+              <FormActions submitLabel={t('licenses.extend')} saving={extend.isPending} onCancel={onClose} />
             </>
           )}
         </Stack>
@@ -107,7 +94,7 @@ export function ChangeMachineDialog({ license, onClose }: DialogProps) {
         <Stack>
           <Text size="sm">{t('licenses.currentMachine', { machine: license.machineId ?? '–' })}</Text>
           <TextInput label={t('licenses.newMachineId')} required data-autofocus autoComplete="off" {...form.getInputProps('machineId')} />
-          <Actions onClose={onClose} pending={change.isPending} submitLabel={t('licenses.changeMachine')} />
+          <FormActions submitLabel={t('licenses.changeMachine')} saving={change.isPending} onCancel={onClose} />
         </Stack>
       </form>
     </Dialog>
@@ -134,7 +121,7 @@ export function MoveDialog({ license, onClose }: DialogProps) {
         <Stack>
           <Text size="sm">{t('licenses.moveText')}</Text>
           <TextInput label={t('licenses.targetEmail')} type="email" required data-autofocus {...form.getInputProps('email')} />
-          <Actions onClose={onClose} pending={move.isPending} submitLabel={t('licenses.move')} />
+          <FormActions submitLabel={t('licenses.move')} saving={move.isPending} onCancel={onClose} />
         </Stack>
       </form>
     </Dialog>
@@ -162,7 +149,7 @@ export function AdminEditDialog({ license, onClose }: DialogProps) {
           <LocalizedDateInput label={t('licenses.validUntil')} clearable placeholder={t('licenses.unlimited')} {...form.getInputProps('validUntil')} />
           <Checkbox label={t('licenses.permanent')} {...form.getInputProps('permanent', { type: 'checkbox' })} />
           <Checkbox label={t('licenses.revokedLabel')} color="red" {...form.getInputProps('revoked', { type: 'checkbox' })} />
-          <Actions onClose={onClose} pending={update.isPending} submitLabel={t('common.save')} />
+          <FormActions editing saving={update.isPending} onCancel={onClose} />
         </Stack>
       </form>
     </Dialog>

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Checkbox, Group, Stack, Text } from '@mantine/core';
+import { Checkbox, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { openConfirmModal } from '../../../components/modals.tsx';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,7 @@ import { TAN_FIELD_LABELS, tanFormSchema, toTanBody, toTanForm, type TanFormValu
 import { TanFormFields } from './TanFormFields.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { Dialog } from '../../../components/Dialog.tsx';
+import { FormActions } from '../../../components/FormActions.tsx';
 
 interface Props {
   tan: TanItem;
@@ -88,14 +89,7 @@ export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClo
               onChange={(event) => setRevokeLicenses(event.currentTarget.checked)}
             />
           )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              {t('common.save')}
-            </Button>
-          </Group>
+          <FormActions editing saving={update.isPending} onCancel={onClose} />
         </Stack>
       </form>
     </Dialog>
