@@ -42,6 +42,10 @@
  *                                       app-route, protocol-304, yardstick-in-protocol-304,
  *                                       yardstick-in-protocol-sign, full or conditional)
  *   BENCH_YARDSTICK_SIGN=sync          (the yardstick signs on the event loop, not in the thread pool)
+ *   BENCH_YARDSTICK_EXTRA_US=5         (the yardstick busy that many µs longer per request: on the 2-core
+ *                                       machine of November 2026, 5 µs took it to 0.74-0.78 of itself
+ *                                       and 10 µs to 0.62, so a 0.8 ratio leaves the product less than
+ *                                       5 µs of work beyond the yardstick's own)
  *
  * The seeded databases (the product's and the yardstick's) are kept in BENCH_DATA_DIR (default: the
  * system's temporary folder) for the next run; BENCH_PROTOCOL_FRESH=1 seeds anew.

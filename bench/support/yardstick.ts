@@ -138,7 +138,11 @@ export function yardstickHandler(file: string): (request: FastifyRequest, reply:
     signSync
       ? sign(null, signedMessage(enc), privateKey).toString('base64')
       : new Promise((resolve, reject) => sign(null, signedMessage(enc), privateKey, (error, signature) => (error ? reject(error) : resolve(signature.toString('base64')))));
+  // BENCH_YARDSTICK_EXTRA_US: the yardstick kept busy that much longer per request, to show how
+  // much work beyond its own the targets' ratios leave room for (bench/scenarios/protocol.ts).
+  const extraNs = BigInt(Math.round(Number(process.env.BENCH_YARDSTICK_EXTRA_US ?? 0) * 1000));
   return async (request, reply) => {
+    if (extraNs > 0n) busyFor(extraNs);
     const body = request.body as { machineId?: unknown; product?: unknown };
     const row = lookup.get(String(body.machineId), productIds.get(String(body.product)) ?? -1) as { id: number; etag: string } | undefined;
     reply.header(SERVER_TIME_HEADER, timeHeader());
@@ -151,6 +155,11 @@ export function yardstickHandler(file: string): (request: FastifyRequest, reply:
       .header('etag', row.etag)
       .send(formatJsonFile({ enc, sig, alg: LICENSE_SIGNATURE_ALGORITHM, kid: KID }));
   };
+}
+
+function busyFor(nanoseconds: bigint): void {
+  const end = process.hrtime.bigint() + nanoseconds;
+  while (process.hrtime.bigint() < end);
 }
 
 /** The yardstick route on a bare Fastify server. */
