@@ -49,7 +49,7 @@ describeJourney('the demo installation', () => {
     const box = (await save.boundingBox())!;
     expect(box.y + box.height).toBeLessThanOrEqual(768);
     // Nothing of the form lies over it: a click there reaches the button.
-    const onTop = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('button')?.textContent, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
+    const onTop = await page.evaluate(`document.elementFromPoint(${box.x + box.width / 2}, ${box.y + box.height / 2})?.closest('button')?.textContent`);
     expect(onTop).toBe('Speichern');
     await screenshot(page, 'demo-tan-dialog-laptop');
     await save.click();
