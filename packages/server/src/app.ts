@@ -21,6 +21,9 @@ import { registerCsrfProtection } from './platform/http/csrf.ts';
 import { REDACTED, REDACTED_LOG_PATHS, registerAccessLog, serializeRequest } from './platform/http/access-log.ts';
 import { answerClientError, registerErrorHandling, sendError } from './platform/http/errors.ts';
 import { registerShuttingDown } from './platform/http/shutting-down.ts';
+import { registerReadRouting } from './platform/http/read-routing.ts';
+import { markSessionWrote } from './modules/session-store/repo.ts';
+import { markApiTokenWrote } from './modules/api-tokens/repo.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { serveWebApp } from './platform/http/web-app.ts';
 import { openApiOptions, swaggerUiOptions } from './platform/http/api-docs.ts';
@@ -65,8 +68,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setValidatorCompiler(strictQueryValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const database = options.database ?? openDatabase(config.database, { onConnectionError: (error) => app.log.warn({ err: error }, 'database connection lost') });
+  const database = options.database ?? openDatabase(config.database, { onConnectionError: (error) => app.log.warn({ err: error }, 'database connection lost'), log: app.log });
   await migrateToLatest(database.db);
+  await database.replicas?.start();
   const mail = createMailService(config, database.db, app.log);
   const metrics = new Metrics({
     database,
@@ -116,6 +120,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerCsrfProtection(web, { httpsHost });
     registerSessionAuth(web, ctx);
     registerTokenAuth(web, ctx);
+    if (database.replicas && config.database.kind === 'postgres') {
+      registerReadRouting(web, {
+        readYourWritesMs: config.database.replicas?.readYourWritesMs ?? 0,
+        markWrote: (request, at) =>
+          request.apiToken ? markApiTokenWrote(database.db, request.apiToken.id, at) : request.sessionTokenHash ? markSessionWrote(database.db, request.sessionTokenHash, at) : undefined,
+      });
+    }
 
     await web.register(swaggerUi, swaggerUiOptions);
     web.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -46,6 +46,13 @@ const environment = z.object({
     .string()
     .refine((url) => /^(postgres(ql)?|sqlite):/.test(url), 'must start with postgres://, postgresql:// or sqlite:')
     .optional(),
+  DATABASE_READ_URL: z
+    .string()
+    .transform((value) => value.split(',').map((url) => url.trim()).filter(Boolean))
+    .refine((urls) => urls.every((url) => /^postgres(ql)?:\/\//.test(url)), 'must be postgres:// or postgresql:// URLs separated by commas')
+    .optional(),
+  READ_REPLICA_MAX_LAG_MS: z.coerce.number('must be a whole number of milliseconds').int('must be a whole number of milliseconds').min(0, 'must not be negative').default(1000),
+  READ_YOUR_WRITES_MS: z.coerce.number('must be a whole number of milliseconds').int('must be a whole number of milliseconds').min(0, 'must not be negative').default(5000),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }).optional(),
   SMTP_URL: z
     .string()
@@ -68,7 +75,7 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
-  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string; replicas?: ReplicaConfig };
   publicUrl: string;
   smtpUrl?: string;
   mailFrom: string;
@@ -94,10 +101,19 @@ export interface Config {
   webhookWorker?: Partial<WebhookWorkerOptions>;
 }
 
+/** DATABASE_READ_URL and its timing (DESIGN.md section 9, "Read replicas"). */
+export interface ReplicaConfig {
+  urls: string[];
+  /** A replica whose replay is further behind the primary serves no reads (READ_REPLICA_MAX_LAG_MS). */
+  maxLagMs: number;
+  /** A session's or token's reads go to the primary for this long after its own write (READ_YOUR_WRITES_MS). */
+  readYourWritesMs: number;
+}
+
 export class ConfigError extends Error {}
 
 /** Values shown back in an error; the others may hold passwords (URLs with credentials, keys, tokens). */
-const SHOWN_VALUES = new Set(['PORT', 'HOST', 'DATA_DIR', 'PUBLIC_URL', 'TRUST_PROXY', 'ADMIN_EMAIL', 'LOG_LEVEL', 'WEBHOOK_PRIVATE_ADDRESSES']);
+const SHOWN_VALUES = new Set(['READ_REPLICA_MAX_LAG_MS', 'READ_YOUR_WRITES_MS', 'PORT', 'HOST', 'DATA_DIR', 'PUBLIC_URL', 'TRUST_PROXY', 'ADMIN_EMAIL', 'LOG_LEVEL', 'WEBHOOK_PRIVATE_ADDRESSES']);
 
 /**
  * Reads the configuration from environment variables (DESIGN.md section 8). A wrong value stops the
@@ -116,10 +132,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${[...problems.values()].join('; ')}`);
   }
   const e = parsed.data;
+  const onPostgres = Boolean(e.DATABASE_URL?.startsWith('postgres'));
+  if (e.DATABASE_READ_URL?.length && !onPostgres) throw new ConfigError('Invalid configuration: DATABASE_READ_URL: read replicas need a PostgreSQL DATABASE_URL');
+  // A replica at the largest lag allowed, seen a check interval ago, must have replayed a write by the time its writer's reads may go there again.
+  if (e.DATABASE_READ_URL?.length && e.READ_YOUR_WRITES_MS < e.READ_REPLICA_MAX_LAG_MS + 1000) {
+    throw new ConfigError(`Invalid configuration: READ_YOUR_WRITES_MS: must be at least READ_REPLICA_MAX_LAG_MS + 1000 (${e.READ_REPLICA_MAX_LAG_MS + 1000}), or a person could miss their own change`);
+  }
+  const replicas: ReplicaConfig | undefined = e.DATABASE_READ_URL?.length ? { urls: e.DATABASE_READ_URL, maxLagMs: e.READ_REPLICA_MAX_LAG_MS, readYourWritesMs: e.READ_YOUR_WRITES_MS } : undefined;
   const dataDir = path.resolve(e.DATA_DIR);
   const database: Config['database'] =
     e.DATABASE_URL && e.DATABASE_URL.startsWith('postgres')
-      ? { kind: 'postgres', url: e.DATABASE_URL }
+      ? { kind: 'postgres', url: e.DATABASE_URL, ...(replicas ? { replicas } : {}) }
       : { kind: 'sqlite', file: e.DATABASE_URL ? e.DATABASE_URL.replace(/^sqlite:(\/\/)?/, '') : path.join(dataDir, 'license-manager.db') };
   return {
     port: e.PORT,

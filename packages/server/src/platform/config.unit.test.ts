@@ -85,6 +85,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql://db/lm' }).database.kind).toBe('postgres');
   });
 
+  it('reads read replicas, with their timing, for a PostgreSQL database only', () => {
+    const env = { DATABASE_URL: 'postgres://db/lm', DATABASE_READ_URL: 'postgres://r1/lm, postgresql://r2/lm' };
+    expect(loadConfig(env).database).toEqual({ kind: 'postgres', url: 'postgres://db/lm', replicas: { urls: ['postgres://r1/lm', 'postgresql://r2/lm'], maxLagMs: 1000, readYourWritesMs: 5000 } });
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://r1/lm' })).toThrow(/DATABASE_READ_URL: read replicas need a PostgreSQL DATABASE_URL/);
+    expect(() => loadConfig({ ...env, DATABASE_READ_URL: 'mysql://r1/lm' })).toThrow(/DATABASE_READ_URL: must be postgres:\/\/ or postgresql:\/\/ URLs/);
+    expect(() => loadConfig({ ...env, READ_REPLICA_MAX_LAG_MS: '5000' })).toThrow(/READ_YOUR_WRITES_MS: must be at least READ_REPLICA_MAX_LAG_MS \+ 1000 \(6000\)/);
+    expect(loadConfig({ ...env, DATABASE_READ_URL: '' }).database).toEqual({ kind: 'postgres', url: 'postgres://db/lm' });
+  });
+
   it('reads a SQLite URL as a file path', () => {
     expect(loadConfig({ DATABASE_URL: 'sqlite:///var/lib/lm.db' }).database).toEqual({ kind: 'sqlite', file: '/var/lib/lm.db' });
     expect(loadConfig({ DATABASE_URL: 'sqlite:relative.db' }).database).toEqual({ kind: 'sqlite', file: 'relative.db' });

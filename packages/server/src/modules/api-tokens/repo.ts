@@ -28,6 +28,7 @@ function tokenView(db: Executor) {
       'api_tokens.created_at',
       'api_tokens.expires_at',
       'api_tokens.last_used_at',
+      'api_tokens.wrote_at',
       'users.first_name',
       'users.last_name',
       'users.company',
@@ -110,6 +111,11 @@ export function findTokenUser(db: Executor, tokenHash: string, now: string): Pro
     .where('users.closed_at', 'is', null)
     .where((eb) => eb.or([eb('api_tokens.expires_at', 'is', null), eb('api_tokens.expires_at', '>', now)]))
     .executeTakeFirst();
+}
+
+/** The token wrote (read-your-writes, platform/http/read-routing.ts). */
+export async function markApiTokenWrote(db: Executor, id: number, at: string): Promise<void> {
+  await db.updateTable('api_tokens').set({ wrote_at: at }).where('id', '=', id).execute();
 }
 
 export async function touchApiToken(db: Executor, id: number, now: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { inReadScope } from '../../platform/db/replica-driver.ts';
 import { catalogueGeneration } from '../../platform/catalogue-generation.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { settingValue } from '../settings/service.ts';
@@ -88,7 +89,8 @@ export class CatalogueCache {
   private fresh<T>(entry: Entry<T> | undefined, maxAgeMs: number, now: number, load: () => Promise<T>): Entry<T> {
     const generation = catalogueGeneration(this.ctx);
     if (entry && !entry.failed && entry.generation === generation && now - entry.loadedAt < maxAgeMs) return entry;
-    const loaded: Entry<T> = { value: load(), loadedAt: now, generation };
+    // Always from the primary: a replica's older catalogue would be kept under the new generation.
+    const loaded: Entry<T> = { value: inReadScope(false, load), loadedAt: now, generation };
     // A failed load is not kept.
     loaded.value.catch(() => {
       loaded.failed = true;

@@ -1,3 +1,4 @@
+import { readFromReplica } from '../../platform/db/replica-driver.ts';
 import { LICENSE_FILE_FORMAT_VERSION, LICENSE_SIGNATURE_ALGORITHM, signedMessage, type LicenseFileJson, type LicensePayload } from '@lm/contract/license-file';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
@@ -233,8 +234,19 @@ export async function answerLicenseFile(ctx: AppContext, license: LicenseForFile
  * The licenses of a machine for a product (by name, and version when given): one indexed query,
  * product and policy from the catalogue cache.
  */
+/**
+ * The machine's licenses, from a read replica where one is usable (DESIGN.md section 9). A machine
+ * the replica does not know yet (activated a moment ago) is looked up on the primary, so that it gets
+ * its file at once; the catalogue is never read from a replica (catalogue-cache.ts keeps what it reads).
+ */
+async function licensesOfMachine(ctx: AppContext, machineId: string) {
+  if (!ctx.replicas) return findLicensesOfMachine(ctx.db, machineId);
+  const onReplica = await readFromReplica(() => findLicensesOfMachine(ctx.db, machineId));
+  return onReplica.length ? onReplica : findLicensesOfMachine(ctx.db, machineId);
+}
+
 export async function machineLicensesFor(ctx: AppContext, machineId: string, productName: string, version?: string): Promise<LicenseForFile[]> {
-  const rows = await findLicensesOfMachine(ctx.db, machineId);
+  const rows = await licensesOfMachine(ctx, machineId);
   if (!rows.length) return [];
   const cache = catalogueCache(ctx);
   let catalogue = await cache.current();

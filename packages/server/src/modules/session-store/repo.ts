@@ -31,10 +31,15 @@ export function findSessionUser(db: Executor, tokenHash: string, now: Date) {
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .leftJoin('user_two_factor as tf', (join) => join.onRef('tf.user_id', '=', 'users.id').on('tf.confirmed_at', 'is not', null))
-    .select(['users.id', 'users.email', 'users.first_name', 'users.last_name', 'users.company', 'users.access_role', 'users.locale', 'sessions.last_used_at', 'tf.user_id as two_factor_user'])
+    .select(['users.id', 'users.email', 'users.first_name', 'users.last_name', 'users.company', 'users.access_role', 'users.locale', 'sessions.last_used_at', 'sessions.wrote_at', 'tf.user_id as two_factor_user'])
     .where('sessions.token_hash', '=', tokenHash)
     .where('sessions.expires_at', '>', now.toISOString())
     .executeTakeFirst();
+}
+
+/** The session wrote (read-your-writes, platform/http/read-routing.ts). */
+export async function markSessionWrote(db: Executor, tokenHash: string, at: string): Promise<void> {
+  await db.updateTable('sessions').set({ wrote_at: at }).where('token_hash', '=', tokenHash).execute();
 }
 
 export async function touchSession(db: Executor, tokenHash: string, now: Date): Promise<void> {

@@ -16,6 +16,7 @@ export function registerSessionAuth(app: FastifyInstance, ctx: AppContext): void
   app.decorateRequest('ability', null as never);
   app.decorateRequest('sessionTokenHash', null);
   app.decorateRequest('apiToken', null);
+  app.decorateRequest('wroteAt', null);
   // Synchronous where there is no session to look up (most requests): an async hook costs every
   // request a promise and a turn of the microtask queue.
   app.addHook('onRequest', (request, _reply, done) => {

@@ -1,8 +1,10 @@
 import path from 'node:path';
-import { Kysely, PostgresDialect, type LogConfig, type Transaction } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, PostgresDriver, PostgresIntrospector, PostgresQueryCompiler, type LogConfig, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { ColumnNameGuard } from './column-name-guard.ts';
+import { ReplicaRoutingDriver } from './replica-driver.ts';
+import { ReplicaSet } from './replicas.ts';
 import { createPrivateFile, makePrivateDir } from '../private-files.ts';
 import { openSqlite, openSqliteReader, type SqliteReader } from './sqlite-adapter.ts';
 import { CountedSqliteDialect } from './sqlite-dialect.ts';
@@ -31,6 +33,8 @@ export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
   poolUsage(): PoolUsage;
+  /** The read replicas (DATABASE_READ_URL), started by buildApp before it serves; none without. */
+  replicas?: ReplicaSet;
   close(): Promise<void>;
 }
 
@@ -52,6 +56,8 @@ export interface OpenOptions {
   onQuery?: (query: { sql: string; parameters: readonly unknown[] }) => void;
   /** Told of a connection the database ended (a restart, a failover, pg_terminate_backend). */
   onConnectionError?: (error: Error) => void;
+  /** Told of a read replica's change of state (replicas.ts). */
+  log?: ConstructorParameters<typeof ReplicaSet>[1]['log'];
   /** SQLite: how long a statement waits for another process's write lock (LOCK_WAIT_LIMIT_MS; tests shorten it). */
   lockWaitLimitMs?: number;
 }
@@ -81,10 +87,21 @@ export function openDatabase(config: Config['database'], options: OpenOptions = 
     const onError = (error: Error) => options.onConnectionError?.(error);
     pool.on('error', onError);
     pool.on('connect', (connection) => connection.on('error', onError));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins, log: queryLog(options) });
+    const replicas = config.replicas && new ReplicaSet(pool, { urls: config.replicas.urls, schema: config.schema, maxLagMs: config.replicas.maxLagMs, log: options.log ?? console });
+    // With replicas, PostgreSQL's own dialect with a driver that sends some reads to them (replica-driver.ts).
+    const dialect = replicas
+      ? {
+          createAdapter: () => new PostgresAdapter(),
+          createDriver: () => new ReplicaRoutingDriver(new PostgresDriver({ pool }), replicas),
+          createIntrospector: (db: Kysely<any>) => new PostgresIntrospector(db),
+          createQueryCompiler: () => new PostgresQueryCompiler(),
+        }
+      : new PostgresDialect({ pool });
+    const db = new Kysely<DB>({ dialect, plugins, log: queryLog(options) });
     return {
       db,
       dialect: 'postgres',
+      replicas,
       poolUsage: () => ({ max: POSTGRES_POOL_SIZE, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, lockWaiting: 0 }),
       close: () => db.destroy(),
     };

@@ -88,7 +88,8 @@ type AnyQuery = SelectQueryBuilder<any, any, any>;
 /** How many rows the query matches, counted up to `limit` + 1 (see the header); beyond, totalCount is the limit. */
 export async function boundedCount(db: Executor, matches: (db: Executor) => AnyQuery, dialect: Dialect, limit = LIST_COUNT_LIMIT): Promise<CountResult> {
   if (dialect === 'postgres') {
-    return db.transaction().execute(async (trx) => {
+    // Read only: a replica may answer it (platform/db/replica-driver.ts).
+    return db.transaction().setAccessMode('read only').execute(async (trx) => {
       await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
       // A sequential scan of a large table starts where another scan of it is (synchronized scans):
       // counting up to the limit then read 86,000 rows in one call and 4,000 in the next.
@@ -223,7 +224,7 @@ async function pageOn<F extends string>(db: Executor, options: PageOptions<F>, p
 
 function pageInTransaction<F extends string>(db: Executor, options: PageOptions<F>, page: PageRequest<F>, hit?: Expression<SqlBool>): Promise<PageOfIds> {
   if (options.dialect !== 'postgres') return pageOfIdsOn(db, options, page, hit);
-  return db.transaction().execute(async (trx) => {
+  return db.transaction().setAccessMode('read only').execute(async (trx) => {
     // A page reads a few hundred rows: starting parallel workers costs more (30 ms measured) than it saves.
     await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
     if (options.strategy === 'sort-first') {

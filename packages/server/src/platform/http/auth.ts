@@ -32,6 +32,8 @@ declare module 'fastify' {
     sessionTokenHash: string | null;
     /** The API token the request was authenticated with (Authorization: Bearer), if any. */
     apiToken: { id: number; name: string } | null;
+    /** When the request's session or API token last wrote (read-routing.ts); null: not signed in or never. */
+    wroteAt: string | null;
   }
   interface FastifyContextConfig {
     /** Refused with an API token: the route changes how its account signs in (see sessionRequired). */
@@ -74,6 +76,8 @@ export interface SignedInRow {
   access_role: Role;
   locale: string | null;
   two_factor_user: number | null;
+  /** When the session or token last wrote (read-routing.ts). */
+  wrote_at?: string | null;
 }
 
 /** The request acts as this account from now on: `request.user` and its abilities. */
@@ -87,6 +91,7 @@ export function actAs(request: FastifyRequest, row: SignedInRow): void {
     twoFactorEnabled: row.two_factor_user !== null,
   };
   request.ability = abilityFor({ id: row.id, accessRole: row.access_role });
+  request.wroteAt = row.wrote_at ?? null;
 }
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {

@@ -34,7 +34,7 @@ export interface OutboxBacklog {
 export type OutboxSource = () => Promise<OutboxBacklog>;
 
 export interface MetricsOptions {
-  database: Pick<Database, 'dialect' | 'poolUsage'>;
+  database: Pick<Database, 'dialect' | 'poolUsage' | 'replicas'>;
   /** A query that fails when the database does not answer. */
   probe: () => Promise<unknown>;
   /** The SQLite file, for its size and its write-ahead log's. */
@@ -108,6 +108,27 @@ export class Metrics {
     }).set({ version: options.version, database: options.database.dialect }, 1);
   }
 
+  private readonly replicaReads = new Gauge({
+    name: `${PREFIX}db_reads_total`,
+    help: 'Plain reads (SELECT outside a transaction) by the database that answered them: "primary" or a read replica\'s host:port/database. Only with DATABASE_READ_URL',
+    labelNames: ['database'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly replicaLag = new Gauge({
+    name: `${PREFIX}db_replica_lag_seconds`,
+    help: "How far a read replica's replay was behind the primary at the last look (-1: it did not answer)",
+    labelNames: ['replica'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly replicaUsable = new Gauge({
+    name: `${PREFIX}db_replica_usable`,
+    help: 'Whether a read replica serves reads (1) or not (0: down, promoted, or lagging past READ_REPLICA_MAX_LAG_MS)',
+    labelNames: ['replica'] as const,
+    registers: [this.registry],
+  });
+
   private poolGauge(name: string, help: string): Gauge {
     return new Gauge({ name: `${PREFIX}db_pool_${name}`, help, registers: [this.registry] });
   }
@@ -138,6 +159,15 @@ export class Metrics {
     this.pool.idle.set(usage.idle);
     this.pool.waiting.set(usage.waiting);
     this.pool.lockWaiting.set(usage.lockWaiting);
+    const { replicas } = this.options.database;
+    if (replicas) {
+      this.replicaReads.set({ database: 'primary' }, replicas.primaryReads);
+      for (const replica of replicas.states) {
+        this.replicaReads.set({ database: replica.name }, replica.reads);
+        this.replicaLag.set({ replica: replica.name }, replica.lagMs === null ? -1 : replica.lagMs / 1000);
+        this.replicaUsable.set({ replica: replica.name }, replica.usable ? 1 : 0);
+      }
+    }
     const file = this.options.sqliteFile;
     if (file) {
       this.sqliteFileBytes.set({ file: 'database' }, fileSize(file));

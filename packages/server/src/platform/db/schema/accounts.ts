@@ -47,6 +47,8 @@ export interface SessionsTable {
   user_agent: string | null;
   address: string | null;
   last_used_at: string;
+  /** Migration 0026: the session's last write; its reads stay on the primary for READ_YOUR_WRITES_MS after it. */
+  wrote_at: string | null;
 }
 
 /** An account's TOTP secret (migration 0013); pending until confirmed_at. */

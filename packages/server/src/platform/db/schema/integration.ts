@@ -21,6 +21,8 @@ export interface ApiTokensTable {
   created_at: string;
   expires_at: string | null;
   last_used_at: string | null;
+  /** Migration 0026: the token's last write; its reads stay on the primary for READ_YOUR_WRITES_MS after it. */
+  wrote_at: string | null;
 }
 
 /** Outbound webhook endpoints (migration 0012); `events` is a JSON array, `secret` encrypted with SECRET_KEY when set. */
