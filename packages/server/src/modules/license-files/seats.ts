@@ -98,7 +98,13 @@ export function seatRenewals(ctx: AppContext): WriteBehind<SeatExtension> {
 export async function renewSeatLater(ctx: AppContext, license: LicenseForFile, machineId: string, now: Date, leasedUntil: Date): Promise<boolean> {
   const pool = seatPool(license);
   const renewedAt = now.toISOString();
-  const seen = await findHeldSeat(ctx.db, { pool, machineId, licenseId: license.id, now: renewedAt });
+  // The machine's lookup read the lease already (repo.ts, heldLeaseUntil); other callers look it up.
+  const seen =
+    license.heldLeaseUntil !== undefined
+      ? license.heldLeaseUntil !== null && license.heldLeaseUntil > renewedAt
+        ? license.heldLeaseUntil
+        : undefined
+      : await findHeldSeat(ctx.db, { pool, machineId, licenseId: license.id, now: renewedAt });
   if (seen === undefined) return false;
   const until = leasedUntil.toISOString();
   if (seen < until) seatRenewals(ctx).queue({ pool, machineId, licenseId: license.id, seenLeasedUntil: seen, leasedUntil: until, renewedAt });
