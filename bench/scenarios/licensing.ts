@@ -25,11 +25,11 @@ import { SESSION_COOKIE } from '../../packages/contract/src/index.ts';
 import type { Config } from '../../packages/server/src/platform/config.ts';
 import type { Figure, Scenario } from '../run.ts';
 import { both, casesOf, LICENSE_SORTS, parameters, TAN_SORTS, USER_SORTS, type Case, type Timed } from '../support/licensing-cases.ts';
-import { benchDataDir, machineLoad } from '../support/bench-data.ts';
+import { benchDatabases, benchDataDir, benchLicensesText, benchPostgresUrl, benchSizes, machineLoad } from '../support/bench-data.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const NODE = path.join(ROOT, 'node_modules/.bin/node');
-const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/lm_bench';
+const POSTGRES_URL = benchPostgresUrl();
 const SQLITE_FILE = path.join(benchDataDir(), 'licensing', 'licensing.db');
 const RESULTS = path.join(import.meta.dirname, '../results');
 const FRESH = process.env.BENCH_LICENSING_FRESH === '1';
@@ -137,7 +137,7 @@ async function seeded(kind: Kind): Promise<void> {
     const migrated = performance.now() - started;
     if (migrated > 1000) log(`[${kind}] migrations took ${(migrated / 1000).toFixed(1)} s`);
     started = performance.now();
-    const report = await seedBench(database.db, undefined, (text) => log(`[${kind}] seeding: ${text}`));
+    const report = await seedBench(database.db, benchSizes(), (text) => log(`[${kind}] seeding: ${text}`));
     if (!report.skipped) log(`[${kind}] seeded in ${Math.round((performance.now() - started) / 1000)} s`);
     // As autovacuum would leave a database that has settled: statistics, and the visibility map that
     // index-only scans need (without it, each reads the rows after all).
@@ -304,10 +304,10 @@ async function removeCreatedTans(kind: Kind): Promise<void> {
 
 const scenario: Scenario = {
   name: 'licensing',
-  description: 'TAN, license and user lists at 1,000,000 rows, every sort and filter (p95 < 50 ms), and 10,000 TANs per call (< 3 s), SQLite and PostgreSQL',
+  description: `TAN, license and user lists at ${benchLicensesText()}, every sort and filter (p95 < 50 ms), and 10,000 TANs per call (< 3 s), ${benchDatabases().join(' and ')}`,
   async run() {
     log(machineLoad());
-    const kinds: Kind[] = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',') as Kind[];
+    const kinds: Kind[] = benchDatabases();
     const figures: Figure[] = [];
     for (const kind of kinds) {
       if (kind === 'postgres' && !(await postgresReady())) continue;

@@ -17,9 +17,9 @@ import { foldCounterDeltas } from '../../packages/server/src/modules/statistics/
 import { BENCH_ACCOUNTS, seedBench } from '../../packages/server/src/modules/bench-seed/service.ts';
 import type { Figure, Scenario } from '../run.ts';
 import { addStatisticsActivity } from '../statistics-data.ts';
-import { benchDataDir, machineLoad } from '../support/bench-data.ts';
+import { benchDatabases, benchDataDir, benchLicensesText, benchPostgresUrl, benchSizes, machineLoad } from '../support/bench-data.ts';
 
-const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/lm_bench';
+const POSTGRES_URL = benchPostgresUrl();
 const SQLITE_FILE = path.join(benchDataDir(), 'licensing', 'licensing.db');
 const RUNS = 7;
 const ADMIN = BENCH_ACCOUNTS.admin;
@@ -49,7 +49,7 @@ async function prepare(kind: 'sqlite' | 'postgres'): Promise<App> {
   const database = openDatabase(config.database);
   const app = await buildApp(config, { database, logger: false });
   app.addHook('onClose', () => database.close());
-  const report = await seedBench(app.ctx.db, undefined, (text) => log(`[${kind}] seeding: ${text}`));
+  const report = await seedBench(app.ctx.db, benchSizes(), (text) => log(`[${kind}] seeding: ${text}`));
   if (!report.skipped) log(`[${kind}] seeded ${report.licenses.toLocaleString('en')} licenses in ${Math.round(report.seconds)} s`);
   const seen = await app.ctx.db.selectFrom('license_last_seen').select('license_id').limit(1).executeTakeFirst();
   if (!seen) {
@@ -90,13 +90,13 @@ const threeYearsAgo = () => new Date(Date.now() - 3 * 365 * 86_400_000).toISOStr
 
 const scenario: Scenario = {
   name: 'statistics',
-  description: 'each statistics category with 1,000,000 licenses, on both databases (target: under 300 ms)',
+  description: `each statistics category with ${benchLicensesText()}, on ${benchDatabases().join(' and ')} (target: under 300 ms)`,
   async run() {
     const figures: Figure[] = [];
     log(machineLoad());
-    const kinds: ('sqlite' | 'postgres')[] = ['sqlite'];
-    if (await postgresReachable()) kinds.push('postgres');
-    else log(`PostgreSQL at ${new URL(POSTGRES_URL).host} is unreachable: only SQLite is measured`);
+    const kinds: ('sqlite' | 'postgres')[] = benchDatabases().filter((kind) => kind === 'sqlite');
+    if (benchDatabases().includes('postgres') && (await postgresReachable())) kinds.push('postgres');
+    else if (benchDatabases().includes('postgres')) log(`PostgreSQL at ${new URL(POSTGRES_URL).host} is unreachable: only SQLite is measured`);
     for (const kind of kinds) {
       const app = await prepare(kind);
       try {
