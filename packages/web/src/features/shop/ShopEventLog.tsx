@@ -10,7 +10,7 @@ import { useListState } from '../../lib/list-state.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { useReplayShopEvent, useShopEvents } from './api/shop.ts';
 
-export const OUTCOME_COLORS: Record<ShopEventOutcome, string> = { processed: 'green', ignored: 'gray', failed: 'red', pending: 'orange' };
+export const OUTCOME_COLORS: Record<ShopEventOutcome, string> = { processed: 'green', partial: 'yellow', ignored: 'gray', failed: 'red', pending: 'orange' };
 
 /** A stored reason (`code` or `code:detail`, e.g. `unknown-mapping:price_123`) in the reader's words. */
 export function reasonText(reason: string | null, t: TFunction): string {
