@@ -104,6 +104,12 @@ export async function claimEvent(
   return row?.id;
 }
 
+/** An event recorded from a stale delivery (nothing done), taken over by a fresh delivery of it: its row id, locked; undefined when there is none. */
+export async function claimStaleEvent(trx: Executor, connectionId: number, eventId: string): Promise<number | undefined> {
+  const query = trx.selectFrom('shop_events').select('id').where('connection_id', '=', connectionId).where('event_id', '=', eventId).where('outcome', '=', 'failed').where('reason', '=', 'stale-signature');
+  return (await forUpdate(trx, query).executeTakeFirst())?.id;
+}
+
 /** Counts a repeated delivery of an event (it changed nothing else). */
 export async function countRedelivery(db: Executor, connectionId: number, eventId: string): Promise<void> {
   await db

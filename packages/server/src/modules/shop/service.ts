@@ -3,6 +3,7 @@ import type { ListResult } from '@lm/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
 import { email as emailSchema } from '@lm/contract/user';
+import { hashPassword, randomToken } from '../../platform/auth/secrets.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { lockKey } from '../../platform/db/dialect.ts';
 import { isUniqueViolation } from '../../platform/db/search.ts';
@@ -10,11 +11,11 @@ import { authorize, requireUser } from '../../platform/http/auth.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { openSecret } from '../webhooks/secrets.ts';
 import { CONNECTORS } from './connectors/index.ts';
-import type { Delivery, ParsedEvent, ShopAction } from './connectors/types.ts';
+import type { Connector, Delivery, ParsedEvent, ShopAction } from './connectors/types.ts';
 import { passwordHashFor, type PasswordHash } from '../orders/service.ts';
 import { applyPayment, applyPurchase } from './purchase.ts';
 import { finishWithOutcome } from './pending.ts';
-import { claimEvent, countRedelivery, findConnection, findEvent, findEventById, listEvents, type ConnectionRow, type ShopEventRow } from './repo.ts';
+import { claimEvent, claimStaleEvent, countRedelivery, findConnection, findEvent, findEventById, listEvents, type ConnectionRow, type ShopEventRow } from './repo.ts';
 import { applyLifecycle, type Outcome } from './subscriptions.ts';
 
 const invalidSignature = () => new AppError(401, 'ERR_INVALID_SIGNATURE', 'The signature of the shop event is missing, wrong or too old');
@@ -27,7 +28,12 @@ export async function handleShopDelivery(ctx: AppContext, connectionId: number, 
   const connection = await findConnection(ctx.db, connectionId);
   if (!connection) throw invalidSignature();
   const connector = CONNECTORS[connection.provider];
-  if (!connector.verify(openSecret(ctx, connection.secret), delivery)) throw invalidSignature();
+  const secret = openSecret(ctx, connection.secret);
+  if (!connector.verify(secret, delivery)) {
+    // Signed with the secret but stale (a shop retrying the same signed body): refused, and recorded.
+    if (connector.signedAtAnyTime?.(secret, delivery)) await recordStale(ctx, connection, connector, delivery);
+    throw invalidSignature();
+  }
   let events: ParsedEvent[];
   try {
     events = connector.parse(JSON.parse(delivery.rawBody), delivery);
@@ -37,6 +43,41 @@ export async function handleShopDelivery(ctx: AppContext, connectionId: number, 
   const results: ShopWebhookResult[] = [];
   for (const event of events) results.push(await handleEvent(ctx, connection, event, delivery.now));
   return { events: results };
+}
+
+/**
+ * A delivery with a valid signature but a stale timestamp: each of its events is kept as failed
+ * (`stale-signature`), nothing done, so that the Orders page shows it and an administrator may replay
+ * it; a fresh delivery of it later is handled as usual (claimStaleEvent takes the row over).
+ */
+async function recordStale(ctx: AppContext, connection: ConnectionRow, connector: Connector, delivery: Delivery): Promise<void> {
+  let events: ParsedEvent[];
+  try {
+    events = connector.parse(JSON.parse(delivery.rawBody), delivery);
+  } catch {
+    return;
+  }
+  for (const event of events) {
+    const { invalidEmail: _invalid, ...action } = normalized(event.action);
+    await ctx.db.transaction().execute(async (trx) => {
+      const id = await claimEvent(trx, eventValues(connection, event, action, delivery.now));
+      if (id !== undefined) await finishWithOutcome(trx, connection, id, { outcome: 'failed', reason: 'stale-signature', tanIds: [] }, delivery.now);
+    });
+    ctx.log.warn({ connectionId: connection.id, eventId: event.eventId, type: event.type }, 'stale shop delivery recorded');
+  }
+}
+
+function eventValues(connection: ConnectionRow, event: ParsedEvent, action: ShopAction, now: Date) {
+  return {
+    connectionId: connection.id,
+    eventId: event.eventId,
+    type: event.type,
+    payload: JSON.stringify(event.payload),
+    action: JSON.stringify(action),
+    orderRef: refsOf(action)[0] ?? null,
+    email: action.kind === 'purchase' && action.buyer ? action.buyer.email : null,
+    now: now.toISOString(),
+  };
 }
 
 /**
@@ -56,7 +97,9 @@ function normalized(action: ShopAction): ShopAction & { invalidEmail?: true } {
 
 /** The hash for an account a purchase may create; none for an event handled before or an existing buyer (hashing is slow on purpose). */
 async function passwordHashOf(ctx: AppContext, connection: ConnectionRow, eventId: string, action: ShopAction): Promise<PasswordHash> {
-  if (action.kind !== 'purchase' || !action.buyer || (await findEvent(ctx.db, connection.id, eventId))) return '';
+  if (action.kind !== 'purchase' || !action.buyer) return '';
+  // A repeat changes nothing (a stale delivery's event taken over may still need one: made then).
+  if (await findEvent(ctx.db, connection.id, eventId)) return () => hashPassword(randomToken());
   return passwordHashFor(ctx.db, action.buyer.email);
 }
 
@@ -72,16 +115,7 @@ async function handleEvent(ctx: AppContext, connection: ConnectionRow, event: Pa
   const passwordHash = invalidEmail ? '' : await passwordHashOf(ctx, connection, event.eventId, action);
   const run = () =>
     ctx.db.transaction().execute(async (trx) => {
-      const id = await claimEvent(trx, {
-        connectionId: connection.id,
-        eventId: event.eventId,
-        type: event.type,
-        payload: JSON.stringify(event.payload),
-        action: JSON.stringify(action),
-        orderRef: refsOf(action)[0] ?? null,
-        email: action.kind === 'purchase' && action.buyer ? action.buyer.email : null,
-        now: now.toISOString(),
-      });
+      const id = (await claimEvent(trx, eventValues(connection, event, action, now))) ?? (await claimStaleEvent(trx, connection.id, event.eventId));
       if (id === undefined) return undefined;
       const outcome: Outcome = invalidEmail ? { outcome: 'failed', reason: 'invalid-email', tanIds: [] } : await apply(ctx, trx, connection, action, passwordHash, now);
       await finishWithOutcome(trx, connection, id, outcome, now);

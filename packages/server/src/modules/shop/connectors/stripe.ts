@@ -198,6 +198,11 @@ function actionOf(type: string, object: Record<string, unknown>, at: string): Sh
 
 export const stripeConnector: Connector = {
   verify: (secret, delivery) => stripeSignatureMatches(secret, delivery.rawBody, header(delivery, 'stripe-signature'), delivery.now.getTime()),
+  signedAtAnyTime(secret, delivery) {
+    const signature = header(delivery, 'stripe-signature');
+    const t = unixSeconds(/(?:^|,)\s*t=([^,]*)/.exec(signature ?? '')?.[1] ?? '');
+    return t !== null && stripeSignatureMatches(secret, delivery.rawBody, signature, t * 1000);
+  },
   parse(body) {
     const event = record(body);
     const eventId = text(event.id);

@@ -79,6 +79,11 @@ export interface Delivery {
 export interface Connector {
   /** Whether the delivery is signed with the secret as the provider documents it, and fresh where the scheme has a timestamp. */
   verify(secret: string, delivery: Delivery): boolean;
+  /**
+   * Where the scheme has a timestamp: whether the delivery is signed with the secret, however old.
+   * A stale delivery so signed is recorded (nothing processed) for the administrator to see and replay.
+   */
+  signedAtAnyTime?(secret: string, delivery: Delivery): boolean;
   /** The events of a verified delivery (FastSpring batches several); throws SyntaxError-like errors on a malformed body. */
   parse(body: unknown, delivery: Delivery): ParsedEvent[];
 }
