@@ -7,7 +7,7 @@ import { FormActions } from '../../components/FormActions.tsx';
 import { ProductSelect } from '../../components/ProductSelect.tsx';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { showFieldErrors } from '../../lib/server-errors.ts';
-import { PolicySelect } from '../tans/components/ReferenceSelects.tsx';
+import { PolicySelect } from '../../components/PolicySelect.tsx';
 import { useSaveShopConnection } from './api/shop.ts';
 
 interface MappingValues {
