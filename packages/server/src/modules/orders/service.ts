@@ -42,7 +42,7 @@ export type OrderBuyer = Pick<OrderWebhook, 'email' | 'firstName' | 'lastName' |
  * a sold TAN must belong to someone.
  */
 /** A new account's password hash, or how to make one: hashing is slow on purpose, so it is done only for an account really created. */
-export type PasswordHash = string | (() => Promise<string>);
+export type PasswordHash = string | null | (() => Promise<string>);
 
 /**
  * The password hash for the account an order may create: hashed now (before the transaction, which
@@ -68,7 +68,7 @@ export async function orderAccount(
   const row = await insertUser(trx, {
     // Stored as it is looked up: a buyer whose shop sends capitals has one account.
     email: order.email.trim().toLowerCase(),
-    passwordHash: typeof passwordHash === 'string' ? passwordHash : await passwordHash(),
+    passwordHash: typeof passwordHash === 'function' ? await passwordHash() : passwordHash,
     firstName: order.firstName,
     lastName: order.lastName,
     ...NO_CONTACT_DETAILS,

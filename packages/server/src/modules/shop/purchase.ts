@@ -110,7 +110,7 @@ async function reasonOf(trx: Executor, connection: ConnectionRow, none: ShopEven
 /** Runs the events that waited for one of `refs` (pending.ts), now that they are known. */
 async function drainPending(ctx: AppContext, trx: Executor, connection: ConnectionRow, refs: readonly string[], now: Date): Promise<boolean> {
   return applyPending(trx, connection, refs, now, (action) => {
-    if (action.kind === 'purchase') return applyPurchase(ctx, trx, connection, action, '', now, { drain: false });
+    if (action.kind === 'purchase') return applyPurchase(ctx, trx, connection, action, null, now, { drain: false });
     if (action.kind === 'ignore') return Promise.resolve({ outcome: 'ignored', reason: action.reason, tanIds: [] });
     if (action.kind === 'payment') return applyPayment(ctx, trx, connection, action, now);
     return applyLifecycle(trx, connection, action, now);

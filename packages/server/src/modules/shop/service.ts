@@ -3,7 +3,6 @@ import type { ListResult } from '@lm/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
 import { email as emailSchema } from '@lm/contract/user';
-import { hashPassword, randomToken } from '../../platform/auth/secrets.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { lockKey } from '../../platform/db/dialect.ts';
 import { isUniqueViolation } from '../../platform/db/search.ts';
@@ -12,7 +11,7 @@ import { AppError, notFound } from '../../platform/http/errors.ts';
 import { openSecret } from '../webhooks/secrets.ts';
 import { CONNECTORS } from './connectors/index.ts';
 import type { Connector, Delivery, ParsedEvent, ShopAction } from './connectors/types.ts';
-import { passwordHashFor, type PasswordHash } from '../orders/service.ts';
+import type { PasswordHash } from '../orders/service.ts';
 import { applyPayment, applyPurchase } from './purchase.ts';
 import { finishWithOutcome } from './pending.ts';
 import { claimEvent, claimStaleEvent, countRedelivery, findConnection, findEvent, findEventById, listEvents, type ConnectionRow, type ShopEventRow } from './repo.ts';
@@ -95,14 +94,6 @@ function normalized(action: ShopAction): ShopAction & { invalidEmail?: true } {
   return { ...action, at, buyer: { ...action.buyer, email: address.data } };
 }
 
-/** The hash for an account a purchase may create; none for an event handled before or an existing buyer (hashing is slow on purpose). */
-async function passwordHashOf(ctx: AppContext, connection: ConnectionRow, eventId: string, action: ShopAction): Promise<PasswordHash> {
-  if (action.kind !== 'purchase' || !action.buyer) return '';
-  // A repeat changes nothing (a stale delivery's event taken over may still need one: made then).
-  if (await findEvent(ctx.db, connection.id, eventId)) return () => hashPassword(randomToken());
-  return passwordHashFor(ctx.db, action.buyer.email);
-}
-
 /**
  * One event, once: its row is claimed in the transaction that does what it says, so a repeat (or a
  * parallel delivery, which waits for the first to commit) finds it and changes nothing. A unique
@@ -111,8 +102,9 @@ async function passwordHashOf(ctx: AppContext, connection: ConnectionRow, eventI
  */
 async function handleEvent(ctx: AppContext, connection: ConnectionRow, event: ParsedEvent, now: Date): Promise<ShopWebhookResult> {
   const { invalidEmail, ...action } = normalized(event.action);
-  // Done before the transaction, so that it holds no connection meanwhile, and only for a new buyer.
-  const passwordHash = invalidEmail ? '' : await passwordHashOf(ctx, connection, event.eventId, action);
+  // An account a purchase creates has no password until its buyer chooses one through the mail it
+  // gets (login refuses it meanwhile): no slow hashing per delivery, which a burst would queue on.
+  const passwordHash = null;
   const run = () =>
     ctx.db.transaction().execute(async (trx) => {
       const id = (await claimEvent(trx, eventValues(connection, event, action, now))) ?? (await claimStaleEvent(trx, connection.id, event.eventId));
@@ -211,7 +203,7 @@ export async function replayEvent(ctx: AppContext, request: FastifyRequest, conn
   const first = (await findEvent(ctx.db, connectionId, eventId)) ?? (/^[1-9][0-9]{0,15}$/.test(eventId) ? await findEventById(ctx.db, Number(eventId)) : undefined);
   if (!connection || !first || first.connection_id !== connectionId) throw notFound('ShopEvent');
   const { invalidEmail, ...action } = normalized(JSON.parse(first.action) as ShopAction);
-  const passwordHash = action.kind === 'purchase' && action.buyer && !invalidEmail ? await passwordHashFor(ctx.db, action.buyer.email) : '';
+  const passwordHash = null;
   const now = new Date();
   const outcome = await ctx.db.transaction().execute(async (trx) => {
     const row = await findEventById(trx, first.id, { lock: true });
