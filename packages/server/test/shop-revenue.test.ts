@@ -18,6 +18,7 @@ import { todayOf } from '@lm/contract/license';
 import type { ShopOrder } from '@lm/contract/shop';
 import { describeBothDatabases, expectError } from './harness.ts';
 import { invariantsSetup, machine, RACERS, uniqueName } from './invariants-support.ts';
+import { mailsTo } from './mail-helpers.ts';
 import { accepted, connect, DAY, id, post, sign, stripeCheckout, stripeEvent, unix } from './shop-support.ts';
 
 const SECRET = 'shop-revenue-secret-0123456789';
@@ -83,7 +84,8 @@ describeBothDatabases('shop revenue path', (t) => {
       for (const order of ['in order', 'refund first'] as const) {
         const subscription = id('sub_');
         const machineId = machine();
-        const invoice = basilInvoice({ subscription, price, email: `${uniqueName('basil')}@example.com`, machineId, periodEnd: unix(Date.now() + 30 * DAY), oneTime: addOn });
+        const email = `${uniqueName('basil')}@example.com`;
+        const invoice = basilInvoice({ subscription, price, email, machineId, periodEnd: unix(Date.now() + 30 * DAY), oneTime: addOn });
         const paymentIntent = id('pi_');
         const paid = sign('stripe', SECRET, basil('invoice.paid', invoice));
         const linked = sign('stripe', SECRET, basil('invoice_payment.paid', invoicePayment(invoice.id, paymentIntent)));
@@ -103,6 +105,8 @@ describeBothDatabases('shop revenue path', (t) => {
         expect((await tan(recurring.tan_id)).revoked).toBeTruthy();
         expect((await tan(oneTime.tan_id)).revoked).toBeTruthy();
         expectError(await refresh(machineId, product.name), 403, 'ERR_LICENSE_REVOKED');
+        // The buyer is told, in their language, with what to do.
+        expect((await mailsTo(t.app, email)).filter((mail) => / was revoked$/.test(mail.subject))).toHaveLength(2);
         // The Orders page lists the refund under its subscription, with what it did to each TAN.
         const events = (await s.admin.get('/api/shop-orders', { query: { filter: subscription } })).json() as { items: ShopOrder[] };
         const refund = events.items.find((item) => item.type === 'charge.refunded')!;

@@ -15,7 +15,8 @@ import { tanChangeValues } from '../tans/service.ts';
 import type { ShopEventLine } from '@lm/contract/shop';
 import type { ShopAction } from './connectors/types.ts';
 import { queuePurchaseMail } from './mail.ts';
-import { addPaymentRefs, insertOrderLine, mappingsOf, orderLines, orderOfPayment, type ConnectionRow, type MappingRow, type OrderLineRow } from './repo.ts';
+import { queueNoticeMails } from './notice-mail.ts';
+import { addPaymentRefs, insertOrderLine, mappingsOf, orderLines, orderOfPayment, ownersOfTans, type ConnectionRow, type MappingRow, type OrderLineRow } from './repo.ts';
 import { applyPending } from './pending.ts';
 import { applyLifecycle, renewLines, type Outcome } from './subscriptions.ts';
 
@@ -113,8 +114,17 @@ async function drainPending(ctx: AppContext, trx: Executor, connection: Connecti
     if (action.kind === 'purchase') return applyPurchase(ctx, trx, connection, action, null, now, { drain: false });
     if (action.kind === 'ignore') return Promise.resolve({ outcome: 'ignored', reason: action.reason, tanIds: [] });
     if (action.kind === 'payment') return applyPayment(ctx, trx, connection, action, now);
-    return applyLifecycle(trx, connection, action, now);
+    return applyLifecycleAndNotify(ctx, trx, connection, action, now);
   });
+}
+
+/** A lifecycle event (subscriptions.ts), and a mail to each buyer whose TAN it suspended, revoked or set to end. */
+export async function applyLifecycleAndNotify(ctx: AppContext, trx: Executor, connection: ConnectionRow, action: Parameters<typeof applyLifecycle>[2], now: Date): Promise<Outcome> {
+  const outcome = await applyLifecycle(trx, connection, action, now);
+  const lines = outcome.lines ?? [];
+  if (!lines.length) return outcome;
+  const owners = await ownersOfTans(trx, connection.id, lines.flatMap((line) => (line.tanId === null ? [] : [line.tanId])));
+  return (await queueNoticeMails(ctx, trx, lines, owners)) ? { ...outcome, mail: true } : outcome;
 }
 
 /**

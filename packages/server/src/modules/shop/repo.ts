@@ -200,6 +200,13 @@ export async function ordersOfPayments(trx: Executor, connectionId: number, refs
   return [...orders].map(([orderRef, renewal]) => ({ orderRef, renewal }));
 }
 
+/** The buyers of TANs made here, by TAN id. */
+export async function ownersOfTans(trx: Executor, connectionId: number, tanIds: readonly number[]): Promise<Map<number, number | null>> {
+  if (!tanIds.length) return new Map();
+  const rows = await trx.selectFrom('shop_orders').select(['tan_id', 'user_id']).where('connection_id', '=', connectionId).where('tan_id', 'in', [...new Set(tanIds)]).execute();
+  return new Map(rows.map((row) => [row.tan_id, row.user_id]));
+}
+
 /** The order a payment (a Stripe invoice) paid, when known, and whether it was a renewal's. */
 export async function orderOfPayment(trx: Executor, connectionId: number, ref: string): Promise<{ orderRef: string; renewal: boolean } | undefined> {
   const row = await trx.selectFrom('shop_payment_refs').select(['order_ref', 'renewal']).where('connection_id', '=', connectionId).where('ref', '=', ref).executeTakeFirst();

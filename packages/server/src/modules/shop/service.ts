@@ -12,10 +12,10 @@ import { openSecret } from '../webhooks/secrets.ts';
 import { CONNECTORS } from './connectors/index.ts';
 import type { Connector, Delivery, ParsedEvent, ShopAction } from './connectors/types.ts';
 import type { PasswordHash } from '../orders/service.ts';
-import { applyPayment, applyPurchase } from './purchase.ts';
+import { applyLifecycleAndNotify, applyPayment, applyPurchase } from './purchase.ts';
 import { finishWithOutcome } from './pending.ts';
 import { claimEvent, claimStaleEvent, countRedelivery, findConnection, findEvent, findEventById, listEvents, type ConnectionRow, type ShopEventRow } from './repo.ts';
-import { applyLifecycle, type Outcome } from './subscriptions.ts';
+import type { Outcome } from './subscriptions.ts';
 
 const invalidSignature = () => new AppError(401, 'ERR_INVALID_SIGNATURE', 'The signature of the shop event is missing, wrong or too old');
 
@@ -157,7 +157,7 @@ async function apply(ctx: AppContext, trx: Executor, connection: ConnectionRow, 
   for (const ref of [...new Set(refsOf(action))].sort()) await lockKey(trx, `shop:${connection.id}:${ref}`);
   if (action.kind === 'purchase') return applyPurchase(ctx, trx, connection, action, passwordHash, now, options);
   if (action.kind === 'payment') return applyPayment(ctx, trx, connection, action, now);
-  return applyLifecycle(trx, connection, action, now);
+  return applyLifecycleAndNotify(ctx, trx, connection, action, now);
 }
 
 export function toShopEvent(row: ShopEventRow): ShopEvent {
