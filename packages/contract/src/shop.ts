@@ -10,10 +10,14 @@ export const SHOP_MAX_SEATS = 10_000;
 /** The longest grace period after a subscription's paid period. */
 export const SHOP_MAX_GRACE_DAYS = 365;
 
-/** A shop's product, price or variant id and what one unit of it makes: a TAN of the product with `seats` licenses. */
+/**
+ * A shop's product, price or variant id and what one unit of it makes: a TAN of the product with
+ * `seats` licenses and the policy (the product's default when none). `productId: null` marks the id
+ * as "no license" (support hours, a printed manual): its lines are recorded and make no TAN.
+ */
 export const shopMapping = z.object({
   externalId: z.string().trim().min(1).max(200),
-  productId: recordId,
+  productId: recordId.nullable(),
   licensePolicyId: recordId.nullish().transform((value) => value ?? null),
   seats: z.number().int().min(1).max(SHOP_MAX_SEATS).default(1),
 });
@@ -48,7 +52,7 @@ export const shopConnection = z.object({
     provider: z.enum(SHOP_PROVIDERS),
     name: z.string(),
     graceDays: z.number().int(),
-    mappings: z.array(z.object({ externalId: z.string(), productId: z.number().int(), licensePolicyId: z.number().int().nullable(), seats: z.number().int() })),
+    mappings: z.array(z.object({ externalId: z.string(), productId: z.number().int().nullable(), licensePolicyId: z.number().int().nullable(), seats: z.number().int() })),
     /** Where the shop sends its events, relative to the API: `/api/webhooks/shop/{id}`. */
     webhookPath: z.string(),
     failedEvents: z.number().int(),
@@ -61,9 +65,10 @@ export const shopConnectionList = listResponse(shopConnection);
 
 /**
  * What became of an event: `pending` is one about a subscription or payment not known yet (a renewal
- * or failed payment before the purchase): it is applied with the purchase that makes it known.
+ * or failed payment before the purchase): it is applied with the purchase that makes it known;
+ * `partial` an order whose mapped lines made their TANs while others need a mapping (replayable).
  */
-export const SHOP_EVENT_OUTCOMES = ['processed', 'ignored', 'failed', 'pending'] as const;
+export const SHOP_EVENT_OUTCOMES = ['processed', 'partial', 'ignored', 'failed', 'pending'] as const;
 export type ShopEventOutcome = (typeof SHOP_EVENT_OUTCOMES)[number];
 
 /**
@@ -72,8 +77,22 @@ export type ShopEventOutcome = (typeof SHOP_EVENT_OUTCOMES)[number];
  * closed), an event about an order or subscription that made no TAN here, an unpaid order, an
  * event type the connection does not act on, or a refund of no line item that made a TAN.
  */
-export const SHOP_EVENT_REASONS = ['unknown-mapping', 'unknown-product', 'inactive-product', 'no-account', 'unknown-order', 'unpaid', 'not-handled', 'invalid-payload', 'no-refunded-items', 'partial-refund', 'refund-pending'] as const;
+export const SHOP_EVENT_REASONS = ['unknown-mapping', 'unknown-product', 'inactive-product', 'no-account', 'unknown-order', 'unpaid', 'not-handled', 'invalid-payload', 'no-refunded-items', 'partial-refund', 'refund-pending', 'invalid-email', 'stale-signature'] as const;
 export type ShopEventReason = (typeof SHOP_EVENT_REASONS)[number];
+
+/**
+ * What an event did to one line of its order or one TAN: `made`, `renewed`, `suspended`,
+ * `reinstated`, `ends` (a cancellation set its last day), `revoked`, or for a line that made no TAN:
+ * `no-license` (mapped as no license), `needs-mapping`, `unknown-product`, `inactive-product`.
+ */
+export const SHOP_LINE_EFFECTS = ['made', 'renewed', 'suspended', 'reinstated', 'ends', 'revoked', 'no-license', 'needs-mapping', 'unknown-product', 'inactive-product'] as const;
+export type ShopLineEffect = (typeof SHOP_LINE_EFFECTS)[number];
+export const shopEventLine = z.object({
+  externalId: z.string().nullable(),
+  tanId: z.number().int().nullable(),
+  effect: z.enum(SHOP_LINE_EFFECTS),
+});
+export type ShopEventLine = z.output<typeof shopEventLine>;
 
 /** The answer to the shop: what became of its event. A repeated event id changes nothing and says `duplicate`. */
 export const shopWebhookResult = z.object({
@@ -82,6 +101,7 @@ export const shopWebhookResult = z.object({
   outcome: z.enum(SHOP_EVENT_OUTCOMES),
   reason: z.string().nullable(),
   tanIds: z.array(z.number().int()),
+  lines: z.array(shopEventLine),
 });
 export type ShopWebhookResult = z.output<typeof shopWebhookResult>;
 
@@ -93,6 +113,8 @@ export const shopEvent = z.object({
     outcome: z.enum(SHOP_EVENT_OUTCOMES),
     reason: z.string().nullable(),
     tanIds: z.array(z.number().int()),
+    /** What it did to each line and TAN. */
+    lines: z.array(shopEventLine),
     /** The order or subscription the event is about, and its buyer's address when the event names one. */
     orderRef: z.string().nullable(),
     email: z.string().nullable(),

@@ -41,11 +41,24 @@ export type OrderBuyer = Pick<OrderWebhook, 'email' | 'firstName' | 'lastName' |
  * their buyers the same way (modules/shop), but always create a missing account (`create: true`):
  * a sold TAN must belong to someone.
  */
+/** A new account's password hash, or how to make one: hashing is slow on purpose, so it is done only for an account really created. */
+export type PasswordHash = string | null | (() => Promise<string>);
+
+/**
+ * The password hash for the account an order may create: hashed now (before the transaction, which
+ * then holds no connection meanwhile) only when the buyer has no account yet; otherwise made only if
+ * the account must be created after all (closed or deleted meanwhile), within the transaction.
+ */
+export async function passwordHashFor(db: Executor, email: string): Promise<PasswordHash> {
+  const hash = () => hashPassword(randomToken());
+  return (await findUserByEmail(db, email)) ? hash : hash();
+}
+
 export async function orderAccount(
   ctx: AppContext,
   trx: Executor,
   order: OrderBuyer,
-  passwordHash: string,
+  passwordHash: PasswordHash,
   now: Date,
   options: { create?: boolean } = {},
 ): Promise<{ row: UserRow | undefined; created: boolean }> {
@@ -53,8 +66,9 @@ export async function orderAccount(
   if (existing) return { row: existing.closed_at ? undefined : existing, created: false };
   if (!options.create && !(await settingValue<boolean>(trx, 'order.autoCreateAccount'))) return { row: undefined, created: false };
   const row = await insertUser(trx, {
-    email: order.email,
-    passwordHash,
+    // Stored as it is looked up: a buyer whose shop sends capitals has one account.
+    email: order.email.trim().toLowerCase(),
+    passwordHash: typeof passwordHash === 'function' ? await passwordHash() : passwordHash,
     firstName: order.firstName,
     lastName: order.lastName,
     ...NO_CONTACT_DETAILS,
@@ -118,8 +132,8 @@ export async function handleOrder(ctx: AppContext, order: OrderWebhook, now = ne
   if (!isFresh(orderTimeMs(order.timestamp), now.getTime())) {
     throw new AppError(401, 'ERR_STALE_REQUEST', 'The order timestamp is more than five minutes away from the server time');
   }
-  // Hashing is slow on purpose: done before the transaction, so that it holds no lock meanwhile.
-  const passwordHash = await hashPassword(randomToken());
+  // Hashing is slow on purpose: done before the transaction, so that it holds no lock meanwhile, and only for a new buyer.
+  const passwordHash = await passwordHashFor(ctx.db, order.email);
   let outcome: OrderWebhookResult | undefined;
   try {
     outcome = await runOrder(ctx, order, passwordHash, now);
@@ -139,7 +153,7 @@ export async function handleOrder(ctx: AppContext, order: OrderWebhook, now = ne
 }
 
 /** The automations of one order in one transaction; undefined when the order id was handled before. */
-function runOrder(ctx: AppContext, order: OrderWebhook, passwordHash: string, now: Date): Promise<OrderWebhookResult | undefined> {
+function runOrder(ctx: AppContext, order: OrderWebhook, passwordHash: PasswordHash, now: Date): Promise<OrderWebhookResult | undefined> {
   const nowText = now.toISOString();
   return ctx.db.transaction().execute(async (trx) => {
     if (!(await claimOrder(trx, { orderId: order.orderId, email: order.email, receivedAt: nowText }))) return undefined;

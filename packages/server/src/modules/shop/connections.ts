@@ -34,9 +34,11 @@ function invalid(path: string, code: string, params: Record<string, string | num
 
 /** Each mapping must name an existing, active product and, if any, an existing policy: the error names which. */
 async function checkMappings(db: Executor, mappings: readonly ShopMapping[]): Promise<void> {
-  const products = await productStates(db, [...new Set(mappings.map((mapping) => mapping.productId))]);
+  const products = await productStates(db, [...new Set(mappings.flatMap((mapping) => (mapping.productId === null ? [] : [mapping.productId])))]);
   const policies = await existingPolicies(db, [...new Set(mappings.flatMap((mapping) => (mapping.licensePolicyId === null ? [] : [mapping.licensePolicyId])))]);
   for (const [index, mapping] of mappings.entries()) {
+    // No product: the id is "no license", its lines make no TAN.
+    if (mapping.productId === null) continue;
     const active = products.get(mapping.productId);
     if (active === undefined) throw invalid(`mappings.${index}.productId`, 'unknownProduct', { productId: mapping.productId, externalId: mapping.externalId });
     if (!active) throw invalid(`mappings.${index}.productId`, 'inactiveProduct', { productId: mapping.productId, externalId: mapping.externalId });

@@ -1,4 +1,5 @@
 import { todayOf } from '@lm/contract/license';
+import { resolveLocale } from '@lm/contract/messages';
 import { generateTanCode } from '@lm/contract/tan';
 import { recordChange } from '../../platform/changelog.ts';
 import { SYSTEM, type AppContext } from '../../platform/context.ts';
@@ -6,13 +7,16 @@ import type { Executor } from '../../platform/db/database.ts';
 import { enqueueEvents } from '../../platform/webhooks/outbox.ts';
 import { insertActivatedLicense, machineTaken, resolvePolicy } from '../licenses/activation.ts';
 import { findProductForLicensing } from '../licenses/repo.ts';
-import { orderAccount } from '../orders/service.ts';
+import { orderAccount, type PasswordHash } from '../orders/service.ts';
+import { findUserById } from '../users/repo.ts';
 import { claimActivation } from '../licenses/tan-repo.ts';
 import { insertTans, type TanRow } from '../tans/repo.ts';
 import { tanChangeValues } from '../tans/service.ts';
+import type { ShopEventLine } from '@lm/contract/shop';
 import type { ShopAction } from './connectors/types.ts';
 import { queuePurchaseMail } from './mail.ts';
-import { addPaymentRefs, insertOrderLine, mappingsOf, orderLines, type ConnectionRow, type MappingRow } from './repo.ts';
+import { queueNoticeMails } from './notice-mail.ts';
+import { addPaymentRefs, insertOrderLine, mappingsOf, orderLines, orderOfPayment, ownersOfTans, type ConnectionRow, type MappingRow, type OrderLineRow } from './repo.ts';
 import { applyPending } from './pending.ts';
 import { applyLifecycle, renewLines, type Outcome } from './subscriptions.ts';
 
@@ -25,34 +29,102 @@ export function validUntilOf(periodEnd: string | null, graceDays: number): strin
   return todayOf(new Date(end.getTime() + graceDays * 86_400_000));
 }
 
-/** Each item's mapping (by its most specific id that has one), or why the order cannot be sold here. */
+/** A line to make a TAN of: its mapping (by its item's most specific id that has one) and product. */
 interface MappedItem {
-  mapping: MappingRow;
+  mapping: MappingRow & { product_id: number };
+  productName: string;
   quantity: number;
   externalId: string;
   lineIds: string[];
+  recurring: boolean;
 }
 
-async function mappedItems(trx: Executor, connection: ConnectionRow, purchase: Purchase): Promise<{ items: MappedItem[] } | { reason: string }> {
-  if (!purchase.items.length) return { reason: 'unknown-mapping' };
+/** What becomes of each item of an order: a line made before (renewed), a TAN to make, or why it makes none. */
+interface LinePlan {
+  known: { line: OrderLineRow; lineIds: string[] }[];
+  make: MappedItem[];
+  none: ShopEventLine[];
+}
+
+/**
+ * Each line on its own: a line the order made before is renewed, a mapped line makes its TAN, a line
+ * mapped as "no license" is recorded so, and one without a mapping (or whose product is gone or
+ * inactive) is recorded as needing one, for a replay once it is fixed.
+ */
+async function planLines(trx: Executor, connection: ConnectionRow, purchase: Purchase, existing: OrderLineRow[]): Promise<LinePlan> {
   const mappings = new Map((await mappingsOf(trx, [connection.id])).map((mapping) => [mapping.external_id, mapping]));
+  const plan: LinePlan = { known: [], make: [], none: [] };
   // Two lines of one id (a shop may split them) make one TAN of their summed quantity: one per order and id.
   const byId = new Map<string, MappedItem>();
   for (const item of purchase.items) {
-    const externalId = item.externalIds.find((id) => mappings.has(id));
-    if (!externalId) return { reason: `unknown-mapping:${item.externalIds[0]}` };
-    const mapping = mappings.get(externalId)!;
-    const product = await findProductForLicensing(trx, mapping.product_id);
-    if (!product) return { reason: `unknown-product:${mapping.product_id}` };
-    if (!product.active) return { reason: `inactive-product:${product.name}` };
     const lineIds = item.lineId ? [item.lineId] : [];
+    const line = existing.find((row) => item.externalIds.includes(row.external_id));
+    if (line) {
+      plan.known.push({ line, lineIds });
+      continue;
+    }
+    const externalId = item.externalIds.find((id) => mappings.has(id));
+    const mapping = externalId === undefined ? undefined : mappings.get(externalId)!;
+    if (!externalId || !mapping) {
+      plan.none.push({ externalId: item.externalIds[0] ?? null, tanId: null, effect: 'needs-mapping' });
+      continue;
+    }
+    if (mapping.product_id === null) {
+      plan.none.push({ externalId, tanId: null, effect: 'no-license' });
+      continue;
+    }
+    const product = await findProductForLicensing(trx, mapping.product_id);
+    if (!product || !product.active) {
+      plan.none.push({ externalId, tanId: null, effect: product ? 'inactive-product' : 'unknown-product' });
+      continue;
+    }
     const same = byId.get(externalId);
     if (same) {
       same.quantity += item.quantity;
       same.lineIds.push(...lineIds);
-    } else byId.set(externalId, { mapping, quantity: item.quantity, externalId, lineIds });
+    } else {
+      byId.set(externalId, {
+        mapping: { ...mapping, product_id: mapping.product_id },
+        productName: product.name,
+        quantity: item.quantity,
+        externalId,
+        lineIds,
+        recurring: purchase.subscriptionRef !== null && item.recurring !== false,
+      });
+    }
   }
-  return { items: [...byId.values()] };
+  plan.make = [...byId.values()];
+  return plan;
+}
+
+/** The reason an order's lines that made no TAN give the event: the first that needs the administrator. */
+async function reasonOf(trx: Executor, connection: ConnectionRow, none: ShopEventLine[]): Promise<string | null> {
+  const problem = none.find((line) => line.effect !== 'no-license');
+  if (!problem) return null;
+  if (problem.effect === 'needs-mapping') return `unknown-mapping:${problem.externalId ?? ''}`;
+  const mapping = (await mappingsOf(trx, [connection.id])).find((row) => row.external_id === problem.externalId);
+  if (problem.effect === 'unknown-product') return `unknown-product:${mapping?.product_id ?? ''}`;
+  const product = mapping?.product_id ? await findProductForLicensing(trx, mapping.product_id) : undefined;
+  return `inactive-product:${product?.name ?? ''}`;
+}
+
+/** Runs the events that waited for one of `refs` (pending.ts), now that they are known. */
+async function drainPending(ctx: AppContext, trx: Executor, connection: ConnectionRow, refs: readonly string[], now: Date): Promise<boolean> {
+  return applyPending(trx, connection, refs, now, (action) => {
+    if (action.kind === 'purchase') return applyPurchase(ctx, trx, connection, action, null, now, { drain: false });
+    if (action.kind === 'ignore') return Promise.resolve({ outcome: 'ignored', reason: action.reason, tanIds: [] });
+    if (action.kind === 'payment') return applyPayment(ctx, trx, connection, action, now);
+    return applyLifecycleAndNotify(ctx, trx, connection, action, now);
+  });
+}
+
+/** A lifecycle event (subscriptions.ts), and a mail to each buyer whose TAN it suspended, revoked or set to end. */
+export async function applyLifecycleAndNotify(ctx: AppContext, trx: Executor, connection: ConnectionRow, action: Parameters<typeof applyLifecycle>[2], now: Date): Promise<Outcome> {
+  const outcome = await applyLifecycle(trx, connection, action, now);
+  const lines = outcome.lines ?? [];
+  if (!lines.length) return outcome;
+  const owners = await ownersOfTans(trx, connection.id, lines.flatMap((line) => (line.tanId === null ? [] : [line.tanId])));
+  return (await queueNoticeMails(ctx, trx, lines, owners)) ? { ...outcome, mail: true } : outcome;
 }
 
 /**
@@ -60,42 +132,95 @@ async function mappedItems(trx: Executor, connection: ConnectionRow, purchase: P
  * cancellation, renewal or refund of its subscription or payment delivered before it, in the same
  * transaction. `drain: false` for a pending renewal applied so.
  */
-export async function applyPurchase(ctx: AppContext, trx: Executor, connection: ConnectionRow, purchase: Purchase, passwordHash: string, now: Date, options: { drain?: boolean } = {}): Promise<Outcome> {
-  const outcome = await paidOrder(ctx, trx, connection, purchase, passwordHash, now);
-  if (options.drain === false || outcome.outcome !== 'processed') return outcome;
+export async function applyPurchase(
+  ctx: AppContext,
+  trx: Executor,
+  connection: ConnectionRow,
+  purchase: Purchase,
+  passwordHash: PasswordHash,
+  now: Date,
+  options: { drain?: boolean; replay?: boolean } = {},
+): Promise<Outcome> {
+  const outcome = await paidOrder(ctx, trx, connection, purchase, passwordHash, now, options.replay ?? false);
+  if (options.drain === false || (outcome.outcome !== 'processed' && outcome.outcome !== 'partial') || !outcome.tanIds.length) return outcome;
   const refs = [purchase.orderRef, ...(purchase.subscriptionRef ? [purchase.subscriptionRef] : []), ...purchase.paymentRefs];
-  const mail = await applyPending(trx, connection, refs, now, (action) => {
-    if (action.kind === 'purchase') return applyPurchase(ctx, trx, connection, action, '', now, { drain: false });
-    if (action.kind === 'ignore') return Promise.resolve({ outcome: 'ignored', reason: action.reason, tanIds: [] });
-    return applyLifecycle(trx, connection, action, now);
-  });
+  const mail = await drainPending(ctx, trx, connection, refs, now);
   return mail ? { ...outcome, mail } : outcome;
 }
 
 /**
- * The TANs an order made here are found again (a subscription's renewal, or the same order in
- * another event); otherwise a TAN per mapped line item for the buyer's account, mailed in the order's
- * language and activated at once when the order names a machine. All in the event's transaction;
- * `passwordHash` is for an account the order creates (hashed before, outside it). A renewal of a
- * subscription not known yet (it names no buyer) waits for the subscription's purchase.
+ * Stripe's `invoice_payment.paid`: the payment intent or charge that paid an invoice pays the
+ * invoice's order, and the refund or dispute that waited for it runs now. Before the invoice's
+ * purchase is known, it waits for it.
  */
-async function paidOrder(ctx: AppContext, trx: Executor, connection: ConnectionRow, purchase: Purchase, passwordHash: string, now: Date): Promise<Outcome> {
+export async function applyPayment(ctx: AppContext, trx: Executor, connection: ConnectionRow, action: Extract<ShopAction, { kind: 'payment' }>, now: Date): Promise<Outcome> {
+  const invoice = await orderOfPayment(trx, connection.id, action.invoiceRef);
+  if (!invoice) return { outcome: 'pending', reason: 'unknown-order', tanIds: [], pendingRefs: [action.invoiceRef] };
+  const orderRef = invoice.orderRef;
+  await addPaymentRefs(trx, connection.id, action.refs, orderRef, { renewal: invoice.renewal });
+  const mail = await drainPending(ctx, trx, connection, action.refs, now);
+  return { outcome: 'processed', reason: null, tanIds: [], orderRef, ...(mail ? { mail } : {}) };
+}
+
+/**
+ * The TANs an order made here are found again (a subscription's renewal, or the same order in
+ * another event, or a replay once a mapping is fixed); each other line makes its TAN for the buyer's
+ * account, mailed in the order's language and activated at once when the order names a machine, or
+ * is recorded as making none. All in the event's transaction; `passwordHash` is for an account the
+ * order creates. A renewal of a subscription not known yet (it names no buyer) waits for the
+ * subscription's purchase.
+ */
+async function paidOrder(ctx: AppContext, trx: Executor, connection: ConnectionRow, purchase: Purchase, passwordHash: PasswordHash, now: Date, replay: boolean): Promise<Outcome> {
   const existing = await orderLines(trx, connection.id, purchase.orderRef);
+  if (!existing.length && !purchase.buyer && purchase.subscriptionRef) return { outcome: 'pending', reason: 'unknown-order', tanIds: [], pendingRefs: [purchase.subscriptionRef] };
+  if (!purchase.items.length && !existing.length) return { outcome: 'failed', reason: 'unknown-mapping', tanIds: [] };
+  const plan = await planLines(trx, connection, purchase, existing);
+  // A later event of a known order (a renewal) names its lines as the shop bills them, maybe by an id
+  // the order's lines were not mapped by: its first event recorded what needed a mapping, a replay of
+  // that event reports it again.
+  if (existing.length && !replay) plan.none = plan.none.filter((line) => line.effect !== 'needs-mapping');
+  const lines: ShopEventLine[] = [];
+  const tanIds: number[] = [];
   if (existing.length) {
-    await addPaymentRefs(trx, connection.id, purchase.paymentRefs, purchase.orderRef);
-    return renewLines(trx, connection, existing, purchase.periodEnd, purchase.at, now);
+    await addPaymentRefs(trx, connection.id, purchase.paymentRefs, purchase.orderRef, { renewal: purchase.subscriptionRef !== null });
+    // A renewal that names none of the lines it made (mapped by another of the item's ids): all of them.
+    const known = plan.known.length ? plan.known : plan.make.length || plan.none.length ? [] : existing.map((line) => ({ line, lineIds: [] }));
+    const renewed = await renewLines(trx, connection, known.map(({ line }) => line), purchase.periodEnd, purchase.at, now, new Map(known.map(({ line, lineIds }) => [line.id, lineIds])));
+    lines.push(...(renewed.lines ?? []));
+    tanIds.push(...renewed.tanIds);
   }
-  const mapped = await mappedItems(trx, connection, purchase);
-  if ('reason' in mapped) return { outcome: 'failed', reason: mapped.reason, tanIds: [] };
-  if (!purchase.buyer && purchase.subscriptionRef) return { outcome: 'pending', reason: 'unknown-order', tanIds: [], pendingRefs: [purchase.subscriptionRef] };
-  if (!purchase.buyer) return { outcome: 'failed', reason: 'no-account', tanIds: [] };
-  const account = await orderAccount(ctx, trx, purchase.buyer, passwordHash, now, { create: true });
-  if (!account.row) return { outcome: 'failed', reason: 'no-account', tanIds: [] };
+  let made: Outcome = { outcome: 'processed', reason: null, tanIds: [] };
+  if (plan.make.length) {
+    const buyer = purchase.buyer;
+    const ownerId = existing.find((line) => line.user_id !== null)?.user_id ?? null;
+    made = await makeTans(ctx, trx, connection, purchase, plan.make, { buyer, ownerId, passwordHash }, now);
+    if (made.outcome === 'failed') return made;
+    lines.push(...(made.lines ?? []));
+    tanIds.push(...made.tanIds);
+  }
+  lines.push(...plan.none);
+  const reason = await reasonOf(trx, connection, plan.none);
+  if (!existing.length && !plan.make.length && reason) return { outcome: 'failed', reason, tanIds: [], lines };
+  if (!existing.length) await addPaymentRefs(trx, connection.id, purchase.paymentRefs, purchase.orderRef);
+  return { outcome: reason ? 'partial' : 'processed', reason, tanIds, lines, ...(made.mail ? { mail: true } : {}) };
+}
+
+/** A TAN per line for the buyer's account (found or created), mailed and activated as paidOrder says. */
+async function makeTans(
+  ctx: AppContext,
+  trx: Executor,
+  connection: ConnectionRow,
+  purchase: Purchase,
+  items: MappedItem[],
+  who: { buyer: Purchase['buyer']; ownerId: number | null; passwordHash: PasswordHash },
+  now: Date,
+): Promise<Outcome> {
+  const account = who.buyer ? await orderAccount(ctx, trx, who.buyer, who.passwordHash, now, { create: true }) : { row: who.ownerId === null ? undefined : await findUserById(trx, who.ownerId), created: false };
+  if (!account.row || account.row.closed_at) return { outcome: 'failed', reason: 'no-account', tanIds: [] };
   const owner = account.row;
   const nowText = now.toISOString();
-  const validUntil = validUntilOf(purchase.periodEnd, connection.grace_days);
   const tanIds: number[] = [];
-  for (const item of mapped.items) {
+  for (const item of items) {
     const licenseCount = item.quantity * item.mapping.seats;
     const [tan] = await insertTans(
       trx,
@@ -107,7 +232,8 @@ async function paidOrder(ctx: AppContext, trx: Executor, connection: ConnectionR
           licenseCount,
           distributorId: null,
           freeUpdatesUntil: null,
-          validUntil,
+          // A one-time line of a subscription's order is perpetual: it never follows the subscription's period.
+          validUntil: item.recurring ? validUntilOf(purchase.periodEnd, connection.grace_days) : null,
           notes: `${connection.name}: ${purchase.orderRef} (${item.externalId})`,
           createdBy: null,
         },
@@ -119,29 +245,27 @@ async function paidOrder(ctx: AppContext, trx: Executor, connection: ConnectionR
       connection_id: connection.id,
       order_ref: purchase.orderRef,
       external_id: item.externalId,
-      subscription_ref: purchase.subscriptionRef,
+      subscription_ref: item.recurring ? purchase.subscriptionRef : null,
       tan_id: tan.id,
       user_id: owner.id,
-      period_end: purchase.periodEnd,
+      period_end: item.recurring ? purchase.periodEnd : null,
       paid_at: purchase.at,
       failed_at: null,
       created_at: nowText,
       line_ids: JSON.stringify(item.lineIds),
     });
     const activated = purchase.machineId ? await activateForBuyer(trx, tan, owner.id, purchase.machineId, now) : false;
-    const product = (await findProductForLicensing(trx, item.mapping.product_id))!;
     await queuePurchaseMail(ctx, trx, {
       email: owner.email,
       firstName: owner.first_name,
-      locale: purchase.buyer.locale,
-      productName: product.name,
+      locale: purchase.buyer?.locale ?? resolveLocale(owner.locale),
+      productName: item.productName,
       code: tan.code,
       licenseCount,
       machineId: activated ? purchase.machineId : null,
     });
     tanIds.push(tan.id);
   }
-  await addPaymentRefs(trx, connection.id, purchase.paymentRefs, purchase.orderRef);
   await enqueueEvents(trx, 'order.processed', [
     {
       data: { orderId: purchase.orderRef, connectionId: connection.id, provider: connection.provider, account: account.created ? 'created' : 'existing', userId: owner.id, email: owner.email, tanIds },
@@ -150,7 +274,7 @@ async function paidOrder(ctx: AppContext, trx: Executor, connection: ConnectionR
       personId: owner.id,
     },
   ]);
-  return { outcome: 'processed', reason: null, tanIds, mail: true };
+  return { outcome: 'processed', reason: null, tanIds, mail: true, lines: items.map((item, index) => ({ externalId: item.externalId, tanId: tanIds[index], effect: 'made' })) };
 }
 
 /**

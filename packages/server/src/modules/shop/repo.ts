@@ -10,7 +10,8 @@ export type OrderLineRow = Selectable<ShopOrdersTable>;
 export interface MappingRow {
   connection_id: number;
   external_id: string;
-  product_id: number;
+  /** Null: "no license", the id's lines make no TAN. */
+  product_id: number | null;
   license_policy_id: number | null;
   seats: number;
 }
@@ -103,6 +104,12 @@ export async function claimEvent(
   return row?.id;
 }
 
+/** An event recorded from a stale delivery (nothing done), taken over by a fresh delivery of it: its row id, locked; undefined when there is none. */
+export async function claimStaleEvent(trx: Executor, connectionId: number, eventId: string): Promise<number | undefined> {
+  const query = trx.selectFrom('shop_events').select('id').where('connection_id', '=', connectionId).where('event_id', '=', eventId).where('outcome', '=', 'failed').where('reason', '=', 'stale-signature');
+  return (await forUpdate(trx, query).executeTakeFirst())?.id;
+}
+
 /** Counts a repeated delivery of an event (it changed nothing else). */
 export async function countRedelivery(db: Executor, connectionId: number, eventId: string): Promise<void> {
   await db
@@ -113,10 +120,21 @@ export async function countRedelivery(db: Executor, connectionId: number, eventI
     .execute();
 }
 
-export async function finishEvent(trx: Executor, id: number, result: { outcome: ShopEventRow['outcome']; reason: string | null; tanIds: number[]; orderRef?: string; now: string }): Promise<void> {
+export async function finishEvent(
+  trx: Executor,
+  id: number,
+  result: { outcome: ShopEventRow['outcome']; reason: string | null; tanIds: number[]; lines?: unknown[]; orderRef?: string; now: string },
+): Promise<void> {
   await trx
     .updateTable('shop_events')
-    .set({ outcome: result.outcome, reason: result.reason, tan_ids: JSON.stringify(result.tanIds), handled_at: result.now, ...(result.orderRef ? { order_ref: result.orderRef } : {}) })
+    .set({
+      outcome: result.outcome,
+      reason: result.reason,
+      tan_ids: JSON.stringify(result.tanIds),
+      lines: JSON.stringify(result.lines ?? []),
+      handled_at: result.now,
+      ...(result.orderRef ? { order_ref: result.orderRef } : {}),
+    })
     .where('id', '=', id)
     .execute();
 }
@@ -154,25 +172,45 @@ export async function insertOrderLine(trx: Executor, values: Omit<ShopOrdersTabl
   await trx.insertInto('shop_orders').values(values).execute();
 }
 
-export async function updateOrderLine(trx: Executor, id: number, values: Partial<Pick<ShopOrdersTable, 'period_end' | 'paid_at' | 'failed_at'>>): Promise<void> {
+export async function updateOrderLine(trx: Executor, id: number, values: Partial<Pick<ShopOrdersTable, 'period_end' | 'paid_at' | 'failed_at'>> & { line_ids?: string }): Promise<void> {
   await trx.updateTable('shop_orders').set(values).where('id', '=', id).execute();
 }
 
-export async function addPaymentRefs(trx: Executor, connectionId: number, refs: readonly string[], orderRef: string): Promise<void> {
+/** Payments of an order; `renewal`: of a subscription's renewal, which paid the subscription's lines only. */
+export async function addPaymentRefs(trx: Executor, connectionId: number, refs: readonly string[], orderRef: string, options: { renewal?: boolean } = {}): Promise<void> {
   const unique = [...new Set(refs)];
   if (!unique.length) return;
   await trx
     .insertInto('shop_payment_refs')
-    .values(unique.map((ref) => ({ connection_id: connectionId, ref, order_ref: orderRef })))
+    .values(unique.map((ref) => ({ connection_id: connectionId, ref, order_ref: orderRef, renewal: options.renewal ?? false })))
     .onConflict((conflict) => conflict.columns(['connection_id', 'ref']).doNothing())
     .execute();
 }
 
-/** The orders (or subscriptions) that payments paid, and the refs that name an order themselves. */
-export async function ordersOfPayments(trx: Executor, connectionId: number, refs: readonly string[]): Promise<string[]> {
+/**
+ * The orders (or subscriptions) that payments paid, and the refs that name an order themselves; an
+ * order paid only by renewals among `refs` is `renewal` (a refund of it gives back the subscription's lines).
+ */
+export async function ordersOfPayments(trx: Executor, connectionId: number, refs: readonly string[]): Promise<{ orderRef: string; renewal: boolean }[]> {
   if (!refs.length) return [];
-  const rows = await trx.selectFrom('shop_payment_refs').select('order_ref').where('connection_id', '=', connectionId).where('ref', 'in', refs).execute();
-  return [...new Set([...rows.map((row) => row.order_ref), ...refs])];
+  const rows = await trx.selectFrom('shop_payment_refs').select(['order_ref', 'renewal']).where('connection_id', '=', connectionId).where('ref', 'in', refs).execute();
+  const orders = new Map<string, boolean>();
+  for (const row of rows) orders.set(row.order_ref, (orders.get(row.order_ref) ?? true) && Boolean(row.renewal));
+  for (const ref of refs) if (!orders.has(ref)) orders.set(ref, false);
+  return [...orders].map(([orderRef, renewal]) => ({ orderRef, renewal }));
+}
+
+/** The buyers of TANs made here, by TAN id. */
+export async function ownersOfTans(trx: Executor, connectionId: number, tanIds: readonly number[]): Promise<Map<number, number | null>> {
+  if (!tanIds.length) return new Map();
+  const rows = await trx.selectFrom('shop_orders').select(['tan_id', 'user_id']).where('connection_id', '=', connectionId).where('tan_id', 'in', [...new Set(tanIds)]).execute();
+  return new Map(rows.map((row) => [row.tan_id, row.user_id]));
+}
+
+/** The order a payment (a Stripe invoice) paid, when known, and whether it was a renewal's. */
+export async function orderOfPayment(trx: Executor, connectionId: number, ref: string): Promise<{ orderRef: string; renewal: boolean } | undefined> {
+  const row = await trx.selectFrom('shop_payment_refs').select(['order_ref', 'renewal']).where('connection_id', '=', connectionId).where('ref', '=', ref).executeTakeFirst();
+  return row ? { orderRef: row.order_ref, renewal: Boolean(row.renewal) } : undefined;
 }
 
 /** A buyer's TANs from shops, not revoked, newest first (at most `limit`). */

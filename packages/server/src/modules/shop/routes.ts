@@ -54,7 +54,10 @@ export function shopWebhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   };
 }
 
-const eventParams = z.object({ id: wholeNumberText(1, MAX_RECORD_ID), eventId: wholeNumberText(1, MAX_RECORD_ID) });
+const eventParams = z.object({
+  id: wholeNumberText(1, MAX_RECORD_ID).describe('The shop connection'),
+  eventId: z.string().trim().min(1).max(200).describe('The provider’s event id (as the shop sent it, e.g. evt_…), or the event’s id on the Orders page'),
+});
 
 export function shopConnectionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {

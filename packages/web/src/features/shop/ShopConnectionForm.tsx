@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, NumberInput, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Group, NumberInput, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { FormActions } from '../../components/FormActions.tsx';
 import { ProductSelect } from '../../components/ProductSelect.tsx';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { showFieldErrors } from '../../lib/server-errors.ts';
+import { PolicySelect } from '../../components/PolicySelect.tsx';
 import { useSaveShopConnection } from './api/shop.ts';
 
 interface MappingValues {
@@ -14,6 +15,8 @@ interface MappingValues {
   productId: number | null;
   licensePolicyId: number | null;
   seats: number;
+  /** The shop's id is "no license" (support hours, a manual): its lines make no TAN. */
+  noLicense: boolean;
 }
 
 interface Values {
@@ -37,17 +40,21 @@ export function ShopConnectionForm({ connection, onSaved, onCancel }: { connecti
       name: connection?.name ?? '',
       secret: '',
       graceDays: connection?.graceDays ?? 3,
-      mappings: connection?.mappings.map((mapping) => ({ ...mapping })) ?? [],
+      mappings: connection?.mappings.map((mapping) => ({ ...mapping, noLicense: mapping.productId === null })) ?? [],
     },
     validate: {
       name: (value) => (value.trim() ? null : t('shop.required')),
       secret: (value) => (connection || value.trim().length >= 8 ? (value && value.trim().length < 8 ? t('shop.secretTooShort') : null) : t('shop.secretTooShort')),
-      mappings: { externalId: (value) => (value.trim() ? null : t('shop.required')), productId: (value) => (value ? null : t('shop.required')) },
+      mappings: { externalId: (value) => (value.trim() ? null : t('shop.required')), productId: (value, values, path) => (value || values.mappings[Number(path.split('.')[1])]?.noLicense ? null : t('shop.required')) },
     },
   });
 
   const submit = form.onSubmit(async (values) => {
-    const mappings = values.mappings.map((mapping) => ({ externalId: mapping.externalId.trim(), productId: mapping.productId!, licensePolicyId: mapping.licensePolicyId, seats: mapping.seats }));
+    const mappings = values.mappings.map((mapping) =>
+      mapping.noLicense
+        ? { externalId: mapping.externalId.trim(), productId: null, licensePolicyId: null, seats: 1 }
+        : { externalId: mapping.externalId.trim(), productId: mapping.productId!, licensePolicyId: mapping.licensePolicyId, seats: mapping.seats },
+    );
     const body = { name: values.name, graceDays: values.graceDays, mappings, ...(values.secret ? { secret: values.secret } : {}), ...(connection ? {} : { provider: values.provider }) };
     try {
       const saved = await save.mutateAsync(body as never);
@@ -83,23 +90,36 @@ export function ShopConnectionForm({ connection, onSaved, onCancel }: { connecti
           {form.values.mappings.map((mapping, index) => (
             <Group key={index} align="flex-start" wrap="wrap" data-testid="shop-mapping">
               <TextInput label={t('shop.externalId')} required style={{ flex: '1 1 12rem' }} {...form.getInputProps(`mappings.${index}.externalId`)} />
-              <ProductSelect
-                label={t('shop.product')}
-                required
-                active
-                style={{ flex: '1 1 14rem' }}
-                error={form.errors[`mappings.${index}.productId`]}
-                value={mapping.productId}
-                onChange={(productId) => form.setFieldValue(`mappings.${index}.productId`, productId)}
-              />
-              <NumberInput label={t('shop.seats')} min={1} max={SHOP_MAX_SEATS} allowDecimal={false} allowNegative={false} w={100} {...form.getInputProps(`mappings.${index}.seats`)} />
+              {!mapping.noLicense && (
+                <>
+                  <ProductSelect
+                    label={t('shop.product')}
+                    required
+                    active
+                    style={{ flex: '1 1 14rem' }}
+                    error={form.errors[`mappings.${index}.productId`]}
+                    value={mapping.productId}
+                    onChange={(productId) => form.setFieldValue(`mappings.${index}.productId`, productId)}
+                  />
+                  <PolicySelect
+                    label={t('tans.policy')}
+                    placeholder={t('tans.policyFromProduct')}
+                    style={{ flex: '1 1 12rem' }}
+                    value={mapping.licensePolicyId === null ? null : String(mapping.licensePolicyId)}
+                    onChange={(policyId) => form.setFieldValue(`mappings.${index}.licensePolicyId`, policyId ? Number(policyId) : null)}
+                    data-testid="mapping-policy"
+                  />
+                  <NumberInput label={t('shop.seats')} min={1} max={SHOP_MAX_SEATS} allowDecimal={false} allowNegative={false} w={100} {...form.getInputProps(`mappings.${index}.seats`)} />
+                </>
+              )}
+              <Checkbox mt={32} label={t('shop.noLicense')} {...form.getInputProps(`mappings.${index}.noLicense`, { type: 'checkbox' })} data-testid="mapping-no-license" />
               <ActionIcon variant="subtle" color="red" mt={28} aria-label={t('shop.removeMapping')} onClick={() => form.removeListItem('mappings', index)}>
                 <IconTrash size={18} />
               </ActionIcon>
             </Group>
           ))}
           <Group>
-            <Button variant="light" size="compact-sm" leftSection={<IconPlus size={14} />} onClick={() => form.insertListItem('mappings', { externalId: '', productId: null, licensePolicyId: null, seats: 1 })}>
+            <Button variant="light" size="compact-sm" leftSection={<IconPlus size={14} />} onClick={() => form.insertListItem('mappings', { externalId: '', productId: null, licensePolicyId: null, seats: 1, noLicense: false })}>
               {t('shop.addMapping')}
             </Button>
           </Group>

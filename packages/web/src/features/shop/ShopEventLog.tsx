@@ -10,7 +10,7 @@ import { useListState } from '../../lib/list-state.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { useReplayShopEvent, useShopEvents } from './api/shop.ts';
 
-export const OUTCOME_COLORS: Record<ShopEventOutcome, string> = { processed: 'green', ignored: 'gray', failed: 'red', pending: 'orange' };
+export const OUTCOME_COLORS: Record<ShopEventOutcome, string> = { processed: 'green', partial: 'yellow', ignored: 'gray', failed: 'red', pending: 'orange' };
 
 /** A stored reason (`code` or `code:detail`, e.g. `unknown-mapping:price_123`) in the reader's words. */
 export function reasonText(reason: string | null, t: TFunction): string {
@@ -76,7 +76,7 @@ export function ShopEventLog({ connectionId }: { connectionId: number }) {
       key: 'actions',
       label: t('common.actions'),
       render: (event) =>
-        event.outcome === 'failed' && (
+        (event.outcome === 'failed' || event.outcome === 'partial') && (
           <Button size="compact-sm" variant="light" leftSection={<IconRepeat size={14} />} onClick={() => void run(event)} loading={replay.isPending} data-testid="replay-event">
             {t('shop.replay')}
           </Button>
@@ -92,7 +92,7 @@ export function ShopEventLog({ connectionId }: { connectionId: number }) {
           setOutcome(value as typeof outcome);
           state.setOffset(0);
         }}
-        data={(['all', 'processed', 'pending', 'ignored', 'failed'] as const).map((value) => ({ value, label: t(`shop.outcomes.${value}`) }))}
+        data={(['all', 'processed', 'partial', 'pending', 'ignored', 'failed'] as const).map((value) => ({ value, label: t(`shop.outcomes.${value}`) }))}
         fullWidth
       />
       <ListTable id="shop-events" columns={columns} items={data?.items} totalCount={data?.totalCount} loading={isFetching} error={error} state={state} rowKey={(event) => event.id} />

@@ -124,6 +124,11 @@ export default function ShopOrdersPage() {
               {reasonText(order.reason, t)}
             </Text>
           )}
+          {order.lines.length > 0 && (
+            <Text size="xs" data-testid="order-lines">
+              {order.lines.map((line) => `${line.externalId ?? `TAN ${line.tanId}`}: ${t(`shop.lineEffects.${line.effect}`)}`).join(' · ')}
+            </Text>
+          )}
           {order.deliveries > 1 && (
             <Text size="xs" c="dimmed">
               {t('shop.orders.deliveries', { count: order.deliveries })}
@@ -143,7 +148,7 @@ export default function ShopOrdersPage() {
       key: 'actions',
       label: t('common.actions'),
       render: (order) =>
-        order.outcome === 'failed' && (
+        (order.outcome === 'failed' || order.outcome === 'partial') && (
           <Button size="compact-sm" variant="light" leftSection={<IconRepeat size={14} />} onClick={() => void run(order)} loading={replay.isPending} data-testid="replay-order">
             {t('shop.replay')}
           </Button>

@@ -35,7 +35,10 @@ function orderCompleted(data: Record<string, unknown>, at: string): ShopAction {
     paymentRefs: [order, text(data.reference)].filter((ref): ref is string => Boolean(ref)),
     buyer: email ? { email, firstName: text(customer.first) ?? email, lastName: text(customer.last) ?? '-', company: text(customer.company), locale: text(data.language) ? resolveLocale(text(data.language)) : null } : null,
     machineId: text(tags.machineId) ?? text(tags.machine_id),
-    items: items.map((item) => ({ externalIds: [text(item.product), text(item.sku)].filter((id): id is string => id !== null), quantity: quantity(item.quantity) })).filter((item) => item.externalIds.length),
+    // An item without a subscription in a subscription's cart (a perpetual add-on) is bought once.
+    items: items
+      .map((item) => ({ externalIds: [text(item.product), text(item.sku)].filter((id): id is string => id !== null), quantity: quantity(item.quantity), recurring: subscriptionId(item.subscription) !== null }))
+      .filter((item) => item.externalIds.length),
     periodEnd: subscription ? (items.map((item) => fromMillis(record(item.subscription).nextChargeDate ?? record(item.subscription).next)).find((end) => end !== null) ?? null) : null,
     at,
   };
@@ -64,6 +67,14 @@ function actionOf(type: string, data: Record<string, unknown>, at: string): Shop
         at,
       };
     }
+    case 'subscription.activated': {
+      // Sent with the order that starts a subscription: its first period's end (the order's item
+      // names only the subscription's id), so the TAN has an end from the start, not from the first renewal.
+      const id = text(data.id) ?? text(data.subscription);
+      const end = fromMillis(data.nextChargeDate ?? data.next);
+      if (!id || !end) return { kind: 'ignore', reason: 'not-handled' };
+      return { kind: 'purchase', orderRef: id, subscriptionRef: id, paymentRefs: [], buyer: null, machineId: null, items: text(data.product) ? [{ externalIds: [text(data.product)!], quantity: quantity(data.quantity) }] : [], periodEnd: end, at };
+    }
     case 'subscription.payment.overdue': {
       const id = subscriptionId(data.subscription) ?? text(data.id);
       return id ? { kind: 'payment-failed', subscriptionRef: id, at } : { kind: 'ignore', reason: 'not-handled' };
@@ -74,7 +85,14 @@ function actionOf(type: string, data: Record<string, unknown>, at: string): Shop
     }
     case 'return.created': {
       const original = record(data.original);
-      return { kind: 'refund', refs: [text(original.order) ?? text(original.id), text(original.reference)].filter((ref): ref is string => Boolean(ref)), at };
+      const refs = [text(original.order) ?? text(original.id), text(original.reference)].filter((ref): ref is string => Boolean(ref));
+      // A return names the items it gives back: only their TANs are revoked (a perpetual item of a
+      // cart stays when its subscription is returned). A return without items gives back the order.
+      const lines = list(data.items)
+        .map(record)
+        .map((item) => ({ lineId: null, externalIds: [text(item.product), text(item.sku)].filter((id): id is string => id !== null) }))
+        .filter((line) => line.externalIds.length);
+      return lines.length ? { kind: 'refund', refs, lines, at } : { kind: 'refund', refs, at };
     }
     default:
       return { kind: 'ignore', reason: 'not-handled' };

@@ -47,7 +47,18 @@ function transactionCompleted(data: Record<string, unknown>, at: string): ShopAc
     machineId: text(custom.machine_id),
     items: list(data.items)
       .map(record)
-      .map((item) => ({ externalIds: [text(record(item.price).id) ?? text(item.price_id), text(record(item.price).product_id)].filter((id): id is string => id !== null), quantity: quantity(item.quantity) }))
+      .map((item) => {
+        const price = text(record(item.price).id) ?? text(item.price_id);
+        // `details.line_items[].id` (txnitm_…) is what an adjustment's `items[].item_id` names.
+        const line = list(record(data.details).line_items).map(record).find((candidate) => price !== null && text(candidate.price_id) === price);
+        return {
+          externalIds: [price, text(record(item.price).product_id)].filter((id): id is string => id !== null),
+          quantity: quantity(item.quantity),
+          lineId: line ? text(line.id) : null,
+          // A price without a billing cycle is a one-time charge, also in a subscription's transaction.
+          recurring: subscription !== null && record(item.price).billing_cycle !== null,
+        };
+      })
       .filter((item) => item.externalIds.length),
     periodEnd: subscription ? text(record(data.billing_period).ends_at) : null,
     at,
@@ -78,12 +89,21 @@ function actionOf(type: string, data: Record<string, unknown>, at: string): Shop
     case 'adjustment.updated': {
       const action = text(data.action);
       if ((action !== 'refund' && action !== 'chargeback') || text(data.status) === 'rejected') return { kind: 'ignore', reason: 'not-handled' };
-      // A refund of part of the transaction (`type: partial`) changes no license; a chargeback is always of all of it.
-      if (action === 'refund' && text(data.type) === 'partial') return { kind: 'ignore', reason: 'partial-refund' };
       // Most refunds wait for Paddle's approval (created `pending_approval`; `adjustment.updated` says
       // approved or rejected): a refund Paddle rejects must not have cost the buyer the license.
       if (action === 'refund' && text(data.status) === 'pending_approval') return { kind: 'ignore', reason: 'refund-pending' };
-      return { kind: 'refund', refs: [text(data.transaction_id)].filter((ref): ref is string => Boolean(ref)), at };
+      const refs = [text(data.transaction_id)].filter((ref): ref is string => Boolean(ref));
+      // A refund of part of the transaction (`type: partial`) revokes the lines it gives back in full
+      // (`items[].type: full`, by the transaction's `txnitm_…` ids); an amount off a line changes no
+      // license. A chargeback is always of all of it.
+      if (action === 'refund' && text(data.type) === 'partial') {
+        const lines = list(data.items)
+          .map(record)
+          .filter((item) => text(item.type) === 'full' && text(item.item_id) !== null)
+          .map((item) => ({ lineId: text(item.item_id), externalIds: [] }));
+        return lines.length ? { kind: 'refund', refs, lines, at } : { kind: 'ignore', reason: 'partial-refund' };
+      }
+      return { kind: 'refund', refs, at };
     }
     default:
       return { kind: 'ignore', reason: 'not-handled' };
@@ -92,6 +112,11 @@ function actionOf(type: string, data: Record<string, unknown>, at: string): Shop
 
 export const paddleConnector: Connector = {
   verify: (secret, delivery) => paddleSignatureMatches(secret, delivery.rawBody, header(delivery, 'paddle-signature'), delivery.now.getTime()),
+  signedAtAnyTime(secret, delivery) {
+    const signature = header(delivery, 'paddle-signature');
+    const ts = unixSeconds(/(?:^|;)\s*ts=([^;]*)/.exec(signature ?? '')?.[1] ?? '');
+    return ts !== null && paddleSignatureMatches(secret, delivery.rawBody, signature, ts * 1000);
+  },
   parse(body) {
     const event = record(body);
     const eventId = text(event.event_id);

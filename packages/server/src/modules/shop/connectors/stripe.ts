@@ -71,20 +71,50 @@ function linePrice(line: Record<string, unknown>): string[] {
   return [text(price.id) ?? text(line.price) ?? text(details.price), text(price.product) ?? text(details.product)].filter((id): id is string => id !== null);
 }
 
+/**
+ * Whether an invoice line is the subscription's (billed again) or a one-time item added to its
+ * invoice: `parent.type` `subscription_item_details` (2025-03 on) or `type: 'subscription'` (before);
+ * an `invoiceitem` line, or a price with `type: 'one_time'`, is a one-time line.
+ */
+function lineRecurring(line: Record<string, unknown>): boolean {
+  const parent = text(record(line.parent).type);
+  if (parent) return parent === 'subscription_item_details';
+  if (text(line.type)) return text(line.type) === 'subscription';
+  return text(record(line.price).type) !== 'one_time';
+}
+
+/**
+ * The payments an invoice names: `payment_intent` and `charge` (API versions before 2025-03), or its
+ * `payments` list when expanded (2025-03 on; the webhook usually carries none, `invoice_payment.paid`
+ * names them).
+ */
+function invoicePayments(invoice: Record<string, unknown>): string[] {
+  const payments = list(record(invoice.payments).data).flatMap((payment) => paymentRefs(record(record(payment).payment)));
+  return [text(invoice.payment_intent) ?? text(record(invoice.payment_intent).id), text(invoice.charge) ?? text(record(invoice.charge).id), ...payments].filter((ref): ref is string => ref !== null);
+}
+
+/** An InvoicePayment's `payment`: its payment intent, charge or payment record (each an id or the expanded object). */
+function paymentRefs(payment: Record<string, unknown>): (string | null)[] {
+  return [payment.payment_intent, payment.charge, payment.payment_record].map((ref) => text(ref) ?? text(record(ref).id));
+}
+
 function invoicePaid(invoice: Record<string, unknown>, at: string): ShopAction {
   const subscription = invoiceSubscription(invoice);
   const lines = list(record(invoice.lines).data).map(record);
-  const periodEnds = lines.map((line) => fromUnixSeconds(record(line.period).end)).filter((end): end is string => end !== null);
+  const recurring = lines.filter((line) => !subscription.id || lineRecurring(line));
+  const periodEnds = recurring.map((line) => fromUnixSeconds(record(line.period).end)).filter((end): end is string => end !== null);
   const invoiceId = text(invoice.id) ?? '';
   return {
     kind: 'purchase',
     orderRef: subscription.id ?? invoiceId,
     subscriptionRef: subscription.id,
-    paymentRefs: [invoiceId, text(invoice.payment_intent), text(invoice.charge)].filter((ref): ref is string => Boolean(ref)),
+    paymentRefs: [invoiceId, ...invoicePayments(invoice)].filter(Boolean),
     buyer: buyerOf(text(invoice.customer_email), text(invoice.customer_name), subscription.metadata.locale),
     machineId: text(subscription.metadata.machine_id),
-    items: lines.filter((line) => linePrice(line).length).map((line) => ({ externalIds: linePrice(line), quantity: quantity(line.quantity) })),
-    periodEnd: periodEnds.length ? periodEnds.sort().at(-1)! : null,
+    items: lines
+      .filter((line) => linePrice(line).length)
+      .map((line) => ({ externalIds: linePrice(line), quantity: quantity(line.quantity), lineId: text(line.id), recurring: subscription.id !== null && lineRecurring(line) })),
+    periodEnd: subscription.id && periodEnds.length ? periodEnds.sort().at(-1)! : null,
     at,
   };
 }
@@ -105,6 +135,11 @@ function subscriptionUpdated(subscription: Record<string, unknown>, at: string):
   }
   if (status === 'active' || status === 'trialing') return { kind: 'payment-recovered', subscriptionRef: id, at };
   return { kind: 'ignore', reason: 'not-handled' };
+}
+
+/** Ids of Stripe objects, each given as its id or expanded. */
+function refsOf(...values: unknown[]): string[] {
+  return [...new Set(values.map((value) => text(value) ?? text(record(value).id)).filter((ref): ref is string => ref !== null))];
 }
 
 function actionOf(type: string, object: Record<string, unknown>, at: string): ShopAction {
@@ -140,13 +175,22 @@ function actionOf(type: string, object: Record<string, unknown>, at: string): Sh
       const id = text(object.id);
       return id ? { kind: 'cancel', subscriptionRef: id, endsAt: fromUnixSeconds(object.ended_at) ?? at, at } : { kind: 'ignore', reason: 'not-handled' };
     }
+    case 'invoice_payment.paid': {
+      // 2025-03 on, an invoice names no payment: this event says which payment intent or charge paid it.
+      const invoice = text(object.invoice) ?? text(record(object.invoice).id);
+      const refs = paymentRefs(record(object.payment)).filter((ref): ref is string => ref !== null);
+      if (!invoice || !refs.length || (text(object.status) && text(object.status) !== 'paid')) return { kind: 'ignore', reason: 'not-handled' };
+      return { kind: 'payment', invoiceRef: invoice, refs, at };
+    }
     case 'charge.refunded':
       // Sent for every refund of the charge; `refunded` turns true only once all of it is refunded. A
       // part (a goodwill discount) changes no license: the Orders page lists it for the vendor to judge.
+      // The charge names its payment intent, and its invoice in API versions before 2025-03.
       if (object.refunded === false) return { kind: 'ignore', reason: 'partial-refund' };
-      return { kind: 'refund', refs: [text(object.id), text(object.payment_intent), text(object.invoice)].filter((ref): ref is string => Boolean(ref)), at };
+      return { kind: 'refund', refs: refsOf(object.id, object.payment_intent, object.invoice), at };
     case 'charge.dispute.created':
-      return { kind: 'refund', refs: [text(object.charge), text(object.payment_intent)].filter((ref): ref is string => Boolean(ref)), at };
+      // `charge` and `payment_intent` may come expanded; the charge's invoice (older versions) too.
+      return { kind: 'refund', refs: refsOf(object.charge, object.payment_intent, record(object.charge).invoice, record(object.charge).payment_intent), at };
     default:
       return { kind: 'ignore', reason: 'not-handled' };
   }
@@ -154,6 +198,11 @@ function actionOf(type: string, object: Record<string, unknown>, at: string): Sh
 
 export const stripeConnector: Connector = {
   verify: (secret, delivery) => stripeSignatureMatches(secret, delivery.rawBody, header(delivery, 'stripe-signature'), delivery.now.getTime()),
+  signedAtAnyTime(secret, delivery) {
+    const signature = header(delivery, 'stripe-signature');
+    const t = unixSeconds(/(?:^|,)\s*t=([^,]*)/.exec(signature ?? '')?.[1] ?? '');
+    return t !== null && stripeSignatureMatches(secret, delivery.rawBody, signature, t * 1000);
+  },
   parse(body) {
     const event = record(body);
     const eventId = text(event.id);

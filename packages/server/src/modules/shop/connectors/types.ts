@@ -15,6 +15,12 @@ export interface LineItem {
   quantity: number;
   /** The shop's own id of the line (Shopify's line item id), which a refund of that line names. */
   lineId?: string | null;
+  /**
+   * Whether the line is billed again with the order's subscription. A one-time line (false) of a
+   * subscription's order, a perpetual item in the same cart, never follows the subscription's period;
+   * left out: it does when the order is a subscription's.
+   */
+  recurring?: boolean;
 }
 
 /** A refunded line: by the shop's line id or by the ids it was mapped by. */
@@ -45,6 +51,11 @@ export type ShopAction =
   | { kind: 'payment-failed'; subscriptionRef: string; at: string }
   | { kind: 'payment-recovered'; subscriptionRef: string; at: string }
   | { kind: 'cancel'; subscriptionRef: string; endsAt: string | null; at: string }
+  /**
+   * A payment of an invoice (Stripe's `invoice_payment.paid`): the payment intent or charge that paid
+   * `invoiceRef` pays its order, so a refund or dispute naming them finds the order's TANs.
+   */
+  | { kind: 'payment'; invoiceRef: string; refs: string[]; at: string }
   /** `lines` when the refund names what it gives back (Shopify): only their TANs are revoked; otherwise every TAN of the payment. */
   | { kind: 'refund'; refs: string[]; lines?: RefundedLine[]; at: string }
   | { kind: 'ignore'; reason: 'unpaid' | 'not-handled' | 'no-refunded-items' | 'partial-refund' | 'refund-pending' };
@@ -68,6 +79,11 @@ export interface Delivery {
 export interface Connector {
   /** Whether the delivery is signed with the secret as the provider documents it, and fresh where the scheme has a timestamp. */
   verify(secret: string, delivery: Delivery): boolean;
+  /**
+   * Where the scheme has a timestamp: whether the delivery is signed with the secret, however old.
+   * A stale delivery so signed is recorded (nothing processed) for the administrator to see and replay.
+   */
+  signedAtAnyTime?(secret: string, delivery: Delivery): boolean;
   /** The events of a verified delivery (FastSpring batches several); throws SyntaxError-like errors on a malformed body. */
   parse(body: unknown, delivery: Delivery): ParsedEvent[];
 }

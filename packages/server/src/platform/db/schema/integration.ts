@@ -91,6 +91,8 @@ export interface ShopPaymentRefsTable {
   connection_id: number;
   ref: string;
   order_ref: string;
+  /** A renewal's payment (migration 0025): it paid the subscription's lines, not the order's one-time lines. */
+  renewal: Generated<boolean>;
 }
 
 /** Shop connections (migration 0023, DESIGN.md section 6c); the secret is encrypted with SECRET_KEY when one is set. */
@@ -107,7 +109,8 @@ export interface ShopConnectionsTable {
 export interface ShopMappingsTable {
   connection_id: number;
   external_id: string;
-  product_id: number;
+  /** Null: the shop's id is "no license" (migration 0025), its lines make no TAN. */
+  product_id: number | null;
   license_policy_id: number | null;
   seats: number;
 }
@@ -118,7 +121,7 @@ export interface ShopEventsTable {
   connection_id: number;
   event_id: string;
   type: string;
-  outcome: 'processed' | 'ignored' | 'failed' | 'pending';
+  outcome: 'processed' | 'partial' | 'ignored' | 'failed' | 'pending';
   reason: string | null;
   payload: string;
   /** The event as the rules see it (connectors/types.ts ShopAction), JSON: what a replay runs again. */
@@ -131,6 +134,8 @@ export interface ShopEventsTable {
   email: string | null;
   /** How often the shop delivered the event; every delivery after the first changed nothing. */
   deliveries: Generated<number>;
+  /** What the event did to each line and TAN (migration 0025), JSON: see modules/shop/lines.ts. */
+  lines: Generated<string>;
 }
 
 /** The TAN of a paid line item, by its order or subscription; a subscription's period and its last payment and failure. */

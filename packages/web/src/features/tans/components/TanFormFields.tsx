@@ -10,7 +10,7 @@ import type { TanFormValues } from '../form.ts';
 import { ProductSelect } from '../../../components/ProductSelect.tsx';
 import { UserSelect, userOptionLabel } from '../../../components/UserSelect.tsx';
 import forbidden from '../../../components/FieldAccess.module.css';
-import { PolicySelect } from './ReferenceSelects.tsx';
+import { PolicySelect } from '../../../components/PolicySelect.tsx';
 import { useTanTags } from '../api/tans.ts';
 import { LocalizedDateInput } from '../../../components/LocalizedDates.tsx';
 

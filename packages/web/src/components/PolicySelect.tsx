@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Select, type SelectProps } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { policyLabel, useAllLicensePolicies } from '../../../lib/license-policies.ts';
+import { policyLabel, useAllLicensePolicies } from '../lib/license-policies.ts';
 
 type Common = Omit<SelectProps, 'data' | 'value' | 'onChange' | 'searchValue' | 'onSearchChange'> & {
   value?: string | null;
