@@ -33,8 +33,13 @@ describe.skipIf(!canMakeReplicaCluster && !IN_CI)('read replicas', () => {
     }
   }
 
+  // The replicas are looked at every second: a state not reached in minutes is a fault, said with what the app saw.
   const waitFor = async (condition: () => boolean) => {
-    while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    while (!condition()) {
+      if (Date.now() - started > 300_000) throw new Error(`replica state not reached: ${JSON.stringify(database?.replicas?.states)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   };
   const usable = () => database.replicas!.states[0].usable;
 

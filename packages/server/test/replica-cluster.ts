@@ -24,15 +24,18 @@ export const canMakeReplicaCluster = ((): boolean => {
   }
 })();
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
+/** Two distinct free ports: both are held while the second is chosen, so the system cannot hand out the first again. */
+async function twoFreePorts(): Promise<[number, number]> {
+  const listen = () =>
+    new Promise<net.Server>((resolve, reject) => {
+      const server = net.createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve(server));
     });
-  });
+  const servers = [await listen(), await listen()];
+  const ports = servers.map((server) => (server.address() as net.AddressInfo).port) as [number, number];
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
 }
 
 function asPostgres(program: string, args: string[]): string {
@@ -58,12 +61,20 @@ export async function makeReplicaCluster(): Promise<ReplicaCluster> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-replicas-'));
   fs.chmodSync(dir, 0o777);
   if (process.getuid?.() === 0) execFileSync('chown', ['postgres', dir]);
-  const [primaryPort, replicaPort] = [await freePort(), await freePort()];
+  const [primaryPort, replicaPort] = await twoFreePorts();
   const primaryDir = path.join(dir, 'primary');
   const replicaDir = path.join(dir, 'replica');
   const settings = (port: number) =>
     [`port = ${port}`, "listen_addresses = '127.0.0.1'", `unix_socket_directories = '${dir}'`, 'fsync = off', 'full_page_writes = off', 'max_wal_senders = 4', 'wal_level = replica', 'hot_standby = on'].join('\n');
-  const ctl = (dataDir: string, ...args: string[]) => asPostgres('pg_ctl', ['-D', dataDir, '-l', `${dataDir}.log`, '-w', '-t', '600', ...args]);
+  // A server that does not start says why (its log) instead of leaving the test to its hook's timeout.
+  const ctl = (dataDir: string, ...args: string[]) => {
+    try {
+      return asPostgres('pg_ctl', ['-D', dataDir, '-l', `${dataDir}.log`, '-w', '-t', '180', ...args]);
+    } catch (error) {
+      const log = fs.existsSync(`${dataDir}.log`) ? fs.readFileSync(`${dataDir}.log`, 'utf8').slice(-2000) : '(no log)';
+      throw new Error(`pg_ctl ${args.join(' ')} failed for ${dataDir}: ${(error as Error).message}\n${log}`);
+    }
+  };
 
   asPostgres('initdb', ['-D', primaryDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '--no-instructions']);
   fs.appendFileSync(path.join(primaryDir, 'postgresql.conf'), `\n${settings(primaryPort)}\n`);
