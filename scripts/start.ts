@@ -4,6 +4,7 @@
  * runs in this process (so that signals reach it directly, also under systemd).
  */
 import { loadEnvFile } from '../packages/server/src/platform/env-file.ts';
+import { startMessage } from '../packages/server/src/platform/start-messages.ts';
 import { buildWebApp, canBuildWebApp, planStart, webBuildState } from './web-build.ts';
 
 function fail(message: string): never {
@@ -22,10 +23,11 @@ if (!process.env.WEB_DIST) {
   const plan = planStart(webBuildState(), canBuildWebApp());
   if (plan.action === 'refuse') fail(plan.message);
   if (plan.action === 'build') {
-    console.log(plan.message);
+    // Plain lines on a terminal, JSON lines in a log stream (as the server's own).
+    startMessage(plan.message);
     const started = Date.now();
     if (!buildWebApp({ quiet: true })) fail('Cannot start: the web app did not build (see the errors above).');
-    console.log(`Built the web app in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    startMessage(`Built the web app in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   }
 }
 

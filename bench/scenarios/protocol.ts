@@ -17,7 +17,7 @@
  *   app route       GET of a route at the app's root answering the fixed JSON: what the hooks every
  *                   route of the app runs (metrics, error handling) leave of bare. Diagnostic
  *   protocol 304    the conditional's request to a route in a scope like the protocol's (its hooks: headers,
- *                   signed time, the body's validation, the per-address rate limit) that answers 304 at
+ *                   signed time, the body's validation, the per-machine and per-address rate limit) that answers 304 at
  *                   once: what any conditional refresh served by this app could reach with no lookup and
  *                   no check at all. Diagnostic
  *   in protocol 304 the yardstick's own handler (its lookup in its database, its stored ETag) in that scope:
@@ -76,11 +76,12 @@ async function serve(dataDir: string): Promise<void> {
   const { buildApp } = await import('../../packages/server/src/app.ts');
   const { loadConfig } = await import('../../packages/server/src/platform/config.ts');
   const { sendNotModified } = await import('../../packages/server/src/modules/license-files/http.ts');
-  const { PER_ADDRESS } = await import('../../packages/server/src/modules/client-protocol/routes.ts');
-  const { registerProtocolHooks } = await import('../../packages/server/src/modules/client-protocol/hooks.ts');
+  const { protocolLimiter, registerProtocolHooks } = await import('../../packages/server/src/modules/client-protocol/hooks.ts');
   const { clientLicenseRequest } = await import('@lm/contract/client-protocol');
   // Rate limits stay on: the load comes from many addresses (X-Forwarded-For behind a trusted proxy).
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', TRUST_PROXY: 'true' });
+  // A bench machine refreshes far more often than a real one, so its per-machine limit is raised: the
+  // counting costs the same whatever the limit.
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', TRUST_PROXY: 'true', PROTOCOL_RATE_LIMIT: '10000000' });
   const app = await buildApp(config);
   const fixed = { status: 'ok', service: 'license-manager', version: 1 };
   app.get('/bench/bare', async () => fixed);
@@ -88,7 +89,15 @@ async function serve(dataDir: string): Promise<void> {
   // limit), with two handlers: a 304 at once, and the yardstick's own.
   await app.register(async (scope) => {
     registerProtocolHooks(scope, app.ctx);
-    const options = { schema: { body: clientLicenseRequest }, config: PER_ADDRESS };
+    // The rate limit as the product's handlers count it (per machine and per address).
+    const limit = protocolLimiter(app.ctx);
+    const options = {
+      schema: { body: clientLicenseRequest },
+      preHandler: (request: { ip: string; body: unknown }, _reply: unknown, done: () => void) => {
+        limit(request.ip, (request.body as { machineId: string }).machineId);
+        done();
+      },
+    };
     scope.post('/api/bench/not-modified', options, async (_request, reply) => sendNotModified(reply, '"work"'));
     scope.post('/api/bench/yardstick', options, yardstickHandler(yardstickFile(dataDir)));
   });

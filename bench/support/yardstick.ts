@@ -74,6 +74,8 @@ export function buildYardstickDatabase(source: string, file: string): void {
       policyType: row.type as LicensePayload['policyType'],
       product: { id: Number(row.product_id), name: String(row.product_name), version: String(row.version) },
       features: features.get(Number(row.product_id)) ?? [],
+      entitlements: Object.fromEntries((features.get(Number(row.product_id)) ?? []).map((name) => [name, true as const])),
+      metadata: {},
       machineId: String(row.machine_id),
       owner: { name: `${row.first_name} ${row.last_name}`.trim(), company: row.company === null ? null : String(row.company) },
       issuedAt: issuedAt.toISOString(),

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeOneByte, clientSuite, clientsWithHarness, DAY, HOUR, kidOfFile, storedLicenseFiles, unique } from './support.ts';
+import { changeOneByte, clientSuite, clientsWithHarness, DAY, FAKETIME_LIBRARY, HOUR, kidOfFile, storedLicenseFiles, unique } from './support.ts';
 
 const CLIENTS = clientsWithHarness();
 
@@ -125,6 +125,19 @@ describe.each(CLIENTS)('client %s', (client) => {
     expect((await check(machine, dir)).status).toMatchObject({ valid: true });
   });
 
+  it('the clock set back is reported on the next contact: the server keeps clock.tampered for the machine, once', async () => {
+    const machine = unique('clock-report');
+    const licenseId = await suite.catalogue.activate(machine);
+    const dir = store();
+    expect((await check(machine, dir)).status.valid).toBe(true);
+    expect((await check(machine, dir, { clockOffsetSeconds: -72 * HOUR })).status).toMatchObject({ valid: false, reason: 'CLOCK_TAMPERED' });
+    // Two hours later a refresh falls due: that request carries clockTamperedAt, the next ones not.
+    expect((await check(machine, dir, { clockOffsetSeconds: 2 * HOUR })).status).toMatchObject({ valid: true, offline: false });
+    expect((await check(machine, dir, { clockOffsetSeconds: 4 * HOUR })).status).toMatchObject({ valid: true, offline: false });
+    const reported = async () => (await server.api<{ items: { type: string; licenseId: number; machineId: string }[] }>('GET', `/api/license-events?machine=${machine}`)).items;
+    await expect.poll(reported, { timeout: 15_000, interval: 250 }).toMatchObject([{ type: 'clock.tampered', licenseId, machineId: machine }]);
+  });
+
   it('floating seats: NO_SEAT while the only seat is taken, the next machine gets it once released', async () => {
     const [first, second] = [unique('seat-a'), unique('seat-b')];
     const { code } = await suite.catalogue.tan(suite.catalogue.floating.id, 1);
@@ -190,5 +203,33 @@ describe.each(CLIENTS)('client %s', (client) => {
       expect((await check(machine, oldOnly, { keys: onlyNew.file })).status).toMatchObject({ valid: false, reason: 'INVALID_FILE' });
       expect((await check(machine, oldOnly, { keys: both.file })).status).toMatchObject({ valid: true, licenseId: id });
     });
+  });
+  // After the key rotation: the staged key signs from a day later, a clock the server reaches through libfaketime.
+  it.skipIf(!FAKETIME_LIBRARY)('staged rotation: a client that pinned the keys published a day before the switch keeps refreshing across it', async () => {
+    const machine = unique('staged');
+    const id = await suite.catalogue.activate(machine);
+    await server.stop();
+    await server.rotateKeys(new Date(Date.now() + DAY * 1000));
+    await server.start();
+    // The software ships with the keys published now: the one that signs and the next one.
+    const pinned = await server.keysFile(work);
+    expect(pinned.kids.length).toBeGreaterThanOrEqual(2);
+    const dir = store();
+    expect((await check(machine, dir, { keys: pinned.file })).status).toMatchObject({ valid: true, licenseId: id });
+    // The newest key is listed first, and signs nothing yet.
+    const nextKid = pinned.kids[0]!;
+    expect(storedLicenseFiles(dir).map(kidOfFile)).not.toContain(nextKid);
+
+    // A day and an hour later: the server signs with the next key, and the client trusts its file.
+    await server.stop();
+    await server.start(DAY + HOUR);
+    try {
+      const later = await check(machine, dir, { keys: pinned.file, clockOffsetSeconds: DAY + HOUR });
+      expect(later.status).toMatchObject({ valid: true, licenseId: id, offline: false });
+      expect(storedLicenseFiles(dir).map(kidOfFile)).toContain(nextKid);
+    } finally {
+      await server.stop();
+      await server.start();
+    }
   });
 });

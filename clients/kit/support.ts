@@ -18,6 +18,9 @@ const ADMIN = { email: 'kit-admin@example.com', password: 'kit-admin-secret' };
 export const HOUR = 3600;
 export const DAY = 24 * HOUR;
 
+/** Debian's libfaketime (package faketime), preloaded to move a server's clock. */
+export const FAKETIME_LIBRARY = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/faketime/libfaketime.so.1'].find((file) => fs.existsSync(file));
+
 export const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
 
 /** Every client folder that ships an executable `harness` (clients/<lang>/harness). */
@@ -48,12 +51,17 @@ export class KitServer {
     return cleanEnv({ PORT: String(this.port), HOST: '127.0.0.1', DATA_DIR: this.dataDir, PUBLIC_URL: this.url, LOG_LEVEL: 'warn', WEB_DIST: path.join(this.dataDir, 'no-web-app'), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
   }
 
-  async start(): Promise<void> {
+  /**
+   * Starts the server, with its clock moved ahead by `clockOffsetSeconds` through Debian's libfaketime
+   * (package faketime) when asked: a staged key's activation passes without waiting for it.
+   */
+  async start(clockOffsetSeconds = 0): Promise<void> {
     if (!this.port) {
       this.port = await freePort();
       this.url = `http://127.0.0.1:${this.port}`;
     }
-    const child = spawn(PROJECT_NODE, [path.join(ROOT, 'packages/server/src/main.ts')], { cwd: this.dataDir, env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const clock = clockOffsetSeconds ? { LD_PRELOAD: FAKETIME_LIBRARY, FAKETIME: `+${clockOffsetSeconds}s`, FAKETIME_DONT_FAKE_MONOTONIC: '1' } : {};
+    const child = spawn(PROJECT_NODE, [path.join(ROOT, 'packages/server/src/main.ts')], { cwd: this.dataDir, env: { ...this.env(), ...clock }, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
@@ -84,9 +92,12 @@ export class KitServer {
     fs.rmSync(this.dataDir, { recursive: true, force: true });
   }
 
-  /** `npm run cli -- keys:rotate` on this server's data (the server stopped, so it signs with the new key when started). */
-  async rotateKeys(): Promise<void> {
-    await promisify(execFile)(PROJECT_NODE, [CLI, 'keys:rotate'], { cwd: this.dataDir, env: this.env() });
+  /**
+   * `npm run cli -- keys:rotate` on this server's data (the server stopped, so it signs with the new key
+   * when started), or with `activateAt` a staged key: published at once, signing from that time.
+   */
+  async rotateKeys(activateAt?: Date): Promise<void> {
+    await promisify(execFile)(PROJECT_NODE, [CLI, 'keys:rotate', ...(activateAt ? ['--activate-at', activateAt.toISOString()] : [])], { cwd: this.dataDir, env: this.env() });
   }
 
   /** A call of the administrator (logged in once per start). */
@@ -223,6 +234,10 @@ export function clientSuite(client: string) {
     work,
     get catalogue() {
       return state.catalogue;
+    },
+    /** The file of the pinned keys (the harness's --keys). */
+    get keys() {
+      return state.keys;
     },
     /** A new store folder in the work folder. */
     store: () => path.join(work, unique('store')),

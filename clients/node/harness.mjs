@@ -1,17 +1,34 @@
 /**
- * The harness CLI every client ships (DESIGN.md section 6d, clients/kit/README.md):
+ * The harness CLI every client ships (DESIGN.md sections 6d and 6h, clients/kit/README.md):
  *   check --server URL --product NAME [--version V] --machine ID|auto --store DIR --keys FILE
  *         [--borrow-days N] [--release]
- * prints one JSON line { valid, reason, licenseId, offline, expiresAt }; exit 0 valid, 1 not, 2 usage.
+ *   request --product NAME [--version V] --machine ID --store DIR --out FILE
+ *   import --file F --product NAME [--version V] --machine ID --store DIR --keys FILE
+ *   deactivate --product NAME [--version V] --machine ID --store DIR --keys FILE --out FILE
+ *   lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]
+ * check and import print one JSON line { valid, reason, licenseId, offline, expiresAt, entitlements?, metadata? }; request
+ * and deactivate print { written, installKeyId[, licenseId] }; exit 0 valid/done, 1 not, 2 usage.
  * Test hook: LICENSE_HARNESS_CLOCK_OFFSET_SECONDS moves the client's clock (never the server's).
  */
-import { readFileSync } from 'node:fs';
+import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 // The SDK compiled by ./harness into .build/ (the same sources as the published package).
-import { LicenseClient } from './.build/index.js';
-import { directoryStore, machineFingerprint } from './.build/node.js';
+import { featureValue, InstanceLease, LicenseClient, metadata, verifyLicenseFile } from './.build/index.js';
+import { deactivationProof, directoryStore, installKey, licenseRequest, machineFingerprint } from './.build/node.js';
 
-const USAGE = 'usage: harness check --server URL --product NAME [--version V] --machine ID|auto --store DIR --keys FILE [--borrow-days N] [--release]';
+const USAGE = `usage: harness check --server URL --product NAME [--version V] --machine ID|auto --store DIR --keys FILE [--borrow-days N] [--release]
+       harness request --product NAME [--version V] --machine ID --store DIR --out FILE
+       harness import --file F --product NAME [--version V] --machine ID --store DIR --keys FILE
+       harness deactivate --product NAME [--version V] --machine ID --store DIR --keys FILE --out FILE
+       harness lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]`;
+const REQUIRED = {
+  check: ['server', 'product', 'machine', 'store', 'keys'],
+  request: ['product', 'machine', 'store', 'out'],
+  import: ['file', 'product', 'machine', 'store', 'keys'],
+  deactivate: ['product', 'machine', 'store', 'keys', 'out'],
+  lease: ['server', 'product', 'key', 'keys', 'instance'],
+};
 
 function usage(problem) {
   process.stderr.write(`${problem ? `${problem}\n` : ''}${USAGE}\n`);
@@ -29,6 +46,10 @@ try {
       machine: { type: 'string' },
       store: { type: 'string' },
       keys: { type: 'string' },
+      file: { type: 'string' },
+      out: { type: 'string' },
+      key: { type: 'string' },
+      instance: { type: 'string' },
       'borrow-days': { type: 'string' },
       release: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -39,29 +60,90 @@ try {
 }
 const { values, positionals } = parsed;
 if (values.help) usage();
-if (positionals[0] !== 'check' || positionals.length !== 1) usage('the only command is check');
-for (const name of ['server', 'product', 'machine', 'store', 'keys']) if (!values[name]) usage(`--${name} is required`);
+const command = positionals[0];
+if (!REQUIRED[command] || positionals.length !== 1) usage('the commands are check, request, import, deactivate and lease');
+for (const name of REQUIRED[command]) if (!values[name]) usage(`--${name} is required`);
 const borrowDays = values['borrow-days'] === undefined ? undefined : Number(values['borrow-days']);
 if (borrowDays !== undefined && !(Number.isInteger(borrowDays) && borrowDays > 0)) usage('--borrow-days takes a whole number of days');
 const offsetMs = Number(process.env.LICENSE_HARNESS_CLOCK_OFFSET_SECONDS ?? 0) * 1000;
+const now = () => new Date(Date.now() + offsetMs);
 
-const publicKeys = JSON.parse(readFileSync(values.keys, 'utf8')).keys;
+if (command === 'lease') {
+  // A process instance leasing a seat with the license key (no store: a container keeps nothing).
+  const lease = new InstanceLease({
+    serverUrl: values.server,
+    licenseKey: values.key,
+    product: values.product,
+    version: values.version,
+    instanceId: values.instance,
+    publicKeys: JSON.parse(await readFile(values.keys, 'utf8')).keys,
+  });
+  if (values.release) {
+    await lease.release();
+    process.stdout.write(`${JSON.stringify({ valid: false, reason: null, licenseId: null, offline: false, expiresAt: null, released: true })}\n`);
+    process.exit(0);
+  }
+  const status = await lease.renew();
+  const line = status.valid
+    ? { valid: true, reason: null, licenseId: status.license.licenseId, offline: false, expiresAt: status.license.expiresAt }
+    : { valid: false, reason: status.reason, licenseId: null, offline: status.reason === 'UNREACHABLE', expiresAt: null };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+  if (!status.valid) process.stderr.write(`${status.message}\n`);
+  process.exit(status.valid ? 0 : 1);
+}
+
 const machineId = values.machine === 'auto' ? await machineFingerprint(values.product) : values.machine;
+const key = await installKey(values.store);
+
+if (command === 'request') {
+  await writeFile(values.out, licenseRequest(key, { product: values.product, version: values.version, machineId, now: now() }));
+  process.stdout.write(`${JSON.stringify({ written: values.out, installKeyId: key.keyId })}\n`);
+  process.exit(0);
+}
+
+const publicKeys = JSON.parse(await readFile(values.keys, 'utf8')).keys;
+
+if (command === 'deactivate') {
+  // The stored file of this installation for the machine and product: retired, and the proof written.
+  for (const name of (await readdir(values.store)).filter((candidate) => /\.(json|lic)$/i.test(candidate))) {
+    const file = path.join(values.store, name);
+    const payload = await verifyLicenseFile(await readFile(file, 'utf8'), publicKeys).catch(() => null);
+    if (!payload || payload.installKeyId !== key.keyId || payload.machineId !== machineId || payload.product.name !== values.product) continue;
+    await writeFile(values.out, deactivationProof(key, { licenseId: payload.licenseId, machineId, fileIssuedAt: payload.issuedAt, now: now() }));
+    await unlink(file);
+    process.stdout.write(`${JSON.stringify({ written: values.out, installKeyId: key.keyId, licenseId: payload.licenseId })}\n`);
+    process.exit(0);
+  }
+  process.stderr.write('no license file of this installation for this machine and product\n');
+  process.stdout.write(`${JSON.stringify({ written: null, installKeyId: key.keyId, licenseId: null })}\n`);
+  process.exit(1);
+}
+
 const client = new LicenseClient({
-  serverUrl: values.server,
+  serverUrl: values.server ?? 'http://127.0.0.1:9',
   product: values.product,
   version: values.version,
   machineId,
   publicKeys,
   store: directoryStore(values.store),
   borrowDays,
-  now: () => new Date(Date.now() + offsetMs),
+  installKeyId: key.keyId,
+  now,
 });
 
-const status = await client.check();
+const status = command === 'import' ? await client.importFile(await readFile(values.file, 'utf8')) : await client.check();
 if (values.release) await client.release().catch((error) => process.stderr.write(`release failed: ${error.message}\n`));
 const line = status.valid
-  ? { valid: true, reason: null, licenseId: status.license.licenseId, offline: status.offline, expiresAt: status.license.expiresAt }
+  ? {
+      valid: true,
+      reason: null,
+      licenseId: status.license.licenseId,
+      offline: status.offline,
+      expiresAt: status.license.expiresAt,
+      // Each feature's value through the SDK's featureValue, and its metadata (DESIGN.md section 6g).
+      entitlements: Object.fromEntries(status.license.features.map((name) => [name, featureValue(status.license, name)])),
+      metadata: metadata(status.license),
+    }
   : { valid: false, reason: status.reason, licenseId: null, offline: status.offline === true, expiresAt: null };
 process.stdout.write(`${JSON.stringify(line)}\n`);
 if (!status.valid) process.stderr.write(`${status.message}\n`);

@@ -85,6 +85,18 @@ const payload = {
 const anyLicPayload = { ...payload, licenseId: null, kind: 'ANYLIC', policyType: null, machineId: '*', issuedAt: ISSUED, expiresAt: '2026-07-01T00:00:00.000Z', refetchIntervalSeconds: 0, refetchBeforeExpirySeconds: 0 };
 const perpetualPayload = { ...payload, licenseId: 43, policyType: 'PERPETUAL', expiresAt: null, refetchIntervalSeconds: 604_800, refetchBeforeExpirySeconds: 2_592_000 };
 
+/** DESIGN.md section 6g: an edition's value, an add-on granted after the sale, metadata. */
+const entitledPayload = {
+  ...payload,
+  licenseId: 44,
+  features: ['EDITION', 'MAX_PROJECTS', 'SIMULATION', 'export:pdf'],
+  entitlements: { EDITION: 'Professional', MAX_PROJECTS: 50, SIMULATION: true, 'export:pdf': true },
+  metadata: { customer: 'ACME', region: 'EU' },
+};
+const entitled = licenseFile(entitledPayload);
+/** The entitled file with MAX_PROJECTS raised to 500 in its payload, the genuine signature kept: must not verify. */
+const altered = { ...entitled, enc: b64(Buffer.from(entitled.enc, 'base64').toString('utf8').replace('"MAX_PROJECTS":50', '"MAX_PROJECTS":500')) };
+
 const genuine = licenseFile(payload);
 const files = {
   'license.json': jsonText(genuine),
@@ -95,6 +107,8 @@ const files = {
   'license-tampered.lic': licText(tamperedEnc(genuine)),
   'license-unknown-key.json': jsonText(licenseFile(payload, stranger)),
   'license-wrong-prefix.json': jsonText({ ...genuine, sig: signed('time/', genuine.enc) }),
+  'license-entitlements.json': jsonText(entitled),
+  'license-entitlements-altered.json': jsonText(altered),
 };
 for (const [name, text] of Object.entries(files)) write(`files/${name}`, text);
 
@@ -117,6 +131,22 @@ const expected = {
     { name: 'files/license-tampered.lic', valid: false, problem: 'BAD_SIGNATURE' },
     { name: 'files/license-unknown-key.json', valid: false, problem: 'UNKNOWN_KEY' },
     { name: 'files/license-wrong-prefix.json', valid: false, problem: 'BAD_SIGNATURE' },
+    { name: 'files/license-entitlements.json', valid: true, etag: etag(entitled, ISSUED), payload: { ...entitledPayload, kid: key.kid } },
+    { name: 'files/license-entitlements-altered.json', valid: false, problem: 'BAD_SIGNATURE', note: 'MAX_PROJECTS 50 changed to 500 in the payload' },
+  ],
+  /**
+   * What hasFeature, featureValue and metadata answer for files/license-entitlements.json (a flag's
+   * value is true; an absent feature has none), and for files/license.json, which has no
+   * entitlements (a feature listed in `features` is there, as a flag; metadata empty).
+   */
+  entitlements: [
+    {
+      name: 'files/license-entitlements.json',
+      hasFeature: { EDITION: true, MAX_PROJECTS: true, SIMULATION: true, 'export:pdf': true, print: false },
+      featureValue: { EDITION: 'Professional', MAX_PROJECTS: 50, SIMULATION: true, print: null },
+      metadata: { customer: 'ACME', region: 'EU' },
+    },
+    { name: 'files/license.json', hasFeature: { print: true, SIMULATION: false }, featureValue: { print: true, SIMULATION: null }, metadata: {} },
   ],
   timeTokens: [
     { value: validToken, valid: true, t: T, kid: key.kid, payloadJson: Buffer.from(tokenEnc!, 'base64').toString('utf8') },

@@ -197,13 +197,17 @@ describeJourney('licensing: TANs, activation, machines, moving and temporary lic
     await page.getByRole('dialog').getByLabel('Extend by').fill('3');
     await page.getByRole('dialog').getByRole('button', { name: 'Extend' }).click();
     await expect.poll(() => short.getByTestId('license-valid-until').textContent()).toBe(shownDate(isoDaysFromToday(6)));
-    // 8 days are left up to its first day + 14: two weeks are refused under the field, one week is not.
+    // 8 days are left up to its first day + 14: two weeks are refused under the field with the spec's
+    // words, one week is not; months are offered too (product spec: days, weeks or months).
     await short.getByRole('button', { name: 'Extend' }).click();
     await page.getByRole('dialog').getByLabel('Extend by').fill('2');
     await page.getByRole('dialog').getByText('Weeks', { exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Extend' }).click();
     await expect.poll(() => page.getByRole('dialog').getByText('At most 1 (Weeks)').isVisible()).toBe(true);
-    expect(await page.getByRole('dialog').getByText('Months', { exact: true }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('dialog').getByText('You cannot extend the license this far into the future', { exact: false }).isVisible()).toBe(true);
+    await page.getByRole('dialog').getByText('Months', { exact: true }).click();
+    await page.getByRole('dialog').getByLabel('Extend by').fill('1');
+    await expect.poll(() => page.getByRole('dialog').getByText('You cannot extend the license this far into the future', { exact: false }).isVisible()).toBe(true);
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await screenshot(page, 'licensing-temporary');
 

@@ -1,6 +1,7 @@
 /**
- * Never a blank page (issue 38): a page whose script is gone after a deployment or hangs, or a page
- * that fails to render, leaves the navbar in place and says what to do; and the browser's language
+ * Never a blank page (issue 38): a page whose script is gone after a deployment, lost to the network
+ * or hangs, or a page that fails to render, leaves the navbar in place and says what to do (issue 49:
+ * a new version or a retry, as it is); the app's own script failing leaves index.html's fallback; and the browser's language
  * list is walked in order on a first visit.
  */
 import type { BrowserContext, Page, Route } from 'playwright-core';
@@ -56,12 +57,14 @@ describeJourney('never a blank page, and every browser language', () => {
       const page = await signedIn(context);
       const gone = page.waitForResponse((response) => /\/assets\/UserListPage-gone\.js$/.test(response.url()));
       await page.route('**/assets/UserListPage-*.js', answerFromGoneFile);
+      // The deployment that removed the file: the server now names another build.
+      await page.route('**/version.json', (route) => route.fulfill({ json: { hash: 'e2e-next-build' } }));
       await openFromMenu(page, locale, 'nav.users');
       expect((await gone).status()).toBe(404);
 
       const alert = page.getByTestId('reload-alert');
       await expect.poll(() => alert.isVisible()).toBe(true);
-      expect(await alert.textContent()).toContain(text(locale, 'shell.newVersionText'));
+      await expect.poll(() => alert.textContent()).toContain(text(locale, 'shell.newVersionText'));
       expect(await navbarShown(page, locale)).toBe(true);
       await screenshot(page, `resilience-chunk-404-${locale}-${viewport.width}`);
 
@@ -91,8 +94,40 @@ describeJourney('never a blank page, and every browser language', () => {
 
     await page.clock.fastForward(CHUNK_LOAD_TIMEOUT_S * 1000);
     await expect.poll(() => page.getByTestId('reload-alert').isVisible()).toBe(true);
+    // The same build is still served: no "new version", a retry.
+    expect(await page.getByTestId('reload-alert').getAttribute('data-reason')).toBe('load-failed');
     expect(await navbarShown(page, 'en')).toBe(true);
     await screenshot(page, 'resilience-chunk-hang-en-1366');
+    await context.close();
+  });
+
+  it('a page script lost to the network says it could not be loaded and offers a retry, not "a new version" (390 px, de)', async () => {
+    const context = await newContext(setup.browser, setup.server, { locale: 'de', viewport: PHONE });
+    const page = await signedIn(context);
+    await page.route('**/assets/UserListPage-*.js', (route) => route.abort('internetdisconnected'));
+    await openFromMenu(page, 'de', 'nav.users');
+    const alert = page.getByTestId('reload-alert');
+    await expect.poll(() => alert.isVisible()).toBe(true);
+    expect(await alert.getAttribute('data-reason')).toBe('load-failed');
+    expect(await alert.textContent()).toContain(text('de', 'chunkLoad.text'));
+    expect(await alert.getByRole('button', { name: text('de', 'chunkLoad.retry') }).isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it('an app script that does not load at all leaves no white page: index.html says so in the person’s language, and the retry loads the app', async () => {
+    const context = await newContext(setup.browser, setup.server, { locale: 'de', viewport: PHONE });
+    const page = await context.newPage();
+    await page.route('**/assets/index-*.js', (route) => route.abort('internetdisconnected'));
+    await page.goto('/login');
+    const fallback = page.locator('#load-failed');
+    await expect.poll(() => fallback.isVisible()).toBe(true);
+    expect(await fallback.getByRole('heading', { level: 1 }).textContent()).toBe(text('de', 'chunkLoad.bootTitle'));
+    expect(await fallback.textContent()).toContain(text('de', 'chunkLoad.text'));
+    await screenshot(page, 'resilience-entry-script-failed-de-390');
+    await page.unroute('**/assets/index-*.js');
+    await fallback.getByRole('button', { name: text('de', 'chunkLoad.retry') }).click();
+    await expect.poll(() => page.getByRole('heading', { name: text('de', 'auth.loginTitle') }).isVisible()).toBe(true);
+    expect(await fallback.count()).toBe(0);
     await context.close();
   });
 

@@ -67,7 +67,9 @@ describeJourney('subscriptions, floating seats and the staff’s license search'
     await customer.goto('/account/licenses');
     await expect.poll(() => customer.getByTestId('license-card').count()).toBe(3);
     await expect.poll(() => customer.getByTestId('license-seat').getByText('In use on this machine').count()).toBe(2);
-    await expect.poll(() => customer.getByTestId('license-subscription').count()).toBe(3);
+    // The TAN's end was set by hand, not by a shop subscription: never described as renewed with each payment.
+    await expect.poll(() => customer.getByTestId('license-valid-until').count()).toBe(3);
+    expect(await customer.getByTestId('license-subscription').count()).toBe(0);
     await screenshot(customer, 'subscriptions-customer-seats');
   });
 
@@ -160,11 +162,12 @@ describeJourney('subscriptions, floating seats and the staff’s license search'
     await card.getByRole('button', { name: 'Extend' }).click();
     const dialog = customer.getByRole('dialog');
     await expect.poll(() => dialog.getByText('A trial can run until').isVisible()).toBe(true);
-    // 14 trial days from today, 10 used: 4 days left, no whole week or month.
-    expect(await dialog.getByRole('radio', { name: 'Weeks' }).count()).toBe(0);
+    // 14 trial days from today, 10 used: 4 days left; weeks and months are offered, and refused.
+    expect(await dialog.getByRole('radio', { name: 'Weeks' }).count()).toBe(1);
     await dialog.getByLabel('Extend by').fill('5');
     await dialog.getByRole('button', { name: 'Extend' }).click();
     await expect.poll(() => dialog.getByText('At most 4 (Days)').isVisible()).toBe(true);
+    await expect.poll(() => dialog.getByText('You cannot extend the license this far into the future', { exact: false }).isVisible()).toBe(true);
     await screenshot(customer, 'subscriptions-extend-dialog');
     await dialog.getByLabel('Extend by').fill('4');
     await dialog.getByRole('button', { name: 'Extend' }).click();

@@ -67,6 +67,8 @@ typedef struct {
     /* For tests: the local clock in milliseconds since 1970 (NULL: the system clock). */
     long long (*now_ms)(void *context);
     void *now_context;
+    /* This installation's install key id (lc_install_key_load): a file bound to another key is refused. */
+    const char *install_key_id;
 } lc_options;
 
 /** The outcome of a check. Release it with lc_status_free. */
@@ -111,6 +113,16 @@ LC_API int lc_import_file(lc_client *client, const char *text, lc_status *status
 /** Frees a floating seat (DELETE) and forgets this machine's stored file. 0 on success. */
 LC_API int lc_release(lc_client *client, char *error, size_t error_size);
 LC_API int lc_has_feature(const lc_status *status, const char *feature);
+
+/* What lc_feature_value found (DESIGN.md section 6g). */
+#define LC_FEATURE_ABSENT 0
+#define LC_FEATURE_FLAG 1    /* the feature, without a value */
+#define LC_FEATURE_INTEGER 2 /* its value in *number */
+#define LC_FEATURE_TEXT 3    /* its value copied into text (cut to text_size - 1 bytes) */
+/** A feature's value in a valid status; number and text may be NULL. */
+LC_API int lc_feature_value(const lc_status *status, const char *feature, long long *number, char *text, size_t text_size);
+/** A metadata value of the license, copied into out: 1 when the key is there, else 0. */
+LC_API int lc_metadata(const lc_status *status, const char *key, char *out, size_t out_size);
 LC_API void lc_status_free(lc_status *status);
 
 /**
@@ -137,6 +149,22 @@ LC_API int lc_machine_fingerprint(const char *product, char *out, size_t out_siz
  * too small or no home folder is known.
  */
 LC_API int lc_default_store_dir(const char *app_name, char *out, size_t out_size);
+
+/*
+ * The install key (DESIGN.md section 6h): an Ed25519 key pair made on first use in the store folder
+ * (file "install-key", mode 0600), the identity of this installation; only its public key leaves the
+ * machine, inside request files. Request files and deactivation proofs are returned malloc'd.
+ */
+typedef struct {
+    char public_key[128]; /* SPKI DER, base64 */
+    char key_id[65];      /* SHA-256 hex of the SPKI bytes: a bound file's installKeyId */
+    void *pkey;
+} lc_install_key;
+
+LC_API int lc_install_key_load(const char *store_dir, lc_install_key *key, char *error, size_t error_size);
+LC_API void lc_install_key_free(lc_install_key *key);
+LC_API char *lc_license_request(const lc_install_key *key, const char *product, const char *version, const char *machine_id);
+LC_API char *lc_deactivation_proof(const lc_install_key *key, long long license_id, const char *machine_id, const char *file_issued_at);
 
 #ifdef __cplusplus
 }

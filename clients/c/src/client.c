@@ -14,10 +14,12 @@
 #define SERVER_TIME_FILE "server-time"
 /* The stored file the server last confirmed (304) and when: refreshes count from then. */
 #define CONFIRMED_FILE "confirmed.state"
+/* A clock set back that the server was not told of yet: sent as clockTamperedAt with the next request. */
+#define CLOCK_TAMPERED_FILE "clock-tampered"
 #define HOUR_MS 3600000LL
 
 struct lc_client {
-    char *server_url, *product, *version, *machine_id, *store_dir;
+    char *server_url, *product, *version, *machine_id, *store_dir, *install_key_id;
     lc_keys keys;
     int borrow_days;
     long timeout_ms;
@@ -74,6 +76,7 @@ lc_client *lc_client_new(const lc_options *options, char *error, size_t error_si
     client->product = lc_copy(options->product);
     client->version = lc_copy(options->version);
     client->machine_id = lc_copy(options->machine_id);
+    client->install_key_id = lc_copy(options->install_key_id);
     client->store_dir = lc_copy(options->store_dir);
     client->borrow_days = options->borrow_days;
     client->timeout_ms = options->request_timeout_ms > 0 ? options->request_timeout_ms : 15000;
@@ -90,6 +93,7 @@ void lc_client_free(lc_client *client) {
     free(client->product);
     free(client->version);
     free(client->machine_id);
+    free(client->install_key_id);
     free(client->store_dir);
     free(client);
 }
@@ -109,6 +113,8 @@ static void record_server_time(lc_client *client, const char *token) {
 }
 
 static int fits(const lc_client *client, const lc_payload *payload) {
+    /* A file bound to another installation's install key (offline activation) is not ours. */
+    if (payload->install_key_id && (!client->install_key_id || strcmp(payload->install_key_id, client->install_key_id) != 0)) return 0;
     return (strcmp(payload->machine_id, client->machine_id) == 0 || lc_is_any_lic(payload)) && strcmp(payload->product, client->product) == 0 &&
            (!client->version || strcmp(payload->version, client->version) == 0);
 }
@@ -179,9 +185,19 @@ static long long refresh_due(lc_client *client, const lc_payload *p) {
     return due;
 }
 
+/* A clock behind the trusted time beyond the tolerance, remembered (the first time) until a request reports it. */
+static void note_tampering(lc_client *client) {
+    char *kept, at[48];
+    if (client->trusted - local_now(client) <= client->tolerance_ms) return;
+    if ((kept = lc_store_read(client->store_dir, CLOCK_TAMPERED_FILE))) { free(kept); return; }
+    lc_format_iso(effective_now(client), at);
+    lc_store_write(client->store_dir, CLOCK_TAMPERED_FILE, at);
+}
+
 /* The last word on any status: a clock behind the server's vouched time beyond the tolerance. */
 static int finish(lc_client *client, lc_status *status) {
     long long local = local_now(client);
+    note_tampering(client);
     /* It spoils a valid or an expired verdict (the clock was set back to keep a file alive); the server's
        own refusals (revoked, no seat, ...) stand as they are, like the other clients report them. */
     if (client->trusted - local > client->tolerance_ms && (status->valid || status->reason == LC_EXPIRED)) {
@@ -218,25 +234,6 @@ static int offline_status(lc_client *client, lc_status *status, stored_files *st
     return 0;
 }
 
-static char *request_body(lc_client *client, int borrow) {
-    lc_buffer body = {0};
-    char number[48];
-    lc_buffer_append_str(&body, "{\"machineId\":");
-    lc_buffer_append_json_string(&body, client->machine_id);
-    lc_buffer_append_str(&body, ",\"product\":");
-    lc_buffer_append_json_string(&body, client->product);
-    if (client->version) {
-        lc_buffer_append_str(&body, ",\"version\":");
-        lc_buffer_append_json_string(&body, client->version);
-    }
-    if (borrow && client->borrow_days > 0) {
-        snprintf(number, sizeof number, ",\"borrowDays\":%d", client->borrow_days);
-        lc_buffer_append_str(&body, number);
-    }
-    lc_buffer_append_str(&body, "}");
-    return body.data;
-}
-
 static char *license_url(lc_client *client) {
     lc_buffer url = {0};
     lc_buffer_append_str(&url, client->server_url);
@@ -247,7 +244,7 @@ static char *license_url(lc_client *client) {
 static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *status) {
     const lc_payload *held = NULL;
     lc_http_answer answer;
-    char error[256], message[512], *body, *url;
+    char error[256], message[512], *body, *url, *tampered;
     int result, borrow;
     size_t i, j;
     lc_json *error_body;
@@ -256,11 +253,16 @@ static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *statu
         if (!lc_is_any_lic(&stored->items[i].payload)) held = &stored->items[i].payload;
     /* A borrow asks for a new file (one that says borrowedUntil), so it sends no If-None-Match. */
     borrow = client->borrow_days > 0 && (!held || held->borrowed_until == LC_NEVER || held->borrowed_until <= effective_now(client));
-    body = request_body(client, borrow);
+    /* A clock set back goes with this request, and is forgotten once the server answered it. */
+    note_tampering(client);
+    if ((tampered = lc_store_read(client->store_dir, CLOCK_TAMPERED_FILE))) tampered[strcspn(tampered, "\r\n")] = 0;
+    body = lc_license_request_body(client->machine_id, client->product, client->version, borrow ? client->borrow_days : 0, tampered);
     url = license_url(client);
     result = body && url ? lc_http("POST", url, body, held && !borrow ? held->tag : NULL, client->timeout_ms, &answer, error, sizeof error) : -1;
     free(body);
     free(url);
+    if (tampered && result == 0 && answer.status < 500) lc_store_remove(client->store_dir, CLOCK_TAMPERED_FILE);
+    free(tampered);
     if (result != 0) {
         snprintf(message, sizeof message, "the license server cannot be reached (%s)", error);
         return offline_status(client, status, stored, message, LC_UNREACHABLE);
@@ -371,7 +373,7 @@ int lc_import_file(lc_client *client, const char *text, lc_status *status) {
 int lc_release(lc_client *client, char *error, size_t error_size) {
     stored_files stored;
     lc_http_answer answer;
-    char *body = request_body(client, 0), *url = license_url(client), message[256];
+    char *body = lc_license_request_body(client->machine_id, client->product, client->version, 0, NULL), *url = license_url(client), message[256];
     int result = body && url ? lc_http("DELETE", url, body, NULL, client->timeout_ms, &answer, message, sizeof message) : -1;
     free(body);
     free(url);

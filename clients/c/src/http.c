@@ -2,6 +2,7 @@
 #include "internal.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,4 +76,27 @@ void lc_http_answer_free(lc_http_answer *answer) {
     free(answer->body);
     free(answer->server_time);
     memset(answer, 0, sizeof *answer);
+}
+
+char *lc_license_request_body(const char *machine_id, const char *product, const char *version, int borrow_days, const char *clock_tampered_at) {
+    lc_buffer body = {0};
+    char number[48];
+    lc_buffer_append_str(&body, "{\"machineId\":");
+    lc_buffer_append_json_string(&body, machine_id);
+    lc_buffer_append_str(&body, ",\"product\":");
+    lc_buffer_append_json_string(&body, product);
+    if (version) {
+        lc_buffer_append_str(&body, ",\"version\":");
+        lc_buffer_append_json_string(&body, version);
+    }
+    if (borrow_days > 0) {
+        snprintf(number, sizeof number, ",\"borrowDays\":%d", borrow_days);
+        lc_buffer_append_str(&body, number);
+    }
+    if (clock_tampered_at) {
+        lc_buffer_append_str(&body, ",\"clockTamperedAt\":");
+        lc_buffer_append_json_string(&body, clock_tampered_at);
+    }
+    lc_buffer_append_str(&body, "}");
+    return body.data;
 }

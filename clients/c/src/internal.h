@@ -31,6 +31,7 @@ typedef struct {
     char *file_text;        /* the whole file as stored */
     char tag[96];           /* its ETag */
     const char *kind, *policy_type, *machine_id, *product, *version;
+    const char *install_key_id, *lease_mode; /* NULL when absent (section 6h) */
     long long license_id;   /* -1 when null */
     long long issued_at, expires_at, borrowed_until; /* ms; LC_NEVER when null / absent */
     double refetch_interval_seconds, refetch_before_expiry_seconds;
@@ -56,6 +57,8 @@ char *lc_read_file(const char *path, size_t *length);
 typedef struct { long status; char *body; char *server_time; } lc_http_answer;
 int lc_http(const char *method, const char *url, const char *body, const char *if_none_match, long timeout_ms, lc_http_answer *answer, char *error, size_t size);
 void lc_http_answer_free(lc_http_answer *answer);
+/* The body of a license request (POST/DELETE /api/client/v1/license); borrow_days 0 and clock_tampered_at NULL leave them out. */
+char *lc_license_request_body(const char *machine_id, const char *product, const char *version, int borrow_days, const char *clock_tampered_at);
 
 /* Shared by the client's parts. */
 char *lc_copy(const char *text); /* NULL stays NULL */

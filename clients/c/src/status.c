@@ -68,6 +68,41 @@ int lc_has_feature(const lc_status *status, const char *feature) {
     return 0;
 }
 
+int lc_feature_value(const lc_status *status, const char *feature, long long *number, char *text, size_t text_size) {
+    lc_json *root;
+    const lc_json *entitlements, *value;
+    int kind = LC_FEATURE_ABSENT;
+    if (!status || !status->valid || !feature || !status->payload_json) return LC_FEATURE_ABSENT;
+    root = lc_json_parse(status->payload_json, strlen(status->payload_json));
+    entitlements = lc_json_get(root, "entitlements");
+    /* A file before entitlements: its features are flags. */
+    if (!entitlements) kind = lc_has_feature(status, feature) ? LC_FEATURE_FLAG : LC_FEATURE_ABSENT;
+    else if ((value = lc_json_get(entitlements, feature)) != NULL) {
+        if (value->type == LC_JSON_NUMBER) {
+            if (number) *number = (long long)value->number;
+            kind = LC_FEATURE_INTEGER;
+        } else if (value->type == LC_JSON_STRING) {
+            if (text && text_size) snprintf(text, text_size, "%s", value->string);
+            kind = LC_FEATURE_TEXT;
+        } else {
+            kind = LC_FEATURE_FLAG;
+        }
+    }
+    lc_json_free(root);
+    return kind;
+}
+
+int lc_metadata(const lc_status *status, const char *key, char *out, size_t out_size) {
+    lc_json *root;
+    const char *value;
+    if (!status || !key || !status->payload_json) return 0;
+    root = lc_json_parse(status->payload_json, strlen(status->payload_json));
+    value = lc_json_string(lc_json_get(root, "metadata"), key);
+    if (value && out && out_size) snprintf(out, out_size, "%s", value);
+    lc_json_free(root);
+    return value != NULL;
+}
+
 void lc_status_free(lc_status *status) {
     size_t i;
     if (!status) return;

@@ -200,6 +200,8 @@ int lc_verify_file(const char *text, const lc_keys *keys, lc_payload *payload, c
     payload->kind = lc_json_string(payload->root, "kind");
     payload->policy_type = lc_json_string(payload->root, "policyType");
     payload->machine_id = lc_json_string(payload->root, "machineId");
+    payload->install_key_id = lc_json_string(payload->root, "installKeyId");
+    payload->lease_mode = lc_json_string(payload->root, "leaseMode");
     payload->product = lc_json_string(product, "name");
     payload->version = lc_json_string(product, "version");
     id = lc_json_get(payload->root, "licenseId");

@@ -93,6 +93,12 @@ static void test_trusted_time(void) {
     clock_ms = NOW - 3 * DAY;
     CHECK(lc_check(client, &status) == 0 && status.reason == LC_CLOCK_TAMPERED && status.license_id == 42);
     lc_status_free(&status);
+    /* remembered for the next license request, the first time it was seen */
+    {
+        char *noted = lc_store_read(dir, "clock-tampered");
+        CHECK(noted && strcmp(noted, "2026-05-28T20:26:40.000Z") == 0);
+        free(noted);
+    }
     /* within the tolerance: valid */
     clock_ms = NOW - DAY;
     CHECK(lc_check(client, &status) == 1);

@@ -101,7 +101,7 @@ static void test_shared_vectors(void) {
     const char *dir = getenv("TEST_VECTORS");
     char *keys_text, *expected_text, *pem, store[64], error[256];
     lc_json *expected;
-    const lc_json *files, *tokens, *clock_cases;
+    const lc_json *files, *tokens, *clock_cases, *cases;
     lc_keys keys;
     size_t i;
     double tolerance = 48;
@@ -137,6 +137,34 @@ static void test_shared_vectors(void) {
             CHECK(payload.expires_at == expires_ms);
             lc_payload_free(&payload);
         }
+        free(text);
+    }
+
+    cases = lc_json_get(expected, "entitlements");
+    for (i = 0; cases && i < cases->length; i++) {
+        const lc_json *c = cases->items[i], *has = lc_json_get(c, "hasFeature"), *values = lc_json_get(c, "featureValue"), *meta = lc_json_get(c, "metadata");
+        char *text = vector_text(dir, lc_json_string(c, "name")), out[128];
+        lc_payload payload;
+        lc_status status;
+        size_t k;
+        lc_status_clear(&status);
+        CHECK(text && lc_verify_file(text, &keys, &payload, error, sizeof error) == 0);
+        if (!text) continue;
+        lc_status_set_valid(&status, &payload, 0, 0);
+        for (k = 0; has && k < has->length; k++) CHECK(lc_has_feature(&status, has->keys[k]) == has->items[k]->boolean);
+        for (k = 0; values && k < values->length; k++) {
+            const lc_json *want = values->items[k];
+            long long number = 0;
+            int kind = lc_feature_value(&status, values->keys[k], &number, out, sizeof out);
+            if (want->type == LC_JSON_NUMBER) CHECK(kind == LC_FEATURE_INTEGER && number == (long long)want->number);
+            else if (want->type == LC_JSON_STRING) CHECK(kind == LC_FEATURE_TEXT && strcmp(out, want->string) == 0);
+            else if (want->type == LC_JSON_NULL) CHECK(kind == LC_FEATURE_ABSENT);
+            else CHECK(kind == LC_FEATURE_FLAG);
+        }
+        for (k = 0; meta && k < meta->length; k++) CHECK(lc_metadata(&status, meta->keys[k], out, sizeof out) && strcmp(out, meta->items[k]->string) == 0);
+        CHECK(!lc_metadata(&status, "no-such-key", out, sizeof out));
+        lc_status_free(&status);
+        lc_payload_free(&payload);
         free(text);
     }
 

@@ -65,6 +65,16 @@ class Files(unittest.TestCase):
                         verify_license_file(text, KEYS)
                     self.assertEqual(caught.exception.problem, case["problem"])
 
+    def test_entitlements(self) -> None:
+        for case in EXPECTED["entitlements"]:
+            with self.subTest(case["name"]):
+                status = LicenseStatus(valid=True, license=verify_license_file(read(case["name"]), KEYS))
+                for name, has in case["hasFeature"].items():
+                    self.assertEqual(status.has_feature(name), has, name)
+                for name, value in case["featureValue"].items():
+                    self.assertEqual(status.feature_value(name), value, name)
+                self.assertEqual(status.metadata(), case["metadata"])
+
     def test_every_time_token(self) -> None:
         for case in EXPECTED["timeTokens"]:
             with self.subTest(case["value"]):
@@ -88,6 +98,18 @@ class TrustedTime(unittest.TestCase):
                     self.assertTrue(status.valid, status.message)
                 else:
                     self.assertEqual((status.valid, status.reason), (False, case["expect"]), status.message)
+
+    def test_a_clock_set_back_is_kept_for_the_next_request(self) -> None:
+        case = next(case for case in EXPECTED["clock"] if case["expect"] == "CLOCK_TAMPERED")
+        store = MemoryStore({"license.json": read("files/license.json")})
+        store.write_server_time(token_at(parse_time(case["trusted"])))
+        client = offline_client(store, parse_time(case["local"]), clock_tolerance=timedelta(hours=EXPECTED["toleranceHours"]))
+        self.assertEqual(client.check().reason, "CLOCK_TAMPERED")
+        noted = store.read_clock_tampered()
+        self.assertEqual(parse_time(noted or ""), parse_time(case["trusted"]))
+        # The server cannot be reached: still kept, the first time it was seen.
+        self.assertEqual(client.refresh().reason, "CLOCK_TAMPERED")
+        self.assertEqual(store.read_clock_tampered(), noted)
 
     def test_an_edited_time_counts_for_nothing(self) -> None:
         store = MemoryStore({"license.json": read("files/license.json")})

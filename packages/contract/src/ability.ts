@@ -45,6 +45,8 @@ export const SUBJECTS = [
   'Export',
   'ApiToken',
   'WebhookEndpoint',
+  'Release',
+  'Organization',
   'all',
 ] as const;
 export type SubjectName = (typeof SUBJECTS)[number];
@@ -94,6 +96,7 @@ export const STATISTICS_FIELDS = {
   'new-users': 'Users.New',
   'active-users': 'Users.Active',
   'active-machines': 'Machines.Active',
+  downloads: 'Releases.Downloads',
 } as const;
 
 export interface AbilityUser {

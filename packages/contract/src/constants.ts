@@ -69,8 +69,9 @@ export const STATISTICS_CATEGORIES = [
   'new-users',
   'active-users',
   'active-machines',
+  'downloads',
 ] as const;
 export type StatisticsCategory = (typeof STATISTICS_CATEGORIES)[number];
 
-export const CHANGE_LOG_MODELS = ['User', 'Product', 'Tan', 'License', 'Feature', 'LicensePolicy'] as const;
+export const CHANGE_LOG_MODELS = ['User', 'Product', 'Tan', 'License', 'Feature', 'LicensePolicy', 'Organization'] as const;
 export type ChangeLogModel = (typeof CHANGE_LOG_MODELS)[number];

@@ -60,6 +60,29 @@ export const ERROR_CODES = [
   'ERR_TWO_FACTOR_NOT_STARTED',
   'ERR_TWO_FACTOR_ENROLLMENT_REQUIRED',
   'ERR_WRONG_PASSWORD',
+  'ERR_EDIT_CONFLICT',
+  'ERR_SSO_NOT_CONFIGURED',
+  'ERR_SSO_FAILED',
+  'ERR_SSO_EMAIL_NOT_VERIFIED',
+  'ERR_SSO_NO_ACCOUNT',
+  'ERR_SSO_REQUIRED',
+  'ERR_SSO_IDENTITY_TAKEN',
+  'ERR_SSO_SECOND_FACTOR',
+  'ERR_SSO_LINK_REQUIRED',
+  'ERR_NOT_ENTITLED',
+  // Organizations and named users (DESIGN.md section 6f).
+  'ERR_SEAT_UNASSIGNED',
+  'ERR_LAST_OWNER',
+  'ERR_ALREADY_MEMBER',
+  'ERR_NOT_MEMBER',
+  'ERR_SEATS_TAKEN',
+  'ERR_SEAT_REASSIGN_WAIT',
+  'ERR_DEVICE_DECIDED',
+  'ERR_NOT_INSTANCE_KEY',
+  'ERR_INVALID_REQUEST_FILE',
+  'ERR_REQUEST_TOO_OLD',
+  'ERR_INVALID_PROOF',
+  'ERR_PROOF_USED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -79,6 +102,8 @@ export interface ErrorBody {
   details?: ErrorDetail[];
   /** Values that the message template uses, e.g. count/days/hours for ERR_TOO_MANY_MACHINES. */
   params?: Record<string, string | number>;
+  /** ERR_EDIT_CONFLICT: the record as it is now, as the caller's GET of it shows it (its ETag is the answer's). */
+  current?: unknown;
 }
 
 export const errorBody = z.object({
@@ -86,4 +111,8 @@ export const errorBody = z.object({
   message: z.string(),
   details: z.array(z.object({ path: z.string(), message: z.string(), code: z.string().optional(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() })).optional(),
   params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  current: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('ERR_EDIT_CONFLICT (412): the record as it is now, as its GET shows it; the answer\'s ETag header is its ETag'),
 });

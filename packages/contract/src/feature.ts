@@ -34,12 +34,17 @@ export function localizedTexts(text: z.ZodString) {
     .pipe(z.partialRecord(z.enum(LOCALES), text));
 }
 
+/** What a feature's value is (DESIGN.md section 6g): none (a flag), a whole number or a text. */
+export const FEATURE_VALUE_TYPES = ['none', 'integer', 'string'] as const;
+export type FeatureValueType = (typeof FEATURE_VALUE_TYPES)[number];
+
 export const featureFields = z.object({
   name: featureName,
   localizedDescription: localizedTexts(z.string().max(1000)).default({}),
   hidden: z.boolean().default(false),
   /** The features this one is replaced by (spec: expand-to-features); names, as the input shows them. */
   expandToFeatures: featureNameList.default([]),
+  valueType: z.enum(FEATURE_VALUE_TYPES).default('none'),
   notes: z.string().max(10000).nullish().transform((value) => value || null),
 });
 export type FeatureFields = z.output<typeof featureFields>;
@@ -54,6 +59,7 @@ export const feature = z.object({
   localizedDescription: z.partialRecord(z.enum(LOCALES), z.string()),
   hidden: z.boolean(),
   expandToFeatures: z.array(z.string()),
+  valueType: z.enum(FEATURE_VALUE_TYPES),
   /** For administrators only: left out of answers to anyone else. */
   notes: z.string().nullable().optional(),
   createdAt: isoDateTime,

@@ -21,6 +21,8 @@ const payload: LicensePayload = {
   policyType: 'PERPETUAL',
   product: { id: 1, name: 'Stüdio Pro', version: '2.1' },
   features: ['export:pdf'],
+  entitlements: { 'export:pdf': true },
+  metadata: {},
   machineId: 'MÄCHINE-1',
   owner: { name: 'Zoë Ångström', company: 'Ünïcode GmbH' },
   issuedAt: '2026-03-10T12:00:00.000Z',

@@ -31,8 +31,12 @@ export interface LicensePayload {
   /** null for an ANY-Lic file. */
   policyType: LicensePolicyType | null;
   product: { id: number; name: string; version: string };
-  /** Feature names with expand-to-features applied, sorted. */
+  /** Feature names with expand-to-features applied, sorted (the keys of entitlements). */
   features: string[];
+  /** DESIGN.md section 6g: each feature with its value (true for a flag or no value), sorted by name. */
+  entitlements: Record<string, true | number | string>;
+  /** Key–value pairs of the TAN and the license (the license's win); never the server-only `_` keys. */
+  metadata: Record<string, string>;
   /** The machine the file is for; `*` for any machine. */
   machineId: string;
   owner: { name: string; company: string | null };
@@ -51,6 +55,14 @@ export interface LicensePayload {
   kid: string;
   /** A floating seat borrowed for offline use (DESIGN.md section 6) runs until then; absent otherwise. */
   borrowedUntil?: string;
+  /** A named-user seat (DESIGN.md section 6f): the person the file is licensed to; absent otherwise. */
+  licensee?: { userId: number; name: string };
+  /** A floating seat granted beyond the count (a soft limit, DESIGN.md section 6g); absent otherwise. */
+  overage?: true;
+  /** An instance lease's file (DESIGN.md section 6h): `machineId` is the process's instance id. */
+  leaseMode?: 'INSTANCE';
+  /** A file bound to an install key (offline activation): the key's SHA-256 thumbprint. */
+  installKeyId?: string;
 }
 
 export interface LicenseFileJson {

@@ -32,7 +32,7 @@ describe('durations', () => {
 
 describe('licensePolicyFields', () => {
   it('takes a valid policy and defaults public name, free updates, borrowing and notes', () => {
-    expect(licensePolicyFields.parse(valid)).toEqual({ ...valid, publicName: {}, freeUpdatesPeriodDays: null, maxBorrowDays: 0, notes: null });
+    expect(licensePolicyFields.parse(valid)).toEqual({ ...valid, publicName: {}, freeUpdatesPeriodDays: null, maxBorrowDays: 0, betaUpdates: false, seatMode: 'MACHINE', seatReassignHours: 0, machinesPerUser: 2, entitlements: [], overagePercent: 0, leaseMode: 'MACHINE', leaseTtlSeconds: null, notes: null });
   });
 
   it('lets only floating policies allow borrowing, for at most a year', () => {

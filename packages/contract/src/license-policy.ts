@@ -8,11 +8,23 @@ import {
   REFETCH_INTERVAL_OPTIONS_S,
 } from './constants.ts';
 import { isoDateTime, listQuery, listResponse, updateOf } from './list.ts';
+import { entitlementList, OVERAGE_PERCENTS } from './entitlement.ts';
 
 export const POLICY_TYPES = ['INDEFINITE', 'PERPETUAL', 'FLOATING'] as const;
 /** The longest a floating seat may be borrowed for offline use. */
 export const MAX_BORROW_DAYS = 365;
 export type PolicyType = (typeof POLICY_TYPES)[number];
+/** MACHINE: a TAN's count is machines (the default); USER: named users, seats an organization assigns (DESIGN.md 6f). */
+export const SEAT_MODES = ['MACHINE', 'USER'] as const;
+export type SeatMode = (typeof SEAT_MODES)[number];
+/** The longest reassignment wait of a named-user seat (a year) and the most machines per person. */
+export const MAX_SEAT_REASSIGN_HOURS = 8760;
+export const MAX_MACHINES_PER_USER = 100;
+/** How a FLOATING policy's seats are held (DESIGN.md section 6h): by machines, or by process instances leasing with the TAN. */
+export const LEASE_MODES = ['MACHINE', 'INSTANCE'] as const;
+export type LeaseMode = (typeof LEASE_MODES)[number];
+/** The bounds of an instance lease's time to live, in seconds. */
+export const LEASE_TTL_SECONDS = { min: 60, max: 86_400 } as const;
 /** The types a person may choose (spec section 5); INDEFINITE belongs to the built-in policy. */
 export const SELECTABLE_POLICY_TYPES = ['PERPETUAL', 'FLOATING'] as const satisfies readonly PolicyType[];
 
@@ -84,9 +96,25 @@ export const licensePolicyFields = z
       .default(null),
     /** Days a machine may borrow a floating seat for offline use; 0: no borrowing. */
     maxBorrowDays: z.number().int().min(0).max(MAX_BORROW_DAYS).default(0),
+    /** Licenses of the policy may have beta releases (DESIGN.md section 6i). */
+    betaUpdates: z.boolean().default(false),
+    seatMode: z.enum(SEAT_MODES).default('MACHINE'),
+    seatReassignHours: z.number().int().min(0).max(MAX_SEAT_REASSIGN_HOURS).default(0),
+    machinesPerUser: z.number().int().min(1).max(MAX_MACHINES_PER_USER).default(2),
+    /** Overrides of the product's feature values and added features (DESIGN.md section 6g). */
+    entitlements: entitlementList.default([]),
+    /** Soft limit: floating seats beyond the count, in percent of it (0: none). */
+    overagePercent: oneOf(OVERAGE_PERCENTS).default(0),
+    /** INSTANCE: the TAN is the key each process leases a seat with, for leaseTtlSeconds (FLOATING only). */
+    leaseMode: z.enum(LEASE_MODES).default('MACHINE'),
+    leaseTtlSeconds: z.number().int().min(LEASE_TTL_SECONDS.min).max(LEASE_TTL_SECONDS.max).nullable().default(null),
     notes: z.string().max(10000).nullish().transform((value) => value || null),
   })
   .refine((policy) => policy.type === 'FLOATING' || policy.maxBorrowDays === 0, { path: ['maxBorrowDays'], message: 'validation.borrowOnlyFloating' })
+  .refine((policy) => policy.type !== 'FLOATING' || policy.seatMode === 'MACHINE', { path: ['seatMode'], message: 'validation.notAnOption' })
+  .refine((policy) => policy.type === 'FLOATING' || policy.overagePercent === 0, { path: ['overagePercent'], message: 'validation.overageOnlyFloating' })
+  .refine((policy) => policy.type === 'FLOATING' || policy.leaseMode === 'MACHINE', { path: ['leaseMode'], message: 'validation.instanceOnlyFloating' })
+  .refine((policy) => policy.leaseMode === 'MACHINE' || policy.leaseTtlSeconds !== null, { path: ['leaseTtlSeconds'], message: 'validation.required' })
   .refine((policy) => policy.type !== 'INDEFINITE' || Object.keys(policy.publicName).length === 0, {
     path: ['publicName'],
     message: 'validation.indefiniteNoPublicName',
@@ -102,6 +130,13 @@ export const licensePolicyFields = z
   });
 export type LicensePolicyFields = z.output<typeof licensePolicyFields>;
 export type LicensePolicyInput = z.input<typeof licensePolicyFields>;
+/**
+ * The body of a POST: the fields, with only the types a person may choose (issue 49: the API document
+ * offered INDEFINITE, which the server refuses; only the built-in policy has it).
+ */
+export const licensePolicyCreate = licensePolicyFields.safeExtend({
+  type: z.enum(SELECTABLE_POLICY_TYPES).describe('PERPETUAL or FLOATING; INDEFINITE belongs to the built-in SINGLE_HOST_INDEFINITE policy only'),
+});
 /** The body of a PUT: a field left out keeps its value. */
 export const licensePolicyUpdate = updateOf(licensePolicyFields);
 export type LicensePolicyUpdate = z.output<typeof licensePolicyUpdate>;
@@ -120,6 +155,14 @@ export const licensePolicy = z.object({
   maxDifferentMachinesIntervalHours: z.number().int(),
   freeUpdatesPeriodDays: z.number().nullable(),
   maxBorrowDays: z.number().int(),
+  betaUpdates: z.boolean(),
+  seatMode: z.enum(SEAT_MODES),
+  seatReassignHours: z.number().int(),
+  machinesPerUser: z.number().int(),
+  entitlements: z.array(z.object({ feature: z.string(), value: z.union([z.number(), z.string()]).nullable() })),
+  overagePercent: z.number().int(),
+  leaseMode: z.enum(LEASE_MODES),
+  leaseTtlSeconds: z.number().int().nullable(),
   /** For administrators only: left out of answers to anyone else. */
   notes: z.string().nullable().optional(),
   createdAt: isoDateTime,

@@ -133,6 +133,8 @@ export const license = z.object({
   suspended: z.boolean(),
   /** Its TAN's validity (a subscription's paid period plus grace); the license ends then at the latest. */
   tanValidUntil: isoDate.nullable(),
+  /** Its TAN was bought as a shop subscription: its end moves with each payment. False for an end set by hand. */
+  tanSubscription: z.boolean(),
   /** A temporary license: the latest end its extensions may reach (its start plus the trial limit); null otherwise. */
   latestTrialEnd: isoDate.nullable(),
   /** A floating license: the machine's seat now, if it holds one, and whether it is borrowed for offline use. */

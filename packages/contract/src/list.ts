@@ -27,11 +27,11 @@ export interface SortField<F extends string = string> {
  */
 export function listQuery<F extends string>(sortFields: readonly [F, ...F[]], maxLimit = LIST_MAX_LIMIT) {
   return z.object({
-    offset: wholeNumberText(0, MAX_OFFSET).default(0),
-    limit: wholeNumberText(1, maxLimit).default(LIST_DEFAULT_LIMIT),
+    offset: wholeNumberText(0, MAX_OFFSET).default(0).describe('How many matching items to skip (default 0)'),
+    limit: wholeNumberText(1, maxLimit).default(LIST_DEFAULT_LIMIT).describe(`How many items to answer, 1 to ${maxLimit} (default ${LIST_DEFAULT_LIMIT})`),
     /** The next-page cursor of the previous page (the large lists): the page after it, in the same sort, without counting off rows. */
-    after: z.string().min(1).max(1000).optional(),
-    filter: z.string().trim().max(LIST_FILTER_MAX_LENGTH).optional(),
+    after: z.string().min(1).max(1000).optional().describe("The previous page's `nextCursor`: the page after it, in the same sort (faster than a deep offset)"),
+    filter: z.string().trim().max(LIST_FILTER_MAX_LENGTH).optional().describe('Text to search for in the listed fields (case-insensitive)'),
     sort: z
       .string()
       .optional()
@@ -48,6 +48,12 @@ export function listQuery<F extends string>(sortFields: readonly [F, ...F[]], ma
           result.push({ field, descending });
         }
         return result;
+      })
+      // The document lists the allowed values (generated clients type them); the server also takes
+      // several, comma-separated (`-createdAt,id`).
+      .meta({
+        description: `The sort field, \`-field\` for descending; several comma-separated are taken too (\`${sortFields.length > 1 ? `-${sortFields[1]},${sortFields[0]}` : `-${sortFields[0]}`}\`)`,
+        enum: sortFields.flatMap((field) => [field, `-${field}`]),
       }),
   });
 }

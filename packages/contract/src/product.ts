@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { featureName, featureNameList } from './feature.ts';
+import { featureValueMap } from './entitlement.ts';
 import { isoDate, isoDateTime, listQuery, listResponse, recordId, updateOf } from './list.ts';
 
 export const DOWNLOAD_LINK_TYPES = ['mac', 'win', 'offline'] as const;
@@ -30,6 +31,8 @@ export const productFields = z.object({
   ignoreTrialsBefore: isoDate.nullable().default(null),
   releaseDate: isoDate.nullable().default(null),
   features: featureNameList.default([]),
+  /** Default values of its features that take one (DESIGN.md section 6g): name → number or text. */
+  featureValues: featureValueMap.default({}),
   defaultLicensePolicyId: recordId,
   downloadLinks: z.array(downloadLink).max(50).default([]),
   notes: z.string().max(10000).nullish().transform((value) => value || null),
@@ -52,6 +55,7 @@ export const product = z.object({
   releaseDate: isoDate.nullable(),
   /** Feature names, sorted; resolved by expand-to-features when the list was asked with resolveFeatures. */
   features: z.array(z.string()),
+  featureValues: z.record(z.string(), z.union([z.number(), z.string()])),
   defaultLicensePolicyId: z.number().int().nullable(),
   downloadLinks: z.array(downloadLink),
   /** For administrators only: left out of answers to anyone else. */

@@ -7,6 +7,20 @@ import { LOCALES } from './constants.ts';
 
 const LINK_KEYS = ['theme.link.dataPrivacy', 'theme.link.imprint'] as const;
 
+/** Single sign-on for staff (DESIGN.md section 6j); an API token changes none of them. */
+export const SSO_SETTING_KEYS = [
+  'sso.issuer',
+  'sso.clientId',
+  'sso.clientSecret',
+  'sso.scopes',
+  'sso.groupsClaim',
+  'sso.roleMapping',
+  'sso.provisioning',
+  'sso.requiredForStaff',
+  'sso.trustProviderMfa',
+  'sso.buttonLabel',
+] as const;
+
 /** Setting keys (spec section 3). Localized links take a `.<locale>` suffix; the bare key is the fallback. */
 export const SETTING_KEYS = [
   'SERVER_CUSTOMER_ID',
@@ -23,6 +37,8 @@ export const SETTING_KEYS = [
   'order.temporaryLicenseProductId',
   'order.temporaryLicenseDays',
   'security.requireTwoFactor',
+  ...SSO_SETTING_KEYS,
+  'events.retentionDays',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
@@ -33,13 +49,13 @@ export function isSettingKey(key: string): key is SettingKey {
 /** The product's name while `theme.productName` is unset: in mails, the navbar and the browser tab. */
 export const DEFAULT_PRODUCT_NAME = 'License Manager';
 
-/** What anyone, logged in or not, may read: the theme. */
+/** What anyone, logged in or not, may read: the theme (the login page's single sign-on button is read from GET /api/sso/status). */
 export function isPublicSettingKey(key: string): boolean {
   return key.startsWith('theme.');
 }
 
 /** Never sent to a browser once set, not even to administrators: they see only that it is set. */
-export const SECRET_SETTING_KEYS: readonly string[] = ['webhook.secret'];
+export const SECRET_SETTING_KEYS: readonly string[] = ['webhook.secret', 'sso.clientSecret'];
 export const SECRET_MASK = '********';
 
 /** Keys whose value is an uploaded file; the value is the URL the file is served at. */

@@ -21,7 +21,9 @@ export const statisticsParams = z.object({ category: statisticsCategory });
  * - new-users: accounts created (`users`); with a product, those holding a license of it now (current state);
  * - active-users: accounts by the month of their last login (`users`, current state); with a product, as above;
  * - active-machines: machines by the month of their software's latest contact through the desktop
- *   protocol (`machines`); with a product, the latest contact for a license of that product.
+ *   protocol (`machines`); with a product, the latest contact for a license of that product;
+ * - downloads: release artifact downloads started (`downloads`, whole months: the first and last
+ *   month of a range count whole); with a product, of that product version's releases.
  */
 export const STATISTICS_METRICS = {
   'tan-activations': ['activations', 'total'],
@@ -30,6 +32,7 @@ export const STATISTICS_METRICS = {
   'new-users': ['users'],
   'active-users': ['users'],
   'active-machines': ['machines'],
+  downloads: ['downloads'],
 } as const satisfies Record<StatisticsCategory, readonly string[]>;
 
 export type StatisticsMetric<C extends StatisticsCategory = StatisticsCategory> = (typeof STATISTICS_METRICS)[C][number];

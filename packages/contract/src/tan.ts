@@ -3,6 +3,8 @@
  * browsers (the code generator takes Web Crypto's random source, present in both).
  */
 import { z } from 'zod';
+import { TAN_ATTENTION_STATES } from './dashboard.ts';
+import { entitlementList, metadataMap } from './entitlement.ts';
 import { isoDate, isoDateTime, listQuery, listResponse, MAX_RECORD_ID, recordId, updateOf, wholeNumberText } from './list.ts';
 
 /** 31 characters without look-alikes: no 0/o, no 1/l/i. */
@@ -100,6 +102,10 @@ export const tanFields = z.object({
   /** A subscription's paid period plus grace: the TAN's licenses are valid until the end of this day (DESIGN.md section 6). */
   validUntil: isoDate.nullish().transform((value) => value ?? null),
   tags: tagList.default([]),
+  /** Features added and values set for its licenses (DESIGN.md section 6g). */
+  entitlements: entitlementList.default([]),
+  /** Key–value pairs its licenses carry; `_` keys stay on the server. */
+  metadata: metadataMap.optional().transform((value) => value ?? {}),
   notes,
 });
 export type TanFields = z.output<typeof tanFields>;
@@ -139,6 +145,8 @@ export const tan = z.object({
   policyType: z.enum(['INDEFINITE', 'PERPETUAL', 'FLOATING']),
   freeUpdatesUntil: isoDate.nullable(),
   tags: z.array(z.string()),
+  entitlements: z.array(z.object({ feature: z.string(), value: z.union([z.number(), z.string()]).nullable() })),
+  metadata: z.record(z.string(), z.string()),
   notes: z.string().nullable(),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
@@ -153,6 +161,10 @@ export const tanListQuery = listQuery(TAN_SORT_FIELDS).extend({
   tag: tanTag.optional(),
   revoked: booleanQuery.optional(),
   productId: wholeNumberText(1, MAX_RECORD_ID).optional(),
+  state: z
+    .enum(TAN_ATTENTION_STATES)
+    .optional()
+    .describe('Only the TANs that need someone (the staff home links here): `suspended`, `ending` (a valid-until day within 14 days), `nearCount` (4 in 5 of more than one license activated); revoked TANs never'),
 });
 export type TanListQuery = z.output<typeof tanListQuery>;
 

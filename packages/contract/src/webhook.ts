@@ -7,12 +7,24 @@ export const WEBHOOK_EVENT_TYPES = [
   'license.created',
   'license.updated',
   'license.deleted',
+  /** A floating seat granted beyond the TAN's count (a soft limit, DESIGN.md section 6g). */
+  'license.overage',
   'tan.created',
   'tan.updated',
   'user.created',
   'user.updated',
   'user.deleted',
   'order.processed',
+  // Runtime events of licenses (DESIGN.md section 6j, license-events.ts).
+  'license.activation_refused',
+  'seat.denied',
+  'lease.expired',
+  'license.clock_tampered',
+  'release.published',
+  'organization.member_added',
+  'organization.member_removed',
+  'seat.assigned',
+  'seat.unassigned',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -23,7 +35,18 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export function webhookEventsFor(role: Role): readonly WebhookEventType[] {
   return role === 'ADMIN' ? WEBHOOK_EVENT_TYPES : DISTRIBUTOR_WEBHOOK_EVENTS;
 }
-const DISTRIBUTOR_WEBHOOK_EVENTS: readonly WebhookEventType[] = ['license.created', 'license.updated', 'license.deleted', 'tan.created', 'tan.updated', 'user.updated'];
+const DISTRIBUTOR_WEBHOOK_EVENTS: readonly WebhookEventType[] = [
+  'license.created',
+  'license.updated',
+  'license.deleted',
+  'tan.created',
+  'tan.updated',
+  'user.updated',
+  'license.activation_refused',
+  'seat.denied',
+  'lease.expired',
+  'license.clock_tampered',
+];
 /** What "Send test event" delivers; no endpoint subscribes to it. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 

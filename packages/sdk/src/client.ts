@@ -55,6 +55,11 @@ export interface LicenseClientOptions {
    * `release()` returns it.
    */
   borrowDays?: number;
+  /**
+   * This installation's install key id (`installKey(dir).keyId` from `@license-manager/sdk/node`): a
+   * file bound to another installation's key is refused (INVALID_FILE).
+   */
+  installKeyId?: string;
   /** How far the local clock may lag behind the trusted time before CLOCK_TAMPERED; default 48 hours. */
   clockToleranceMs?: number;
 }
@@ -102,6 +107,8 @@ export class LicenseClient {
   private readonly fetch: typeof globalThis.fetch;
   /** The stored file the server last confirmed (304), by its tag, and when: refreshes count from then. */
   private confirmed: { tag: string; at: Date } | undefined;
+  /** A clock tampering seen and not reported yet, for a store that does not keep it. */
+  private unreportedTampering: string | null = null;
 
   constructor(options: LicenseClientOptions) {
     this.options = options;
@@ -117,14 +124,14 @@ export class LicenseClient {
     const best = stored.usable[0];
     if (best) {
       const due = await this.refreshDue(best);
-      if (!due || due > this.now()) return this.judgeClock(this.valid(best.payload, 'store', false, due));
+      if (!due || due > this.now()) return await this.judgeClock(this.valid(best.payload, 'store', false, due));
     }
-    return this.judgeClock(await this.fetchFresh(stored));
+    return await this.judgeClock(await this.fetchFresh(stored));
   }
 
   /** Asks the server now, whatever the stored file says. */
   async refresh(): Promise<LicenseStatus> {
-    return this.judgeClock(await this.fetchFresh(await this.stored()));
+    return await this.judgeClock(await this.fetchFresh(await this.stored()));
   }
 
   /** The trusted time: the highest time verified from the server's signed time and the files' issue times; null before any. */
@@ -141,12 +148,15 @@ export class LicenseClient {
     } catch (error) {
       return invalid('INVALID_FILE', (error as Error).message);
     }
-    if (!this.fits(payload)) return invalid('INVALID_FILE', `the file is for ${payload.product.name} ${payload.product.version} on machine ${payload.machineId}`);
+    if (!this.fits(payload)) {
+      const other = payload.installKeyId !== undefined && payload.installKeyId !== this.options.installKeyId ? ', bound to another installation' : '';
+      return invalid('INVALID_FILE', `the file is for ${payload.product.name} ${payload.product.version} on machine ${payload.machineId}${other}`);
+    }
     await this.clock.load();
     this.clock.raise(Date.parse(payload.issuedAt));
-    if (isExpired(payload, this.now())) return this.judgeClock(invalid('EXPIRED', `the file expired at ${payload.expiresAt}`));
+    if (isExpired(payload, this.now())) return await this.judgeClock(invalid('EXPIRED', `the file expired at ${payload.expiresAt}`));
     await this.store.save(text);
-    return this.judgeClock(this.valid(payload, 'store', false));
+    return await this.judgeClock(this.valid(payload, 'store', false));
   }
 
   /** Gives a floating seat back (at exit) and forgets the file of this machine. */
@@ -201,11 +211,24 @@ export class LicenseClient {
   // -------------------------------------------------------------------------------------------
 
   /** A local clock far behind the trusted time spoils a valid or expired verdict: the user set it back. */
-  private judgeClock(status: LicenseStatus): LicenseStatus {
+  private async judgeClock(status: LicenseStatus): Promise<LicenseStatus> {
     const lag = this.clock.tamperedBy();
+    if (lag !== null) await this.noteTampering();
     if (lag === null || (!status.valid && status.reason !== 'EXPIRED')) return status;
     const hours = Math.round(lag / 3_600_000);
     return invalid('CLOCK_TAMPERED', `the computer's clock is ${hours} hours behind the time the license server last confirmed; set it right`, status.valid ? status.offline : status.offline === true);
+  }
+
+  /** Remembers when the clock was first seen set back, until the next license request reports it (DESIGN.md 6j). */
+  private async noteTampering(): Promise<void> {
+    if (await this.tamperingToReport()) return;
+    const at = this.now().toISOString();
+    this.unreportedTampering = at;
+    await this.store.writeClockTampered?.(at);
+  }
+
+  private async tamperingToReport(): Promise<string | null> {
+    return (await this.store.readClockTampered?.().catch(() => null)) ?? this.unreportedTampering;
   }
 
   private valid(license: LicensePayload, source: 'server' | 'store', offline: boolean, refreshAt: Date | null = refreshDueAt(license)): LicenseStatus {
@@ -225,9 +248,10 @@ export class LicenseClient {
   }
 
   private fits(payload: LicensePayload): boolean {
-    const { product, version, machineId } = this.options;
+    const { product, version, machineId, installKeyId } = this.options;
     return (
       (payload.machineId === machineId || forAnyMachine(payload)) &&
+      (payload.installKeyId === undefined || payload.installKeyId === installKeyId) &&
       payload.product.name === product &&
       (version === undefined || payload.product.version === version)
     );
@@ -259,12 +283,12 @@ export class LicenseClient {
     for (const candidate of candidates) await this.store.remove(candidate.name);
   }
 
-  private async request(method: 'POST' | 'DELETE', ifNoneMatch?: string): Promise<Response> {
+  private async request(method: 'POST' | 'DELETE', ifNoneMatch?: string, clockTamperedAt?: string | null): Promise<Response> {
     const { serverUrl, machineId, product, version, borrowDays } = this.options;
     return this.fetch(`${serverUrl.replace(/\/$/, '')}/api/client/v1/license`, {
       method,
       headers: { 'content-type': 'application/json', accept: 'application/json', ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}) },
-      body: JSON.stringify({ machineId, product, ...(version === undefined ? {} : { version }), ...(method === 'POST' && borrowDays ? { borrowDays } : {}) }),
+      body: JSON.stringify({ machineId, product, ...(version === undefined ? {} : { version }), ...(method === 'POST' && borrowDays ? { borrowDays } : {}), ...(clockTamperedAt ? { clockTamperedAt } : {}) }),
       signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 15_000),
     });
   }
@@ -274,11 +298,18 @@ export class LicenseClient {
     // while it is still right, which costs it no signature.
     const held = stored.usable.find((candidate) => !isAnyLic(candidate));
     const tag = held && (await this.tagOf(held));
+    // A clock set back is reported with this request, and forgotten once the server answered it.
+    if (this.clock.tamperedBy() !== null) await this.noteTampering();
+    const tamperedAt = await this.tamperingToReport();
     let response: Response;
     try {
-      response = await this.request('POST', tag);
+      response = await this.request('POST', tag, tamperedAt);
     } catch (error) {
       return this.offline(stored, `the license server cannot be reached (${(error as Error).message})`);
+    }
+    if (tamperedAt && response.status < 500) {
+      this.unreportedTampering = null;
+      await this.store.writeClockTampered?.(null);
     }
     await this.clock.noteServerTime(response.headers.get('license-server-time'));
     if (response.status === 304 && held && tag) {

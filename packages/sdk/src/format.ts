@@ -25,6 +25,32 @@ export interface LicensePayload {
   kid: string;
   /** Set when the machine borrowed its floating seat for offline use: the seat is held until then. */
   borrowedUntil?: string | null;
+  /** Each feature with its value: true for a flag, a number or a text (files before entitlements lack it). */
+  entitlements?: Record<string, true | number | string>;
+  /** Key–value pairs of the license and its TAN. */
+  metadata?: Record<string, string>;
+  /** This floating seat was granted beyond the count (a soft limit). */
+  overage?: boolean;
+  /** A file bound to an install key (offline activation): only that installation may use it. */
+  installKeyId?: string;
+  /** An instance lease's file: `machineId` is the process's instance id. */
+  leaseMode?: 'INSTANCE';
+}
+
+/** Whether the license has the feature (DESIGN.md section 6g). */
+export function hasFeature(payload: Pick<LicensePayload, 'features' | 'entitlements'>, name: string): boolean {
+  return payload.entitlements ? Object.hasOwn(payload.entitlements, name) : payload.features.includes(name);
+}
+
+/** The feature's value: a number or a text, true for a flag, null when the license lacks the feature. */
+export function featureValue(payload: Pick<LicensePayload, 'features' | 'entitlements'>, name: string): true | number | string | null {
+  if (!hasFeature(payload, name)) return null;
+  return payload.entitlements?.[name] ?? true;
+}
+
+/** The license's metadata (empty when the file has none). */
+export function metadata(payload: Pick<LicensePayload, 'metadata'>): Record<string, string> {
+  return { ...(payload.metadata ?? {}) };
 }
 
 export interface LicenseFile {
@@ -53,7 +79,7 @@ const BEGIN = '-----BEGIN LICENSE FILE-----';
 const END = '-----END LICENSE FILE-----';
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
+export function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 !== 0) throw new InvalidLicenseFileError('MALFORMED', 'not valid base64');
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
@@ -92,7 +118,7 @@ export function parseLicenseFile(text: string): LicenseFile {
 type VerifyKey = Awaited<ReturnType<typeof globalThis.crypto.subtle.importKey>>;
 const importedKeys = new Map<string, Promise<VerifyKey>>();
 
-function importKey(pem: string): Promise<VerifyKey> {
+export function importKey(pem: string): Promise<VerifyKey> {
   let key = importedKeys.get(pem);
   if (!key) {
     const der = base64ToBytes(pem.replace(/-----(BEGIN|END)[^-]*-----/g, '').replace(/\s+/g, ''));

@@ -1,5 +1,9 @@
 export { LicenseClient, type InvalidReason, type LicenseClientOptions, type LicenseStatus } from './client.js';
+export { InstanceLease, type InstanceLeaseOptions, type LeaseStatus } from './lease.js';
 export {
+  featureValue,
+  hasFeature,
+  metadata,
   InvalidLicenseFileError,
   isExpired,
   licenseFileTag,
@@ -15,3 +19,4 @@ export {
 } from './format.js';
 export { FETCHED_FILE_NAME, SERVER_TIME_FILE_NAME, memoryStore, type LicenseStore, type StoredFile } from './store.js';
 export { DEFAULT_CLOCK_TOLERANCE_MS } from './trusted-time.js';
+export { checkForUpdate, downloadUpdate, UpdateError, type CheckForUpdateOptions, type UpdateArtifact, type UpdateInfo } from './updates.js';

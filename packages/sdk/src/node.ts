@@ -6,7 +6,7 @@
 import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { FETCHED_FILE_NAME, SERVER_TIME_FILE_NAME, type LicenseStore } from './store.js';
+import { CLOCK_TAMPERED_FILE_NAME, FETCHED_FILE_NAME, SERVER_TIME_FILE_NAME, type LicenseStore } from './store.js';
 
 /**
  * Where the desktop software looks for license files: the `licenses` folder in the application's
@@ -56,6 +56,14 @@ export function directoryStore(directory: string): LicenseStore {
       await writeFile(temporary, token, 'utf8');
       await rename(temporary, path.join(directory, SERVER_TIME_FILE_NAME));
     },
+    async readClockTampered() {
+      return (await readFile(path.join(directory, CLOCK_TAMPERED_FILE_NAME), 'utf8').catch(() => '')).trim() || null;
+    },
+    async writeClockTampered(at) {
+      if (at === null) return this.remove(CLOCK_TAMPERED_FILE_NAME);
+      await mkdir(directory, { recursive: true });
+      await writeFile(path.join(directory, CLOCK_TAMPERED_FILE_NAME), at, 'utf8');
+    },
     async remove(name) {
       await unlink(path.join(directory, name)).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
@@ -104,3 +112,4 @@ export async function machineFingerprint(product: string, rawId?: string): Promi
   const { createHash } = await import('node:crypto');
   return createHash('sha256').update(`${product}:${raw.trim()}`, 'utf8').digest('hex').slice(0, 32).toUpperCase();
 }
+export { INSTALL_KEY_FILE_NAME, installKey, licenseRequest, deactivationProof, type InstallKey } from './install-key.js';

@@ -18,6 +18,13 @@ export interface LicenseStore {
    */
   readServerTime?(): Promise<string | null>;
   writeServerTime?(token: string): Promise<void>;
+  /**
+   * When the client saw the machine's clock set back and has not told the server yet (DESIGN.md
+   * 6j): sent as `clockTamperedAt` with its next license request, then cleared (null). Optional;
+   * without it the client remembers it until it exits.
+   */
+  readClockTampered?(): Promise<string | null>;
+  writeClockTampered?(at: string | null): Promise<void>;
 }
 
 /** The name under which a store keeps the fetched file. */
@@ -26,11 +33,21 @@ export const FETCHED_FILE_NAME = 'license.json';
 /** The name under which the directory store keeps the server's time (no .json/.lic: not a license file). */
 export const SERVER_TIME_FILE_NAME = 'server-time';
 
+/** The name under which the directory store keeps a clock tampering not reported yet. */
+export const CLOCK_TAMPERED_FILE_NAME = 'clock-tampered';
+
 /** A store in memory: nothing survives a restart (tests, or apps that keep the file elsewhere). */
 export function memoryStore(initial: StoredFile[] = []): LicenseStore {
   const files = new Map(initial.map((file) => [file.name, file.text]));
   let serverTime: string | null = null;
+  let clockTampered: string | null = null;
   return {
+    async readClockTampered() {
+      return clockTampered;
+    },
+    async writeClockTampered(at) {
+      clockTampered = at;
+    },
     async readServerTime() {
       return serverTime;
     },

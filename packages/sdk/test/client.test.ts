@@ -174,6 +174,37 @@ describe('LicenseClient', () => {
     expect(client.nextCheckDelay({ valid: false, reason: 'REVOKED', message: '' }, 0)).toBe(HOUR);
   });
 
+  it('remembers a clock set back in its store and reports it with the next license request, once', async () => {
+    const { server, client, issue, clock, store } = setup();
+    const start = clock.now;
+    server.answer = () => new Response(issue());
+    expectValid(await client.check());
+    expect(server.calls[0].body).not.toHaveProperty('clockTamperedAt');
+    clock.now = new Date(start.getTime() - 72 * HOUR);
+    expectInvalid(await client.check(), 'CLOCK_TAMPERED');
+    // Seen again before it was reported: still the first time.
+    expectInvalid(await client.check(), 'CLOCK_TAMPERED');
+    expect(await store.readClockTampered!()).toBe(start.toISOString());
+    expect(server.calls).toHaveLength(1);
+    clock.now = new Date(start.getTime() + 2 * HOUR);
+    expectValid(await client.check());
+    expect(server.calls[1].body.clockTamperedAt).toBe(start.toISOString());
+    expect(await store.readClockTampered!()).toBeNull();
+    expectValid(await client.refresh());
+    expect(server.calls[2].body).not.toHaveProperty('clockTamperedAt');
+  });
+
+  it('keeps the clock tampering while the server cannot be reached', async () => {
+    const { server, client, issue, clock, store } = setup();
+    server.answer = () => new Response(issue());
+    expectValid(await client.check());
+    clock.now = new Date(clock.now.getTime() - 72 * HOUR);
+    server.answer = () => new Response('busy', { status: 503 });
+    expectInvalid(await client.refresh(), 'CLOCK_TAMPERED');
+    expect(server.calls[1].body.clockTamperedAt).toEqual(expect.any(String));
+    expect(await store.readClockTampered!()).toEqual(server.calls[1].body.clockTamperedAt);
+  });
+
   it('checks on a schedule once started', async () => {
     const { server, client, issue } = setup();
     server.answer = () => new Response(issue());

@@ -32,6 +32,18 @@ describe('directoryStore', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('keeps a clock tampering not reported yet beside the files, and clears it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-sdk-'));
+    const store = directoryStore(path.join(dir, 'licenses'));
+    expect(await store.readClockTampered!()).toBeNull();
+    await store.writeClockTampered!('2026-03-01T08:00:00.000Z');
+    expect(await store.readClockTampered!()).toBe('2026-03-01T08:00:00.000Z');
+    expect(await store.list()).toEqual([]);
+    await store.writeClockTampered!(null);
+    expect(await store.readClockTampered!()).toBeNull();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('knows where the desktop software keeps its licenses on each system', () => {
     expect(defaultLicenseDirectory('Studio', 'win32', { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' })).toBe('C:\\Users\\ada\\AppData\\Roaming\\Studio\\licenses');
     expect(defaultLicenseDirectory('Studio', 'darwin', {})).toBe(path.join(os.homedir(), 'Library/Application Support/Studio/licenses'));

@@ -33,6 +33,8 @@ export function basePayload(now = new Date()): LicensePayload {
     policyType: 'INDEFINITE',
     product: { id: 1, name: 'Studio', version: '2.0' },
     features: ['export:pdf'],
+    entitlements: { 'export:pdf': true },
+    metadata: {},
     machineId: 'MACHINE-1',
     owner: { name: 'Ada Lovelace', company: null },
     issuedAt: now.toISOString(),

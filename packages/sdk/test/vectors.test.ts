@@ -3,7 +3,7 @@ import { createPrivateKey, sign } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LicenseClient, licenseFileTag, memoryStore, parseLicenseFile, verifyLicenseFile, verifyServerTime, type PublicKey } from '../src/index.ts';
+import { featureValue, hasFeature, metadata, LicenseClient, licenseFileTag, memoryStore, parseLicenseFile, verifyLicenseFile, verifyServerTime, type PublicKey } from '../src/index.ts';
 
 const DIR = path.resolve(import.meta.dirname, '../../../clients/test-vectors');
 const read = (name: string) => fs.readFileSync(path.join(DIR, name), 'utf8');
@@ -14,6 +14,7 @@ interface Expected {
   timeTokens: { value: string; valid: boolean; t?: number; kid?: string; problem?: string }[];
   clock: { local: string; trusted: string; expect: 'VALID' | 'EXPIRED' | 'CLOCK_TAMPERED' }[];
   toleranceHours: number;
+  entitlements: { name: string; hasFeature: Record<string, boolean>; featureValue: Record<string, unknown>; metadata: Record<string, string> }[];
 }
 const expected = JSON.parse(read('expected.json')) as Expected;
 
@@ -33,6 +34,13 @@ describe('the shared test vectors', () => {
     } else {
       await expect(verifyLicenseFile(text, keys)).rejects.toMatchObject({ problem: file.problem });
     }
+  });
+
+  it.each(expected.entitlements)('$name: hasFeature, featureValue and metadata', async (example) => {
+    const payload = await verifyLicenseFile(read(example.name), keys);
+    for (const [name, has] of Object.entries(example.hasFeature)) expect(hasFeature(payload, name), name).toBe(has);
+    for (const [name, value] of Object.entries(example.featureValue)) expect(featureValue(payload, name), name).toEqual(value);
+    expect(metadata(payload)).toEqual(example.metadata);
   });
 
   it.each(expected.timeTokens)('time token $value: valid $valid', async (token) => {

@@ -20,16 +20,17 @@ import { registerSessionAuth } from './modules/session/request-user.ts';
 import { registerCsrfProtection } from './platform/http/csrf.ts';
 import { REDACTED, REDACTED_LOG_PATHS, registerAccessLog, serializeRequest } from './platform/http/access-log.ts';
 import { answerClientError, registerErrorHandling, sendError } from './platform/http/errors.ts';
-import { registerShuttingDown } from './platform/http/shutting-down.ts';
+import { registerShuttingDown, type ShuttingDown } from './platform/http/shutting-down.ts';
 import { registerReadRouting } from './platform/http/read-routing.ts';
 import { markSessionWrote } from './modules/session-store/repo.ts';
 import { markApiTokenWrote } from './modules/api-tokens/repo.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
-import { serveWebApp } from './platform/http/web-app.ts';
+import { inlineScriptHashes, serveWebApp } from './platform/http/web-app.ts';
 import { openApiOptions, swaggerUiOptions } from './platform/http/api-docs.ts';
 import { refuseUndeclaredQueryParameters, strictQueryValidatorCompiler } from './platform/http/query-parameters.ts';
 import { apiModules } from './modules/index.ts';
 import { clientProtocolRoutes } from './modules/client-protocol/routes.ts';
+import { releaseClientRoutes } from './modules/releases/client-routes.ts';
 import { registerTwoFactorGate } from './modules/two-factor/gate.ts';
 import { themeRoutes } from './modules/settings/routes.ts';
 import { metricsRoutes } from './modules/metrics/routes.ts';
@@ -46,7 +47,7 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream;
 }
 
-export type App = FastifyInstance & { ctx: AppContext; webhooks: WebhookWorker };
+export type App = FastifyInstance & { ctx: AppContext; webhooks: WebhookWorker; shuttingDown: ShuttingDown };
 
 /** The whole server as a Fastify instance; `main.ts` listens with it, tests call `inject` on it. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
@@ -96,7 +97,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerErrorHandling(app);
   registerAccessLog(app);
-  registerShuttingDown(app);
+  app.decorate('shuttingDown', registerShuttingDown(app));
   registerHttpMetrics(app, metrics);
   // With rateLimits off (tests not about them) every request is on the allow list.
   await app.register(rateLimit, { global: false, enableDraftSpec: false, allowList: () => !config.rateLimits, keyGenerator: (request) => limitedClient(request.ip) });
@@ -105,11 +106,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // The desktop protocol answers software, not people: no cookies, sessions, tokens, CSRF or page
   // headers, which cost each of its calls more than its own lookup (bench/scenarios/protocol.ts).
   await app.register(clientProtocolRoutes(ctx), { prefix: '/api' });
+  await app.register(releaseClientRoutes(ctx), { prefix: '/api' });
   await app.register(async (web) => {
     // The site's https name, if it has one: HSTS, the upgrade of a page's requests and the scheme of
     // a same-site Origin follow it (security-headers.ts, csrf.ts).
     const httpsHost = config.publicUrl.startsWith('https:') ? new URL(config.publicUrl).host : null;
-    registerSecurityHeaders(web, { 'img-src': ["'self'", 'data:', 'https:'], 'style-src': ["'self'", "'unsafe-inline'"], 'script-src': ["'self'"] }, httpsHost);
+    registerSecurityHeaders(web, { 'img-src': ["'self'", 'data:', 'https:'], 'style-src': ["'self'", "'unsafe-inline'"], 'script-src': ["'self'", ...inlineScriptHashes(config.webDist)] }, httpsHost);
     // API answers hold accounts, licenses and secrets: no cache keeps them unless a route says so.
     web.addHook('onRequest', (request, reply, done) => {
       if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');

@@ -11,9 +11,11 @@ import { describeOptions, parseOptions, synopsis, type OptionSpecs, type OptionV
 import { BackupError, backupSqlite, restoreSqlite } from './platform/db/backup.ts';
 import { openDatabase, type Database } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
-import { rotateSigningKey } from './platform/signing/keys.ts';
+import { KeyCommandError, listSigningKeys, retireSigningKey, rotateSigningKey } from './platform/signing/keys.ts';
+import type { ScheduledKey } from './platform/signing/key-schedule.ts';
 import { PRODUCT_VERSION } from './platform/version.ts';
 import { createUserFromCli } from './modules/users/cli.ts';
+import { nameBreakGlassAdministrator } from './modules/sso/policy.ts';
 import { BENCH_ACCOUNTS, BENCH_SIZES, seedBench } from './modules/bench-seed/service.ts';
 import { DemoStepFailed } from './modules/demo-seed/api.ts';
 import { DemoRefused, seedDemo } from './modules/demo-seed/service.ts';
@@ -22,8 +24,10 @@ interface Command {
   summary: string;
   /** More about what it does, for its --help. */
   details?: string;
+  /** One required argument before the options, e.g. a key id. */
+  argument?: { name: string; description: string };
   options: OptionSpecs;
-  run(values: OptionValues, config: Config): Promise<void>;
+  run(values: OptionValues, config: Config, argument?: string): Promise<void>;
 }
 
 /** Runs work on the configured database, migrated to this version's schema first (created when missing). */
@@ -48,6 +52,16 @@ const ROLE_LIST = `${ROLES.slice(0, -1).join(', ')} or ${ROLES.at(-1)}`;
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const count = { value: '<n>', schema: z.coerce.number().int().min(1).max(10_000_000).optional(), problem: 'must be a whole number from 1 to 10,000,000' };
 
+/** A moment given on the command line: ISO 8601 with its time zone, so that it means the same everywhere. */
+const isoTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/)
+  .refine((value) => !Number.isNaN(Date.parse(value)))
+  .transform((value) => new Date(value));
+const ISO_TIME_PROBLEM = 'must be a time such as 2027-01-04T09:00:00Z (ISO 8601 with time zone)';
+
+const keyLine = (key: ScheduledKey) => [key.kid.padEnd(17), key.state.padEnd(10), key.createdAt.padEnd(25), key.activatesAt.padEnd(25), key.unpublishAt ?? (key.retiredAt ? 'never' : '')].join(' ');
+
 const COMMANDS: Record<string, Command> = {
   'user:create': {
     summary: 'creates a confirmed account',
@@ -67,13 +81,53 @@ const COMMANDS: Record<string, Command> = {
       console.log(`Created ${input.role} ${input.email} (id ${result.id})${result.generatedPassword ? ` with the password ${result.generatedPassword}` : ''}`);
     },
   },
+  'sso:break-glass': {
+    summary: 'names the administrator who may still sign in with a password when single sign-on is required for staff',
+    details: 'The way back in when the identity provider is down or misconfigured. One at a time: naming another replaces the previous one.',
+    options: { email: { value: '<address>', description: "the administrator's e-mail address", required: true, schema: emailSchema, problem: 'must be an e-mail address' } },
+    async run(values, config) {
+      const problem = await withDatabase(config, (database) => nameBreakGlassAdministrator(database.db, values.email as string));
+      if (problem) {
+        console.error(problem);
+        process.exitCode = 1;
+        return;
+      }
+      console.log(`${values.email as string} may sign in with a password while single sign-on is required for staff.`);
+    },
+  },
   'keys:rotate': {
-    summary: 'makes a new license-signing key',
-    details: 'Running servers sign with it within a minute; the old public keys stay published, so files signed before keep verifying.',
+    summary: 'makes a new license-signing key, signing now or from a time you choose',
+    details:
+      'The new public key is published at once in /api/client/v1/keys. Without --activate-at running servers sign with it within a minute; with it, every server signs with it from that moment on (give it at least a minute ahead), so software can pin the next key before it signs. Old public keys stay published, so files signed before keep verifying.',
+    options: { 'activate-at': { value: '<time>', description: 'when it starts signing, ISO 8601 with time zone, e.g. 2027-01-04T09:00:00Z (default now)', schema: isoTime, problem: ISO_TIME_PROBLEM } },
+    async run(values, config) {
+      const activateAt = values['activate-at'] as Date | undefined;
+      const { kid, activatesAt } = await withDatabase(config, (database) => rotateSigningKey(database, config, activateAt));
+      console.log(
+        activateAt && activateAt.getTime() > Date.now()
+          ? `New signing key ${kid}, published now; every server signs with it from ${activatesAt}. Pin it in your software before then.`
+          : `New signing key ${kid}; running servers sign with it within a minute, older keys stay published.`,
+      );
+    },
+  },
+  'keys:list': {
+    summary: 'lists the signing keys and their states',
+    details: 'published: signs from its activation time; active: signs now; retiring: signs no more, still published so that its files verify; retired: no longer published.',
     options: {},
     async run(_values, config) {
-      const kid = await withDatabase(config, (database) => rotateSigningKey(database, config));
-      console.log(`New signing key ${kid}; running servers sign with it within a minute, older keys stay published.`);
+      const keys = await withDatabase(config, (database) => listSigningKeys(database));
+      console.log(['kid               state      created                   activates                 unpublished', ...keys.map(keyLine)].join('\n'));
+    },
+  },
+  'keys:retire': {
+    summary: 'stops a signing key from signing, and unpublishes it at a time you choose',
+    argument: { name: '<kid>', description: 'the key id, from keys:list' },
+    details:
+      'A refresh no longer confirms a file signed with it (the software gets a file of the active key), and a staged key is called off. The public key stays published until --unpublish-at, so files it signed keep verifying until then. The key that signs now is refused: rotate first.',
+    options: { 'unpublish-at': { value: '<time>', description: 'when it leaves /api/client/v1/keys, ISO 8601 with time zone (default: stays published)', schema: isoTime, problem: ISO_TIME_PROBLEM } },
+    async run(values, config, kid) {
+      const key = await withDatabase(config, (database) => retireSigningKey(database, kid!, (values['unpublish-at'] as Date | undefined) ?? null));
+      console.log(`Retired ${key.kid}: it signs no more; ${key.unpublishAt ? `published until ${key.unpublishAt}` : 'it stays published'}.`);
     },
   },
   backup: {
@@ -161,7 +215,7 @@ function usage(): string {
 }
 
 function commandHelp(name: string, command: Command): string {
-  return [`Usage: ${synopsis(name, command.options)}`, '', `${command.summary[0].toUpperCase()}${command.summary.slice(1)}.`, ...(command.details ? [command.details] : []), '', 'Options:', ...describeOptions(command.options)].join('\n');
+  return [`Usage: ${synopsis(name, command.options).replace(name, command.argument ? `${name} ${command.argument.name}` : name)}`, '', `${command.summary[0].toUpperCase()}${command.summary.slice(1)}.`, ...(command.details ? [command.details] : []), '', 'Options:', ...describeOptions(command.options)].join('\n');
 }
 
 /** Answers the exit code: 0 done, 1 failed, 2 wrong usage. */
@@ -181,7 +235,9 @@ async function main(args: string[]): Promise<number> {
     console.error(`Unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')} (npm run cli -- --help).`);
     return 2;
   }
+  const argument = command.argument && rest[0] !== undefined && !rest[0].startsWith('-') ? rest.shift() : undefined;
   const parsed = parseOptions(rest, command.options);
+  if (command.argument && argument === undefined && !parsed.help) parsed.problems.unshift(`${command.argument.name} is required (${command.argument.description})`);
   if (parsed.help) {
     console.log(commandHelp(name, command));
     return 0;
@@ -192,7 +248,7 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   loadEnvFile();
-  await command.run(parsed.values, loadConfig());
+  await command.run(parsed.values, loadConfig(), argument);
   return 0;
 }
 
@@ -206,6 +262,7 @@ main(process.argv.slice(2)).then(
       error instanceof BackupError ||
       error instanceof DemoRefused ||
       error instanceof DemoStepFailed ||
+      error instanceof KeyCommandError ||
       (error instanceof Error && 'code' in error && typeof error.code === 'string');
     console.error(error instanceof Error ? `Error: ${error.message}` : `Error: ${String(error)}`);
     if (!known && error instanceof Error && error.stack) console.error(error.stack.split('\n').slice(1).join('\n'));

@@ -1,20 +1,20 @@
 import { buildApp, type App } from './app.ts';
 import { loadConfig, type Config } from './platform/config.ts';
 import { loadEnvFile } from './platform/env-file.ts';
+import { waitForDatabase } from './platform/db/wait.ts';
 import { describeStartError } from './platform/start-errors.ts';
+import { startMessage } from './platform/start-messages.ts';
 import { ensureAdministrator } from './modules/users/bootstrap.ts';
-
-/** How long a stop may take: requests in flight finish, then the process ends whatever is left. */
-const STOP_TIMEOUT_MS = 9_000;
 
 async function main(): Promise<void> {
   let config: Config | undefined;
   try {
     const envFile = loadEnvFile();
     config = loadConfig();
+    await waitForDatabase(config);
     const app = await buildApp(config);
     if (envFile) app.log.info({ file: envFile }, 'configuration read from the environment and .env');
-    stopOnSignals(app);
+    stopOnSignals(app, config.stopGraceSeconds);
     const started = answerStartingUntilReady(app);
     await app.listen({ port: config.port, host: config.host });
     // Only now that the port is ours: a start that fails to listen creates no account whose
@@ -44,6 +44,7 @@ function answerStartingUntilReady(app: App): () => void {
   };
 }
 
+/** The first administrator: a banner on a terminal, one JSON line (with the same words) in a log stream. */
 function announceAdministrator(config: Config, admin: Awaited<ReturnType<typeof ensureAdministrator>>): void {
   if (!admin) return;
   const lines = [
@@ -53,15 +54,16 @@ function announceAdministrator(config: Config, admin: Awaited<ReturnType<typeof 
     admin.password ? `  with the password ${admin.password}  (shown only this once; change it after logging in)` : '  with the password from ADMIN_PASSWORD.',
     '',
   ];
-  console.log(lines.join('\n'));
+  startMessage(lines.join('\n'), { level: 'warn', fields: { event: 'first-administrator', email: admin.email } });
 }
 
 /**
  * SIGTERM (systemd, a container runtime) and SIGINT (Ctrl-C) stop the server gracefully: it takes
  * no new connections, lets the requests in flight finish, stops its workers and closes the
- * database. After STOP_TIMEOUT_MS, or at a second signal, it ends at once.
+ * database. Requests still running after STOP_GRACE_SECONDS are answered 503 ERR_SHUTTING_DOWN (never
+ * a reset connection), then it ends; at a second signal it ends at once.
  */
-function stopOnSignals(app: App): void {
+function stopOnSignals(app: App, graceSeconds: number): void {
   let stopping = false;
   // A client's keep-alive connection would hold the stop until it idles out: answers given while
   // stopping close their connection (shutting-down.ts), and connections that fall idle are closed as they do.
@@ -74,9 +76,11 @@ function stopOnSignals(app: App): void {
     app.log.info({ signal }, 'stopping: finishing the requests in flight');
     setInterval(() => app.server.closeIdleConnections(), 100).unref();
     setTimeout(() => {
-      app.log.error('requests still running after the stop timeout; ending them');
-      process.exit(1);
-    }, STOP_TIMEOUT_MS).unref();
+      void app.shuttingDown.answerInFlight().then((count) => {
+        app.log.error({ requests: count, graceSeconds }, 'requests still running after STOP_GRACE_SECONDS: answered 503 ERR_SHUTTING_DOWN; ending');
+        process.exit(1);
+      });
+    }, graceSeconds * 1000).unref();
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
 import type { App } from '../src/app.ts';
-import { TOKEN_LIMIT } from '../src/modules/api-tokens/auth.ts';
+import { TOKEN_LIMIT, WRONG_TOKEN_LIMIT } from '../src/modules/api-tokens/auth.ts';
 import { callersOfEachRole, client, describeBothDatabases, expectError, loggedIn, request } from './harness.ts';
 import { insertProduct } from './licensing-fixtures.ts';
 
@@ -239,9 +239,9 @@ describeBothDatabases('API tokens', (t) => {
 });
 
 describeBothDatabases(
-  'API tokens: wrong tokens are limited per address',
+  'API tokens: wrong tokens are limited per token and per address',
   (t) => {
-    it(`refuses every token from an address after ${TOKEN_LIMIT.max} wrong ones, other addresses unaffected`, async () => {
+    it(`refuses wrong tokens from an address after ${TOKEN_LIMIT.max} different ones, the right token still passes`, async () => {
       const user = await loggedIn(t.app);
       const { token } = await createToken(t.app, user.cookie);
       const from = (remoteAddress: string, value: string) => t.app.inject({ method: 'GET', url: '/api/session', remoteAddress, headers: bearer(value) });
@@ -251,9 +251,20 @@ describeBothDatabases(
       const limited = await from('203.0.113.7', 'lmat_another');
       expectError(limited, 429, 'ERR_RATE_LIMITED');
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-      // The right token from there is refused too, or the answer would tell which guess was right.
-      expectError(await from('203.0.113.7', token), 429, 'ERR_RATE_LIMITED');
-      expect((await from('198.51.100.9', token)).statusCode).toBe(200);
+      // A right token behind the same address is not shut out by its neighbours' wrong ones.
+      expect((await from('203.0.113.7', token)).statusCode).toBe(200);
+      expect((await from('198.51.100.9', 'lmat_elsewhere')).statusCode).toBe(401);
+    });
+
+    it(`counts a broken integration's one stale token on its own: ${WRONG_TOKEN_LIMIT.max} tries, then 429 for that token only`, async () => {
+      const user = await loggedIn(t.app);
+      const { token } = await createToken(t.app, user.cookie);
+      const from = (value: string) => t.app.inject({ method: 'GET', url: '/api/session', remoteAddress: '203.0.113.50', headers: bearer(value) });
+      for (let i = 0; i < WRONG_TOKEN_LIMIT.max; i++) expect((await from('lmat_stale-integration')).statusCode).toBe(401);
+      expectError(await from('lmat_stale-integration'), 429, 'ERR_RATE_LIMITED');
+      // The address has one wrong token counted: a neighbour's typo and a neighbour's right token pass as ever.
+      expect((await from('lmat_neighbour-typo')).statusCode).toBe(401);
+      expect((await from(token)).statusCode).toBe(200);
     });
   },
   { config: { rateLimits: true } },

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, cleanEnv, HANG_GUARD_MS, PROJECT_NODE, ROOT, runCli, startServerProcess } from './processes.ts';
 
-const COMMANDS = ['user:create', 'keys:rotate', 'backup', 'restore', 'seed:demo', 'seed:bench'];
+const COMMANDS = ['user:create', 'sso:break-glass', 'keys:rotate', 'backup', 'restore', 'seed:demo', 'seed:bench'];
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 describe('npm run cli', () => {
@@ -71,7 +71,7 @@ describe('npm run cli', () => {
     expect(runCli(['keys:rotate', '--force'], { cwd }).stderr).toMatch(/^keys:rotate: unknown option --force\n/);
     const unknown = runCli(['users:create'], { cwd });
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr.trim()).toBe('Unknown command "users:create". Commands: user:create, keys:rotate, backup, restore, seed:demo, seed:bench (npm run cli -- --help).');
+    expect(unknown.stderr.trim()).toBe('Unknown command "users:create". Commands: user:create, sso:break-glass, keys:rotate, keys:list, keys:retire, backup, restore, seed:demo, seed:bench (npm run cli -- --help).');
     expect(fs.readdirSync(cwd)).toEqual([]);
   });
 

@@ -245,7 +245,7 @@ describeBothDatabases('desktop protocol /api/client/v1', (t) => {
       const preflight = await t.app.inject({ method: 'OPTIONS', url: '/api/client/v1/license', headers: { origin: 'null', 'access-control-request-method': 'POST' } });
       expect(preflight.statusCode).toBe(204);
       expect(preflight.headers['access-control-allow-methods']).toContain('POST');
-      expect(preflight.headers['access-control-allow-headers']).toBe('content-type, if-none-match');
+      expect(preflight.headers['access-control-allow-headers']).toBe('content-type, if-none-match, authorization');
       // The rest of the API stays same-origin.
       expectError(await client(t.app).post('/api/anylic', { body: {}, headers: { origin: 'https://evil.example' } }), 403, 'ERR_CSRF');
     });
@@ -301,11 +301,17 @@ describeBothDatabases('desktop protocol /api/client/v1', (t) => {
 describeBothDatabases(
   'desktop protocol rate limit',
   (t) => {
-    it('limits each address to 600 calls a minute', async () => {
-      const call = (ip: string) => t.app.inject({ method: 'POST', url: '/api/client/v1/license', payload: { machineId: 'm', product: 'p' }, remoteAddress: ip });
-      for (let i = 0; i < 600; i++) expect((await call('10.0.0.1')).statusCode).toBe(404);
-      expectError(await call('10.0.0.1'), 429, 'ERR_RATE_LIMITED');
-      expect((await call('10.0.0.2')).statusCode).toBe(404);
+    it('answers 900 machines behind one address under the defaults, and limits each machine to 60 calls a minute', async () => {
+      const call = (machineId: string, ip = '10.0.0.1') => t.app.inject({ method: 'POST', url: '/api/client/v1/license', payload: { machineId, product: 'p' }, remoteAddress: ip });
+      const site = Array.from({ length: 900 }, (_, index) => `site-machine-${index}`);
+      for (const machine of site) expect((await call(machine)).statusCode).toBe(404);
+      // One machine retrying in a loop: its own limit, not its neighbours'.
+      for (let i = 1; i < 60; i++) expect((await call(site[0])).statusCode).toBe(404);
+      const refused = await call(site[0]);
+      expectError(refused, 429, 'ERR_RATE_LIMITED');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await call(site[1])).statusCode).toBe(404);
+      expect((await t.app.inject({ method: 'GET', url: '/api/client/v1/keys', remoteAddress: '10.0.0.1' })).statusCode).toBe(200);
     });
   },
   { config: { rateLimits: true } },

@@ -144,7 +144,7 @@ describeBothDatabases('conditional refresh of the desktop protocol', (t) => {
     let newKid = '';
     await expectNewFile(
       async () => {
-        newKid = await rotateSigningKey(t.app.ctx, t.app.ctx.config);
+        newKid = (await rotateSigningKey(t.app.ctx, t.app.ctx.config)).kid;
         await signingKeys(t.app.ctx).reload();
         keys = (await desktop().get('/api/client/v1/keys')).json().keys;
       },

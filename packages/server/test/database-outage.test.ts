@@ -104,7 +104,7 @@ describe.skipIf(!postgresReachable && !IN_CI)('database outage [postgres]', () =
     }
   });
 
-  it('answers 503 with the reason while the server cannot be reached at all, and serves again when it is back', async () => {
+  it('answers 503 (no driver detail to the public, never a 500) while the server cannot be reached at all, and serves again when it is back', async () => {
     const { app, proxy, close } = await appBehindProxy();
     try {
       const { cookie } = await loggedIn(app, 'ADMIN');
@@ -115,7 +115,10 @@ describe.skipIf(!postgresReachable && !IN_CI)('database outage [postgres]', () =
       const started = Date.now();
       const health = await app.inject({ url: '/api/health' });
       expect(health.statusCode).toBe(503);
-      expect(health.json()).toMatchObject({ status: 'unavailable', database: 'postgres', reason: expect.any(String) });
+      // An anonymous caller learns no driver detail (the host and port are in its message).
+      expect(health.json()).toEqual({ status: 'unavailable', database: 'postgres' });
+      // With a session that cannot be read: the error body, never a 500 (it failed the route's schema).
+      expectError(await app.inject({ url: '/api/health', headers: { cookie } }), 503, 'ERR_DATABASE_UNAVAILABLE');
       expectError(await app.inject({ url: '/api/session', headers: { cookie } }), 503, 'ERR_DATABASE_UNAVAILABLE');
       expect(Date.now() - started).toBeLessThan(12_000);
       await proxy.restore();
@@ -127,6 +130,28 @@ describe.skipIf(!postgresReachable && !IN_CI)('database outage [postgres]', () =
       expect((await app.inject({ url: '/api/session', headers: { cookie } })).statusCode).toBe(200);
     } finally {
       await close();
+    }
+  });
+
+  it('answers 503 ERR_DATABASE_BUSY, not "unavailable", while every connection of the pool stays busy, and counts it', async () => {
+    const fresh = await freshDatabase('postgres');
+    const config = { ...(fresh.config as { kind: 'postgres'; url: string; schema: string }), poolSize: 1 };
+    const app = await buildTestApp(testConfig(config), openDatabase(config, { connectTimeoutMs: 200 }));
+    let release = () => {};
+    try {
+      const held = app.ctx.db.transaction().execute(() => new Promise<void>((resolve) => (release = resolve)));
+      const busy = await app.inject({ method: 'POST', url: '/api/client/v1/license', payload: { machineId: 'busy-machine', product: 'Studio' } });
+      expectError(busy, 503, 'ERR_DATABASE_BUSY');
+      expect(busy.headers['retry-after']).toBeDefined();
+      expect((await app.inject({ url: '/metrics' })).body).toMatch(/^license_manager_db_pool_wait_timeouts_total 1$/m);
+      release();
+      await held;
+      expectError(await app.inject({ method: 'POST', url: '/api/client/v1/license', payload: { machineId: 'busy-machine', product: 'Studio' } }), 404, 'ERR_NO_LICENSE');
+    } finally {
+      release();
+      await app.close();
+      await app.ctx.close();
+      await fresh.dispose();
     }
   });
 });

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { parseLicenseFile, verifyLicenseFile, type PublicKeyInfo } from '@lm/contract/license-file';
+import { licenseEvents } from '../src/modules/license-events/recorder.ts';
 import { describeBothDatabases, expectError } from './harness.ts';
 import { invariantsSetup, outcomes, RACERS } from './invariants-support.ts';
 
@@ -83,6 +84,11 @@ describeBothDatabases('instance leases', (t) => {
     expect(await live(tan.id)).toBe(0);
     expect((await lease(1, tan.code, instance())).statusCode).toBe(200);
     expect(await live(tan.id)).toBe(1);
+    // The lapsed lease leaves its runtime event, under the TAN, naming the instance (DESIGN.md 6j).
+    // Each instance writes its own events behind (the second lease went to the second instance on PostgreSQL).
+    for (const app of s.apps()) await licenseEvents(app.ctx).flush();
+    const events = await s.db().selectFrom('license_events').select(['type', 'machine_id', 'license_id']).where('tan_id', '=', tan.id).execute();
+    expect(events).toEqual([{ type: 'lease.expired', machine_id: killed, license_id: null }]);
   });
 
   it('refuses a machine-bound TAN, an unknown key or product, and a revoked key, changing nothing', async () => {

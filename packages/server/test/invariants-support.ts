@@ -36,6 +36,8 @@ export interface PolicyOptions {
   refetchIntervalSeconds?: number;
   refetchBeforeExpirySeconds?: number;
   maxBorrowDays?: number;
+  leaseMode?: 'MACHINE' | 'INSTANCE';
+  leaseTtlSeconds?: number;
 }
 
 export interface ProductOptions {
@@ -85,6 +87,7 @@ export function invariantsSetup(t: Harness) {
       maxDifferentMachinesIntervalHours: options.maxDifferentMachinesIntervalHours ?? 720,
       freeUpdatesPeriodDays: 366,
       maxBorrowDays: options.maxBorrowDays ?? 0,
+      ...(options.leaseMode ? { leaseMode: options.leaseMode, leaseTtlSeconds: options.leaseTtlSeconds ?? null } : {}),
     };
     return (await created(await admin.post('/api/license-policies', { body }))).id;
   }
@@ -93,6 +96,8 @@ export function invariantsSetup(t: Harness) {
     get admin() {
       return admin;
     },
+    /** The suite's app instances (two on PostgreSQL), for what each keeps in memory. */
+    apps,
     /** The administrator's session cookie, for a request on another instance. */
     cookies,
     as,

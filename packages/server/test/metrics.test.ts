@@ -157,7 +157,7 @@ describe('SQLite connection use', () => {
       await inside;
       const waitingQueries = [ctx.db.selectFrom('users').select('id').execute(), ctx.db.selectFrom('products').select('id').execute()];
       await new Promise((resolve) => setImmediate(resolve));
-      expect(ctx.poolUsage()).toEqual({ max: 1, total: 1, idle: 0, waiting: 2, lockWaiting: 0 });
+      expect(ctx.poolUsage()).toEqual({ max: 1, total: 1, idle: 0, waiting: 2, lockWaiting: 0, waitTimeouts: 0 });
       // The scrape reads the pool as it finds it, then waits for the connection like everyone else.
       const scraping = testApp.app.inject({ url: '/metrics' });
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -168,7 +168,7 @@ describe('SQLite connection use', () => {
       expect(value(samples, 'license_manager_db_pool_waiting')).toBe(2);
       expect(value(samples, 'license_manager_db_pool_idle')).toBe(0);
       expect(value(samples, 'license_manager_database_up')).toBe(1);
-      expect(ctx.poolUsage()).toEqual({ max: 1, total: 1, idle: 1, waiting: 0, lockWaiting: 0 });
+      expect(ctx.poolUsage()).toEqual({ max: 1, total: 1, idle: 1, waiting: 0, lockWaiting: 0, waitTimeouts: 0 });
     } finally {
       await testApp.close();
     }

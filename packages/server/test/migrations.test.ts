@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { copyDistributors } from '../migrations/0018_license_distributor.ts';
 import * as floatingSubscriptions from '../migrations/0021_floating_subscriptions.ts';
 import * as licenseSearchIndexes from '../migrations/0022_license_search_indexes.ts';
+import * as tanAttentionIndexes from '../migrations/0029_tan_attention_indexes.ts';
 import { fillSortKeys } from '../migrations/0019_user_sort_keys.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
 import { client, describeBothDatabases, loggedIn, withSchemaLock } from './harness.ts';
@@ -72,11 +73,13 @@ describeBothDatabases('migrations', (t) => {
     const first = (await activate(customer, tan.code, 'BEFORE-1')).json().id as number;
     expect((await activate(customer, tan.code, 'BEFORE-2')).statusCode).toBe(201);
 
-    // As the database was before 0021 (and 0022 on top of it), with the TAN used up, then migrated again.
+    // As the database was before 0021 (and 0022 and 0029, whose indexes need its columns, on top of it), with the TAN used up, then migrated again.
+    await tanAttentionIndexes.down(app.ctx.db);
     await licenseSearchIndexes.down(app.ctx.db);
     await floatingSubscriptions.down(app.ctx.db);
     await floatingSubscriptions.up(app.ctx.db);
     await licenseSearchIndexes.up(app.ctx.db);
+    await tanAttentionIndexes.up(app.ctx.db);
 
     const stored = await app.ctx.db.selectFrom('licenses').select(['suspended', 'tan_valid_until']).where('id', '=', first).executeTakeFirstOrThrow();
     expect({ suspended: Boolean(stored.suspended), tanValidUntil: stored.tan_valid_until }).toEqual({ suspended: false, tanValidUntil: null });

@@ -142,6 +142,20 @@ describeBothDatabases('OpenAPI for generated clients', (t) => {
     expect(listLicenses.responses['404']!.content!['application/json']!.schema.$ref).toBe('#/components/schemas/Error');
   });
 
+  it('describes every parameter, and lists every sort field with its descending `-` variant', async () => {
+    const document = await documentOf(t.app);
+    const operations = operationsOf(document);
+    const undescribed = operations.flatMap(({ key, operation }) => (operation.parameters ?? []).filter((parameter) => !(parameter as { description?: string }).description).map((parameter) => `${key} ${parameter.name}`));
+    expect(undescribed).toEqual([]);
+    const sorts = operations.flatMap(({ key, operation }) => (operation.parameters ?? []).filter((parameter) => parameter.name === 'sort').map((parameter) => ({ key, values: (parameter.schema as { enum?: string[] }).enum })));
+    expect(sorts.length).toBeGreaterThan(8);
+    for (const { key, values } of sorts) {
+      expect(values, key).toBeDefined();
+      for (const value of values!.filter((field) => !field.startsWith('-'))) expect(values, key).toContain(`-${value}`);
+    }
+    expect(sorts.find(({ key }) => key === 'GET /licenses')?.values).toEqual(expect.arrayContaining(['createdAt', '-createdAt', 'validUntil', '-validUntil']));
+  });
+
   it('types ids, counts, offsets and limits as integers and flags as booleans', async () => {
     const document = await documentOf(t.app);
     const typeOf = (documentPath: string, method: string, name: string) => document.paths[documentPath]![method]!.parameters!.find((parameter) => parameter.name === name)!.schema.type;

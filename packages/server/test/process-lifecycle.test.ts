@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { call, cleanEnv, freePort, HANG_GUARD_MS, PROJECT_NODE, ROOT, startServerProcess } from './processes.ts';
+import { call, cleanEnv, freePort, HANG_GUARD_MS, holdWriteLock, PROJECT_NODE, ROOT, startServerProcess } from './processes.ts';
 
 const ADMIN = { ADMIN_EMAIL: 'admin@lifecycle.test', ADMIN_PASSWORD: 'lifecycle-secret' };
 
@@ -120,6 +120,28 @@ describe('stopping the server', () => {
     }
   });
 
+  it('answers a request still running when STOP_GRACE_SECONDS ends 503 ERR_SHUTTING_DOWN, never a reset connection', async () => {
+    const server = await startServerProcess({ env: { ...ADMIN, STOP_GRACE_SECONDS: '1', LOG_LEVEL: 'info' } });
+    let lock: Awaited<ReturnType<typeof holdWriteLock>> | undefined;
+    try {
+      const { cookie } = await call(`${server.url}/api/session`, { body: { username: ADMIN.ADMIN_EMAIL, password: ADMIN.ADMIN_PASSWORD } });
+      // A slow write: it waits for the write lock another program holds (SQLite lets it wait 15 s).
+      lock = await holdWriteLock(path.join(server.dataDir, 'license-manager.db'));
+      const write = call(`${server.url}/api/features`, { body: { name: 'slow-at-stop' }, cookie });
+      while (!/license_manager_db_pool_lock_waiting 1/.test(await (await fetch(`${server.url}/metrics`)).text())) await new Promise((resolve) => setTimeout(resolve, 20));
+      const started = Date.now();
+      process.kill(server.pid, 'SIGTERM');
+      const answer = await write;
+      expect(answer).toMatchObject({ status: 503, body: { error: 'ERR_SHUTTING_DOWN' } });
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(await server.exited()).toBe(1);
+      expect(server.output()).toMatch(/requests still running after STOP_GRACE_SECONDS/);
+    } finally {
+      await lock?.release();
+      await server.stop();
+    }
+  });
+
   it('stops `npm start` and its server on SIGTERM to npm', async () => {
     const port = await freePort();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-npm-start-'));
@@ -172,8 +194,12 @@ describe('the first start', () => {
       try {
         // Announced right after the port opened, so possibly a moment after the first answer.
         for (let waited = 0; !server.output().includes('with the password') && waited < 5000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-        const announced = /as (\S+)\n\s+with the password (\S+)/.exec(server.output());
+        // Not a terminal: one JSON line among the log's, with the banner's words.
+        const line = server.output().split('\n').find((candidate) => candidate.includes('first-administrator'));
+        expect(line, server.output()).toBeDefined();
+        const announced = /as (\S+) with the password (\S+)/.exec(JSON.parse(line!).msg);
         expect(announced, server.output()).not.toBeNull();
+        expect(server.output().split('\n').filter(Boolean).every((text) => text.startsWith('{'))).toBe(true);
         const login = await call(`${server.url}/api/session`, { body: { username: announced![1], password: announced![2] } });
         expect(login.status).toBe(200);
       } finally {

@@ -142,3 +142,26 @@ export async function call(url: string, options: { method?: string; body?: unkno
   }
   return { status: response.status, body, cookie: setCookie };
 }
+
+/** A child process that takes the write lock of `file` (BEGIN IMMEDIATE) and keeps it until told. */
+export async function holdWriteLock(file: string): Promise<{ release(): Promise<void> }> {
+  const script = `
+    const { DatabaseSync } = require('node:sqlite');
+    const db = new DatabaseSync(process.argv[1]);
+    db.exec('BEGIN IMMEDIATE');
+    process.stdout.write('locked\\n');
+    process.stdin.once('data', () => { db.exec('ROLLBACK'); db.close(); process.exit(0); });
+  `;
+  const child: ChildProcess = spawn(PROJECT_NODE, ['-e', script, file], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
+    child.once('exit', (code) => reject(new Error(`the lock holder exited (${code}) before locking`)));
+  });
+  return {
+    async release() {
+      child.stdin!.write('go\n');
+      await exited;
+    },
+  };
+}

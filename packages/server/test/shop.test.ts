@@ -8,6 +8,7 @@ import { todayOf } from '@lm/contract/license';
 import { client, describeBothDatabases, expectError, loggedIn } from './harness.ts';
 import { invariantsSetup, machine, RACERS, uniqueName } from './invariants-support.ts';
 import { mailsTo } from './mail-helpers.ts';
+import { findLicenseView } from '../src/modules/licenses/repo.ts';
 import { accepted, connect, DAY, id, post, sign, stripeCheckout, stripeEvent, stripeInvoicePaid, unix } from './shop-support.ts';
 
 const SECRET = 'whsec_test_0123456789abcdef';
@@ -92,6 +93,8 @@ describeBothDatabases(
         const owner = await s.db().selectFrom('users').select(['id', 'confirmed']).where('email', '=', email).executeTakeFirstOrThrow();
         const license = await s.db().selectFrom('licenses').selectAll().where('tan_id', '=', made.id).executeTakeFirstOrThrow();
         expect(license).toMatchObject({ owner_id: owner.id, machine_id: machineId, kind: 'TAN' });
+        // A one-time purchase is no subscription: its license is not said to renew with each payment.
+        expect(Boolean((await findLicenseView(s.db(), license.id))!.tan_subscription)).toBe(false);
         expect((await refresh(machineId, product.name)).statusCode).toBe(200);
 
         const mails = await mailsTo(t.app, email);
@@ -196,6 +199,9 @@ describeBothDatabases(
         const [made] = await accepted(t.app, connection.id, sign('stripe', SECRET, first.event));
         const tanId = made.tanIds[0];
         expect((await tan(tanId)).valid_until).toBe(todayOf(new Date(Date.now() + 2 * DAY)));
+        // Its license says its end is renewed with each payment (the web app's card), unlike an end set by hand.
+        const subscribed = await s.db().selectFrom('licenses').select('id').where('tan_id', '=', tanId).executeTakeFirstOrThrow();
+        expect(Boolean((await findLicenseView(s.db(), subscribed.id))!.tan_subscription)).toBe(true);
         expect((await refresh(machineId, product.name)).statusCode).toBe(200);
 
         const failure = stripeEvent('invoice.payment_failed', { id: id('in_'), object: 'invoice', subscription, status: 'open' });

@@ -4,34 +4,10 @@
  * meanwhile, a waiting write finishes once the lock is free, and one that waits too long is answered
  * 503 ERR_DATABASE_BUSY with Retry-After. The lock is held by a child process, as in production.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/platform/db/database.ts';
 import { buildTestApp, createTestApp, expectError, freshDatabase, loggedIn, testConfig } from './harness.ts';
-import { PROJECT_NODE } from './processes.ts';
-
-/** A child process that takes the write lock of `file` (BEGIN IMMEDIATE) and keeps it until told. */
-async function holdWriteLock(file: string): Promise<{ release(): Promise<void> }> {
-  const script = `
-    const { DatabaseSync } = require('node:sqlite');
-    const db = new DatabaseSync(process.argv[1]);
-    db.exec('BEGIN IMMEDIATE');
-    process.stdout.write('locked\\n');
-    process.stdin.once('data', () => { db.exec('ROLLBACK'); db.close(); process.exit(0); });
-  `;
-  const child: ChildProcess = spawn(PROJECT_NODE, ['-e', script, file], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
-    child.once('exit', (code) => reject(new Error(`the lock holder exited (${code}) before locking`)));
-  });
-  return {
-    async release() {
-      child.stdin!.write('go\n');
-      await exited;
-    },
-  };
-}
+import { holdWriteLock } from './processes.ts';
 
 describe('SQLite locked by another process', () => {
   it('answers reads and health while a write waits for the lock, and finishes the write once the lock is free', async () => {

@@ -124,6 +124,26 @@ export async function seedStatistics(app: App, distributors: number[], seed = 7)
       await db.insertInto('license_last_seen').values({ license_id: license.id, machine_id: license.machine, last_seen_at: random.timestamp() }).execute();
     }
   }
+  // Downloads of a release of each product, in a few months (on a database migrated that far).
+  const hasReleases = await db
+    .selectFrom('release_downloads')
+    .select('month')
+    .limit(1)
+    .execute()
+    .then(
+      () => true,
+      () => false,
+    );
+  for (const [index, productId] of hasReleases ? products.entries() : []) {
+    const now = new Date().toISOString();
+    const release = await db
+      .insertInto('releases')
+      .values({ product_id: productId, version: `1.${index}.0`, channel: 'stable', released_at: now, notes: '{}', yanked: false, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const months = new Set(Array.from({ length: 3 }, () => random.timestamp().slice(0, 7)));
+    for (const month of months) await db.insertInto('release_downloads').values({ release_id: release.id, month, count: 1 + Math.floor(random.next() * 20) }).execute();
+  }
   return { products, distributors };
 }
 
@@ -225,6 +245,13 @@ export async function expectedStatistics(app: App, category: StatisticsCategory,
     case 'active-users': {
       const active = users.filter((user) => within(user.last_login_at) && ownsProduct(user.id));
       return { months: build({ users: count(active, (user) => user.last_login_at!.slice(0, 7)) }), totals: { users: active.length } };
+    }
+    case 'downloads': {
+      const rows = await db
+        .selectFrom('release_downloads as d').innerJoin('releases as r', 'r.id', 'd.release_id').select(['d.month', 'd.count', 'r.product_id']).execute();
+      const counted = rows.filter((row) => productOk(row.product_id));
+      const months = build({ downloads: (month) => counted.filter((row) => row.month === month).reduce((sum, row) => sum + row.count, 0) });
+      return { months, totals: { downloads: total(months, 'downloads') } };
     }
     case 'active-machines': {
       // Each machine counts once, in the month of its latest contact (for one product: with that product).

@@ -4,6 +4,7 @@
  * without the security headers only documents act on; index.html (also as the history-mode
  * fallback) revalidated every time.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './harness.ts';
 
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;
-const PAGE = `<!doctype html><html><head><script type="module" src="/assets/app-Ab12Cd34.js"></script></head><body>${'<p>hello</p>'.repeat(100)}</body></html>`;
+const FALLBACK = "window.addEventListener('error', function () {}, true);";
+const PAGE = `<!doctype html><html><head><script>${FALLBACK}</script><script type="module" src="/assets/app-Ab12Cd34.js"></script></head><body>${'<p>hello</p>'.repeat(100)}</body></html>`;
 
 describe('web app files', () => {
   let dist: string;
@@ -77,5 +79,11 @@ describe('web app files', () => {
     const api = await get('/api/nothing-here');
     expect(api.statusCode).toBe(404);
     expect(api.json().error).toBe('ERR_NOT_FOUND');
+  });
+
+  it('allows index.html’s inline fallback script by its hash, and no other inline script', async () => {
+    const csp = (await get('/')).headers['content-security-policy'] as string;
+    const scriptSrc = csp.split(';').find((part) => part.trim().startsWith('script-src'))!.trim();
+    expect(scriptSrc).toBe(`script-src 'self' 'sha256-${createHash('sha256').update(FALLBACK).digest('base64')}'`);
   });
 });

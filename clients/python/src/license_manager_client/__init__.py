@@ -3,7 +3,7 @@ the signed license file of this machine, offline until it expires, with trusted 
 See README.md."""
 
 from .client import DEFAULT_CLOCK_TOLERANCE, LicenseClient, LicenseStatus, refresh_due_at
-from .files import InvalidLicenseFile, LicenseFile, PublicKey, license_file_tag, parse_license_file, verify_license_file, verify_server_time
+from .files import InvalidLicenseFile, LicenseFile, PublicKey, feature_value, has_feature, license_file_tag, metadata, parse_license_file, verify_license_file, verify_server_time
 from .fingerprint import machine_fingerprint, operating_system_machine_id
 from .store import DirectoryStore, MemoryStore
 
@@ -16,6 +16,9 @@ __all__ = [
     "LicenseStatus",
     "MemoryStore",
     "PublicKey",
+    "feature_value",
+    "has_feature",
+    "metadata",
     "license_file_tag",
     "machine_fingerprint",
     "operating_system_machine_id",

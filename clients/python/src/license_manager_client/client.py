@@ -11,6 +11,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Iterable
 
 from .files import InvalidLicenseFile, PublicKey, license_file_tag, parse_license_file, parse_time, verify_license_file, verify_server_time
+from .status import LicenseStatus, refresh_due_at
 from .store import MemoryStore
 
 DEFAULT_CLOCK_TOLERANCE = timedelta(hours=48)
@@ -24,28 +25,6 @@ SERVER_REASONS = {
     "ERR_NO_SEAT": "NO_SEAT",
     "ERR_TOO_MANY_MACHINES": "TOO_MANY_MACHINES",
 }
-
-
-@dataclass
-class LicenseStatus:
-    """``valid`` with the verified ``license`` payload, or not, with a ``reason``: NO_LICENSE, REVOKED,
-    SUSPENDED, EXPIRED, UPGRADED, NO_SEAT, TOO_MANY_MACHINES, UNREACHABLE, INVALID_FILE or
-    CLOCK_TAMPERED."""
-
-    valid: bool
-    reason: str | None = None
-    message: str = ""
-    license: dict[str, Any] | None = None
-    #: The server could not be reached in this check (a valid status then comes from the stored file).
-    offline: bool = False
-    #: ``server``: just fetched or confirmed (304); ``store``: the stored file, still good.
-    source: str | None = None
-    #: When the client will next ask the server (None: never, or working offline).
-    refresh_at: datetime | None = None
-
-    @property
-    def expires_at(self) -> str | None:
-        return self.license.get("expiresAt") if self.license else None
 
 
 @dataclass
@@ -68,25 +47,6 @@ class _Stored:
     usable: list[_Candidate] = field(default_factory=list)
     expired: list[_Candidate] = field(default_factory=list)
     rejected: int = 0
-
-
-def refresh_due_at(payload: dict[str, Any], confirmed_at: datetime | None = None) -> datetime | None:
-    """When a file falls due for a refresh: its issue plus the interval, at the latest its expiry less
-    the refresh-before-expiry time. After the server confirmed it (304) at ``confirmed_at``: one
-    interval from then, at the latest its refresh-before-expiry time or, once that has passed, the
-    middle of its validity (from then on the server sends a new file). None: never."""
-    interval = payload.get("refetchIntervalSeconds") or 0
-    before = payload.get("refetchBeforeExpirySeconds") or 0
-    issued = parse_time(payload["issuedAt"])
-    start = confirmed_at or issued
-    moments = []
-    if interval > 0:
-        moments.append(start + timedelta(seconds=interval))
-    if payload.get("expiresAt"):
-        expiry = parse_time(payload["expiresAt"])
-        before_expiry = expiry - timedelta(seconds=before)
-        moments.append(before_expiry if confirmed_at is None or before_expiry > confirmed_at else issued + (expiry - issued) / 2)
-    return min(moments) if moments else None
 
 
 def _invalid(reason: str, message: str, offline: bool = False) -> LicenseStatus:
@@ -112,8 +72,11 @@ class LicenseClient:
         clock: Callable[[], datetime] | None = None,
         clock_tolerance: timedelta = DEFAULT_CLOCK_TOLERANCE,
         timeout: float = 15.0,
+        install_key_id: str | None = None,
     ) -> None:
         self.server_url = server_url.rstrip("/")
+        # A file bound to another installation's install key (offline activation) is refused.
+        self.install_key_id = install_key_id
         self.product = product
         self.version = version
         self.machine_id = machine_id
@@ -127,6 +90,8 @@ class LicenseClient:
         self._token_time: datetime | None = None
         self._token_loaded = False
         self._confirmed: tuple[str, datetime] | None = None
+        # A clock tampering seen and not reported yet, for a store that does not keep it.
+        self._unreported_tampering: str | None = None
 
     # -- the calls of the software ---------------------------------------------------------------
 
@@ -259,12 +224,32 @@ class LicenseClient:
             if hasattr(self.store, "write_server_time"):
                 self.store.write_server_time(header.strip())
 
-    def _judge_clock(self, status: LicenseStatus) -> LicenseStatus:
-        """A local clock far behind the trusted time spoils a valid or expired verdict."""
-        if self._trusted is None or (not status.valid and status.reason != "EXPIRED"):
-            return status
+    def _clock_lag(self) -> timedelta | None:
+        """How far the local clock lags behind the trusted time, when by more than the tolerance."""
+        if self._trusted is None:
+            return None
         lag = self._trusted - self._local_clock()
-        if lag <= self.clock_tolerance:
+        return lag if lag > self.clock_tolerance else None
+
+    def _note_tampering(self) -> None:
+        """Remembers when the clock was first seen set back, until a license request reports it."""
+        if self._tampering_to_report():
+            return
+        at = self.now().astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        self._unreported_tampering = at
+        if hasattr(self.store, "write_clock_tampered"):
+            self.store.write_clock_tampered(at)
+
+    def _tampering_to_report(self) -> str | None:
+        kept = self.store.read_clock_tampered() if hasattr(self.store, "read_clock_tampered") else None
+        return kept or self._unreported_tampering
+
+    def _judge_clock(self, status: LicenseStatus) -> LicenseStatus:
+        """A local clock far behind the trusted time spoils a valid or expired verdict (and is reported on the next request)."""
+        lag = self._clock_lag()
+        if lag is not None:
+            self._note_tampering()
+        if lag is None or (not status.valid and status.reason != "EXPIRED"):
             return status
         hours = round(lag.total_seconds() / 3600)
         return _invalid("CLOCK_TAMPERED", f"the computer's clock is {hours} hours behind the time the license server last confirmed; set it right", status.offline)
@@ -274,6 +259,9 @@ class LicenseClient:
     def _fits(self, payload: dict[str, Any]) -> bool:
         product = payload.get("product") or {}
         any_machine = payload.get("kind") == "ANYLIC" and payload.get("machineId") == "*"
+        bound = payload.get("installKeyId")
+        if bound is not None and bound != self.install_key_id:
+            return False
         return (payload.get("machineId") == self.machine_id or any_machine) and product.get("name") == self.product and (self.version is None or product.get("version") == self.version)
 
     def _is_expired(self, candidate: _Candidate) -> bool:
@@ -311,8 +299,10 @@ class LicenseClient:
 
     # -- the server ------------------------------------------------------------------------------
 
-    def _request(self, method: str, if_none_match: str | None = None) -> tuple[int, Any, bytes]:
+    def _request(self, method: str, if_none_match: str | None = None, clock_tampered_at: str | None = None) -> tuple[int, Any, bytes]:
         body: dict[str, Any] = {"machineId": self.machine_id, "product": self.product}
+        if clock_tampered_at:
+            body["clockTamperedAt"] = clock_tampered_at
         if self.version is not None:
             body["version"] = self.version
         if method == "POST" and self.borrow_days:
@@ -336,10 +326,18 @@ class LicenseClient:
         # The machine's own file goes along as If-None-Match: 304 while it is still right.
         held = next((c for c in stored.usable if not c.any_machine), None)
         tag = self._tag(held) if held else None
+        # A clock set back is reported with this request, and forgotten once the server answered it.
+        if self._clock_lag() is not None:
+            self._note_tampering()
+        tampered_at = self._tampering_to_report()
         try:
-            status, headers, body = self._request("POST", tag)
+            status, headers, body = self._request("POST", tag, tampered_at)
         except (urllib.error.URLError, OSError) as error:
             return self._offline(stored, f"the license server cannot be reached ({error})")
+        if tampered_at and status < 500:
+            self._unreported_tampering = None
+            if hasattr(self.store, "write_clock_tampered"):
+                self.store.write_clock_tampered(None)
         self._note_server_time(headers.get("license-server-time") if headers else None)
         if status == 304 and held and tag:
             self._confirmed = (tag, self.now())

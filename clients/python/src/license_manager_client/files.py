@@ -140,3 +140,28 @@ def license_file_tag(file: LicenseFile, payload: Mapping[str, Any]) -> str:
     issued_ms = round(parse_time(payload["issuedAt"]).timestamp() * 1000)
     digest = base64.urlsafe_b64encode(hashlib.sha256(file.enc.encode("ascii")).digest()).decode("ascii").rstrip("=")[:22]
     return f'"lm1-{_base36(issued_ms)}-{digest}"'
+
+
+# Entitlements (DESIGN.md section 6g): files before them carry only ``features``.
+
+
+def has_feature(payload: Mapping[str, Any], name: str) -> bool:
+    """Whether the license has the feature."""
+    entitlements = payload.get("entitlements")
+    if isinstance(entitlements, dict):
+        return name in entitlements
+    return name in (payload.get("features") or [])
+
+
+def feature_value(payload: Mapping[str, Any], name: str) -> bool | int | str | None:
+    """The feature's value: a number or a text, True for a flag, None when the license lacks it."""
+    if not has_feature(payload, name):
+        return None
+    entitlements = payload.get("entitlements")
+    return entitlements.get(name, True) if isinstance(entitlements, dict) else True
+
+
+def metadata(payload: Mapping[str, Any]) -> dict[str, str]:
+    """The license's metadata (empty when the file has none)."""
+    value = payload.get("metadata")
+    return dict(value) if isinstance(value, dict) else {}

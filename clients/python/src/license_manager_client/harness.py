@@ -3,6 +3,10 @@
     python -m license_manager_client.harness check --server URL --product NAME [--version V]
         --machine ID|auto --store DIR --keys FILE [--borrow-days N] [--release]
 
+Air-gapped commands (DESIGN.md section 6h): ``request --product --machine --store --out FILE``,
+``import --file F --product --machine --store --keys``, ``deactivate --product --machine --store
+--keys --out FILE`` and ``lease --server --product --key TAN --keys --instance ID [--release]``.
+
 Prints one JSON line {valid, reason, licenseId, offline, expiresAt}; exit 0 valid, 1 not, 2 usage.
 Test hook: LICENSE_HARNESS_CLOCK_OFFSET_SECONDS moves the client's clock (never the server's).
 """
@@ -18,7 +22,9 @@ from pathlib import Path
 
 from .client import LicenseClient
 from .files import PublicKey
+from .files import verify_license_file
 from .fingerprint import machine_fingerprint
+from .offline import InstallKey, InstanceLease
 from .store import DirectoryStore
 
 
@@ -41,21 +47,43 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("--keys", required=True, help="the saved answer of GET /api/client/v1/keys")
     check.add_argument("--borrow-days", type=positive)
     check.add_argument("--release", action="store_true", help="give the floating seat back after the check")
+    for name in ("request", "import", "deactivate"):
+        command = commands.add_parser(name)
+        command.add_argument("--product", required=True)
+        command.add_argument("--version")
+        command.add_argument("--machine", required=True)
+        command.add_argument("--store", required=True)
+        if name != "request":
+            command.add_argument("--keys", required=True)
+        if name == "import":
+            command.add_argument("--file", required=True)
+        else:
+            command.add_argument("--out", required=True)
+    lease = commands.add_parser("lease")
+    for name in ("--server", "--product", "--key", "--keys", "--instance"):
+        lease.add_argument(name, required=True)
+    lease.add_argument("--version")
+    lease.add_argument("--release", action="store_true")
     args = parser.parse_args(argv)
+    if args.command == "lease":
+        return run_lease(args)
+    if args.command in ("request", "deactivate"):
+        return run_offline(args)
 
     offset = timedelta(seconds=int(os.environ.get("LICENSE_HARNESS_CLOCK_OFFSET_SECONDS", "0") or 0))
     client = LicenseClient(
-        server_url=args.server,
+        server_url=getattr(args, "server", None) or "http://127.0.0.1:9",
         product=args.product,
         version=args.version,
         machine_id=machine_fingerprint(args.product) if args.machine == "auto" else args.machine,
         public_keys=PublicKey.load_keys_json(Path(args.keys).read_text("utf-8")),
         store=DirectoryStore(args.store),
-        borrow_days=args.borrow_days,
+        borrow_days=getattr(args, "borrow_days", None),
         clock=lambda: datetime.now(timezone.utc) + offset,
+        install_key_id=InstallKey.load(args.store).key_id,
     )
-    status = client.check()
-    if args.release:
+    status = client.import_file(Path(args.file).read_text("utf-8")) if args.command == "import" else client.check()
+    if getattr(args, "release", False):
         try:
             client.release()
         except Exception as error:  # the status of the check still counts
@@ -67,10 +95,52 @@ def main(argv: list[str] | None = None) -> int:
         "offline": status.offline,
         "expiresAt": status.expires_at if status.valid else None,
     }
+    if status.valid and status.license:
+        # Each feature's value through feature_value, and the metadata (DESIGN.md section 6g).
+        line["entitlements"] = {name: status.feature_value(name) for name in status.license.get("features", [])}
+        line["metadata"] = status.metadata()
     print(json.dumps(line))
     if not status.valid:
         print(status.message, file=sys.stderr)
     return 0 if status.valid else 1
+
+
+def run_offline(args: argparse.Namespace) -> int:
+    """request: writes the request file; deactivate: retires the stored file of this installation and writes the proof."""
+    key = InstallKey.load(args.store)
+    if args.command == "request":
+        Path(args.out).write_text(key.license_request(args.product, args.machine, args.version), "utf-8")
+        print(json.dumps({"written": args.out, "installKeyId": key.key_id}))
+        return 0
+    keys = PublicKey.load_keys_json(Path(args.keys).read_text("utf-8"))
+    for path in sorted(Path(args.store).glob("*")):
+        if path.suffix.lower() not in (".json", ".lic"):
+            continue
+        try:
+            payload = verify_license_file(path.read_text("utf-8"), keys)
+        except Exception:
+            continue
+        if payload.get("installKeyId") != key.key_id or payload.get("machineId") != args.machine or payload["product"]["name"] != args.product:
+            continue
+        Path(args.out).write_text(key.deactivation_proof(payload["licenseId"], args.machine, payload["issuedAt"]), "utf-8")
+        path.unlink()
+        print(json.dumps({"written": args.out, "installKeyId": key.key_id, "licenseId": payload["licenseId"]}))
+        return 0
+    print("no license file of this installation for this machine and product", file=sys.stderr)
+    print(json.dumps({"written": None, "installKeyId": key.key_id, "licenseId": None}))
+    return 1
+
+
+def run_lease(args: argparse.Namespace) -> int:
+    """Takes or renews an instance lease (or ends it with --release)."""
+    lease = InstanceLease(args.server, args.key, args.product, PublicKey.load_keys_json(Path(args.keys).read_text("utf-8")), version=args.version, instance_id=args.instance)
+    if args.release:
+        lease.release()
+        print(json.dumps({"valid": False, "reason": None, "licenseId": None, "offline": False, "expiresAt": None, "released": True}))
+        return 0
+    valid, reason, payload = lease.renew()
+    print(json.dumps({"valid": valid, "reason": reason, "licenseId": payload.get("licenseId") if payload else None, "offline": reason == "UNREACHABLE", "expiresAt": payload.get("expiresAt") if payload else None}))
+    return 0 if valid else 1
 
 
 if __name__ == "__main__":

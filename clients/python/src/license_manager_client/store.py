@@ -8,6 +8,8 @@ from pathlib import Path
 
 FETCHED_FILE_NAME = "license.json"
 SERVER_TIME_FILE_NAME = "server-time"
+# A clock set back that the server was not told of yet (sent as clockTamperedAt with the next request).
+CLOCK_TAMPERED_FILE_NAME = "clock-tampered"
 
 
 class MemoryStore:
@@ -16,6 +18,7 @@ class MemoryStore:
     def __init__(self, files: dict[str, str] | None = None) -> None:
         self.files = dict(files or {})
         self.server_time: str | None = None
+        self.clock_tampered: str | None = None
 
     def list(self) -> list[tuple[str, str]]:
         return list(self.files.items())
@@ -31,6 +34,12 @@ class MemoryStore:
 
     def write_server_time(self, token: str) -> None:
         self.server_time = token
+
+    def read_clock_tampered(self) -> str | None:
+        return self.clock_tampered
+
+    def write_clock_tampered(self, at: str | None) -> None:
+        self.clock_tampered = at
 
 
 class DirectoryStore:
@@ -78,3 +87,15 @@ class DirectoryStore:
 
     def write_server_time(self, token: str) -> None:
         self._write(SERVER_TIME_FILE_NAME, token)
+
+    def read_clock_tampered(self) -> str | None:
+        try:
+            return (self.directory / CLOCK_TAMPERED_FILE_NAME).read_text("utf-8").strip() or None
+        except OSError:
+            return None
+
+    def write_clock_tampered(self, at: str | None) -> None:
+        if at is None:
+            self.remove(CLOCK_TAMPERED_FILE_NAME)
+        else:
+            self._write(CLOCK_TAMPERED_FILE_NAME, at)

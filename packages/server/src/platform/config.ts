@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_PROTOCOL_RATE_LIMIT, parseNetwork, type ProtocolRateLimit } from './limits/protocol-limiter.ts';
 import type { MailWorkerOptions } from './mail/options.ts';
 import type { WebhookWorkerOptions } from './webhooks/options.ts';
 
@@ -33,10 +34,31 @@ const trustProxy = z.string().transform((value, context): Config['trustProxy'] =
 });
 
 const PORT_RANGE = 'must be a whole number from 0 to 65535';
+const POOL_SIZE = 'must be a whole number of connections from 1 to 1000';
+const GRACE = 'must be a whole number of seconds from 1 to 3600';
+
+/** A whole number of calls a minute, from 1 to 10,000,000. */
+const perMinute = (fallback: number) => {
+  const problem = 'must be a whole number of calls a minute from 1 to 10000000';
+  return z.coerce.number(problem).int(problem).min(1, problem).max(10_000_000, problem).default(fallback);
+};
+
+/** Addresses and CIDR ranges separated by commas. */
+const networks = z.string().transform((value, context) => {
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const wrong = entries.filter((entry) => !parseNetwork(entry));
+  if (!wrong.length) return entries;
+  context.addIssue({ code: 'custom', message: `must be addresses or CIDR ranges (10.0.0.0/8, 2001:db8::/32) separated by commas (not one: ${wrong.join(', ')})` });
+  return z.NEVER;
+});
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** The sender of mails until MAIL_FROM names the vendor's own address. */
 export const DEFAULT_MAIL_FROM = 'License Manager <no-reply@localhost>';
+
+/** The largest release artifact an upload may have, in bytes, unless ARTIFACT_MAX_SIZE says otherwise: 8 GiB. */
+export const DEFAULT_ARTIFACT_MAX_SIZE = 8 * 1024 ** 3;
+const ARTIFACT_SIZE = 'must be a whole number of bytes, 1 or more';
 
 const environment = z.object({
   PORT: z.coerce.number(PORT_RANGE).int(PORT_RANGE).min(0, PORT_RANGE).max(65535, PORT_RANGE).default(3000),
@@ -53,6 +75,9 @@ const environment = z.object({
     .optional(),
   READ_REPLICA_MAX_LAG_MS: z.coerce.number('must be a whole number of milliseconds').int('must be a whole number of milliseconds').min(0, 'must not be negative').default(1000),
   READ_YOUR_WRITES_MS: z.coerce.number('must be a whole number of milliseconds').int('must be a whole number of milliseconds').min(0, 'must not be negative').default(5000),
+  DATABASE_WAIT_SECONDS: z.coerce.number('must be a whole number of seconds').int('must be a whole number of seconds').min(0, 'must be a whole number of seconds').default(0),
+  DATABASE_POOL_SIZE: z.coerce.number(POOL_SIZE).int(POOL_SIZE).min(1, POOL_SIZE).max(1000, POOL_SIZE).optional(),
+  STOP_GRACE_SECONDS: z.coerce.number(GRACE).int(GRACE).min(1, GRACE).max(3600, GRACE).default(8),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }).optional(),
   SMTP_URL: z
     .string()
@@ -67,6 +92,11 @@ const environment = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   WEB_DIST: z.string().optional(),
   WEBHOOK_PRIVATE_ADDRESSES: z.enum(['admins', 'all'], 'must be admins or all').default('admins'),
+  PROTOCOL_RATE_LIMIT: perMinute(DEFAULT_PROTOCOL_RATE_LIMIT.perMachine),
+  PROTOCOL_RATE_LIMIT_PER_ADDRESS: perMinute(DEFAULT_PROTOCOL_RATE_LIMIT.perAddress),
+  PROTOCOL_RATE_LIMIT_ALLOW: networks.default([]),
+  ARTIFACT_MAX_SIZE: z.coerce.number(ARTIFACT_SIZE).int(ARTIFACT_SIZE).min(1, ARTIFACT_SIZE).max(Number.MAX_SAFE_INTEGER, ARTIFACT_SIZE).default(DEFAULT_ARTIFACT_MAX_SIZE),
+  DEVICE_POLL_INTERVAL_SECONDS: z.coerce.number('must be a whole number from 1 to 60').int('must be a whole number from 1 to 60').min(1, 'must be a whole number from 1 to 60').max(60, 'must be a whole number from 1 to 60').default(5),
 });
 
 export type Environment = z.input<typeof environment>;
@@ -75,7 +105,9 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
-  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string; replicas?: ReplicaConfig };
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string; replicas?: ReplicaConfig; /** PostgreSQL's pool: connections per instance (DATABASE_POOL_SIZE). */ poolSize?: number };
+  /** How long a start waits for PostgreSQL to take connections (platform/db/wait.ts); 0: not at all. */
+  databaseWaitSeconds: number;
   publicUrl: string;
   smtpUrl?: string;
   mailFrom: string;
@@ -88,8 +120,12 @@ export interface Config {
   /** The Bearer token /metrics asks for; without one, /metrics answers direct requests from this machine only. */
   metricsToken?: string;
   webDist: string;
+  /** How long a stop (SIGTERM) lets the requests in flight finish before it answers the rest 503 and exits. */
+  stopGraceSeconds: number;
   /** Tests switch off rate limits they are not about. */
   rateLimits: boolean;
+  /** The desktop protocol's calls a minute per machine and per address, and networks without the address cap. */
+  protocolRateLimit: ProtocolRateLimit;
   /** Timing of the mail outbox worker (tests shorten it); defaults in platform/mail/service.ts. */
   mailWorker?: Partial<MailWorkerOptions>;
   /**
@@ -99,6 +135,10 @@ export interface Config {
   webhookPrivateAddresses: 'admins' | 'all';
   /** Timing of the webhook outbox worker (tests shorten it); defaults in modules/webhooks/worker.ts. */
   webhookWorker?: Partial<WebhookWorkerOptions>;
+  /** The largest release artifact an upload may have, in bytes (ARTIFACT_MAX_SIZE). */
+  artifactMaxSize: number;
+  /** How often a desktop program polls during sign-in (RFC 8628 `interval`, seconds). */
+  devicePollIntervalSeconds: number;
 }
 
 /** DATABASE_READ_URL and its timing (DESIGN.md section 9, "Read replicas"). */
@@ -113,7 +153,7 @@ export interface ReplicaConfig {
 export class ConfigError extends Error {}
 
 /** Values shown back in an error; the others may hold passwords (URLs with credentials, keys, tokens). */
-const SHOWN_VALUES = new Set(['READ_REPLICA_MAX_LAG_MS', 'READ_YOUR_WRITES_MS', 'PORT', 'HOST', 'DATA_DIR', 'PUBLIC_URL', 'TRUST_PROXY', 'ADMIN_EMAIL', 'LOG_LEVEL', 'WEBHOOK_PRIVATE_ADDRESSES']);
+const SHOWN_VALUES = new Set(['READ_REPLICA_MAX_LAG_MS', 'READ_YOUR_WRITES_MS', 'PORT', 'HOST', 'DATA_DIR', 'DATABASE_WAIT_SECONDS', 'PUBLIC_URL', 'TRUST_PROXY', 'ADMIN_EMAIL', 'LOG_LEVEL', 'WEBHOOK_PRIVATE_ADDRESSES', 'PROTOCOL_RATE_LIMIT', 'PROTOCOL_RATE_LIMIT_PER_ADDRESS', 'DATABASE_POOL_SIZE', 'STOP_GRACE_SECONDS', 'ARTIFACT_MAX_SIZE', 'DEVICE_POLL_INTERVAL_SECONDS']);
 
 /**
  * Reads the configuration from environment variables (DESIGN.md section 8). A wrong value stops the
@@ -142,13 +182,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = path.resolve(e.DATA_DIR);
   const database: Config['database'] =
     e.DATABASE_URL && e.DATABASE_URL.startsWith('postgres')
-      ? { kind: 'postgres', url: e.DATABASE_URL, ...(replicas ? { replicas } : {}) }
+      ? { kind: 'postgres', url: e.DATABASE_URL, ...(replicas ? { replicas } : {}), ...(e.DATABASE_POOL_SIZE ? { poolSize: e.DATABASE_POOL_SIZE } : {}) }
       : { kind: 'sqlite', file: e.DATABASE_URL ? e.DATABASE_URL.replace(/^sqlite:(\/\/)?/, '') : path.join(dataDir, 'license-manager.db') };
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir,
     database,
+    databaseWaitSeconds: e.DATABASE_WAIT_SECONDS,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
@@ -159,7 +200,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
+    stopGraceSeconds: e.STOP_GRACE_SECONDS,
     rateLimits: true,
+    protocolRateLimit: { perMachine: e.PROTOCOL_RATE_LIMIT, perAddress: e.PROTOCOL_RATE_LIMIT_PER_ADDRESS, allow: e.PROTOCOL_RATE_LIMIT_ALLOW },
     webhookPrivateAddresses: e.WEBHOOK_PRIVATE_ADDRESSES,
+    artifactMaxSize: e.ARTIFACT_MAX_SIZE,
+    devicePollIntervalSeconds: e.DEVICE_POLL_INTERVAL_SECONDS,
   };
 }

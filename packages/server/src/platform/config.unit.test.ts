@@ -18,6 +18,13 @@ describe('loadConfig', () => {
 
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).port).toBe(3000);
+    // What a compose file hands on for an optional variable left empty (issue 49).
+    expect(loadConfig({ SMTP_URL: '', ADMIN_PASSWORD: '', DATABASE_WAIT_SECONDS: '' })).toMatchObject({ smtpUrl: undefined, adminPassword: undefined, databaseWaitSeconds: 0 });
+  });
+
+  it('reads DATABASE_WAIT_SECONDS as whole seconds', () => {
+    expect(loadConfig({ DATABASE_WAIT_SECONDS: '120' }).databaseWaitSeconds).toBe(120);
+    expect(() => loadConfig({ DATABASE_WAIT_SECONDS: '-1' })).toThrow('DATABASE_WAIT_SECONDS: must be a whole number of seconds (got "-1")');
   });
 
   it('refuses PORT=abc with one line naming the variable, what it must be and what it got', () => {
@@ -82,6 +89,9 @@ describe('loadConfig', () => {
 
   it('reads a PostgreSQL URL', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/lm' }).database).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/lm' });
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/lm', DATABASE_POOL_SIZE: '50' }).database).toEqual({ kind: 'postgres', url: 'postgres://db/lm', poolSize: 50 });
+    expect(loadConfig({}).stopGraceSeconds).toBe(8);
+    expect(() => loadConfig({ STOP_GRACE_SECONDS: '0' })).toThrow(/STOP_GRACE_SECONDS: must be a whole number of seconds/);
     expect(loadConfig({ DATABASE_URL: 'postgresql://db/lm' }).database.kind).toBe('postgres');
   });
 

@@ -12,7 +12,7 @@ import { ModalsHost } from '../components/modals.tsx';
 import { Toasts } from './Toasts.tsx';
 import { ErrorBoundary, SomethingWentWrong } from './ErrorBoundary.tsx';
 import { NewVersionAlert } from './ReloadAlert.tsx';
-import { isChunkLoadError } from './version-check.ts';
+import { isChunkLoadError, versionCheck } from './version-check.ts';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -50,7 +50,7 @@ const routes = (
 
 /** The shell itself failed (a page's failure stays inside the shell): the same answers, without the navbar. */
 function shellFallback(error: unknown) {
-  return isChunkLoadError(error) ? <NewVersionAlert /> : <SomethingWentWrong inRouter={false} />;
+  return isChunkLoadError(error) ? <NewVersionAlert reason={versionCheck.reason ?? 'load-failed'} /> : <SomethingWentWrong inRouter={false} />;
 }
 
 export function App() {

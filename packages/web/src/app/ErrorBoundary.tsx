@@ -3,7 +3,7 @@ import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { reportClientError } from '../lib/client-errors.ts';
-import { isChunkLoadError, markStale } from './version-check.ts';
+import { isChunkLoadError, markChunkFailed } from './version-check.ts';
 
 interface Props {
   children: ReactNode;
@@ -31,7 +31,7 @@ export class ErrorBoundary extends Component<Props, State> {
   }
 
   componentDidCatch(error: unknown, info: ErrorInfo): void {
-    if (isChunkLoadError(error)) markStale();
+    if (isChunkLoadError(error)) void markChunkFailed();
     else reportClientError(error, info.componentStack ?? undefined);
   }
 

@@ -10,10 +10,12 @@ import { withMoreStyles } from '../styles/load.ts';
 const MyLicensesPage = lazy(() => withMoreStyles(() => import('../features/licenses/MyLicensesPage.tsx')));
 /** Administrators' first steps in a new installation: its own chunk, as the licenses page's. */
 const FirstRunChecklist = lazy(() => withMoreStyles(() => import('../features/setup/FirstRunChecklist.tsx')));
+/** Administrators' and distributors' home: what needs them today (issue 49), its own chunk. */
+const StaffHomePage = lazy(() => withMoreStyles(() => import('../features/dashboard/StaffHomePage.tsx')));
 /** The login form comes first; the new-account form follows a moment later in its own chunk. */
 const RegisterForm = lazy(() => import('../features/accounts/RegisterForm.tsx').then((module) => ({ default: module.RegisterForm })));
 
-/** `/`: logged out, the login and new-account forms side by side; logged in, my licenses. */
+/** `/`: logged out, the login and new-account forms side by side; logged in, staff their day at a glance, customers their licenses. */
 export default function HomePage() {
   const { t } = useTranslation();
   const { user, ability } = useAuth();
@@ -25,7 +27,7 @@ export default function HomePage() {
             <FirstRunChecklist />
           </Suspense>
         )}
-        <MyLicensesPage />
+        {ability.can('view-list', 'Tan') ? <StaffHomePage /> : <MyLicensesPage />}
       </>
     );
   }

@@ -1,16 +1,20 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useNewVersionAvailable } from './version-check.ts';
+import { useReloadReason, type ReloadReason } from './version-check.ts';
 
-/** The spec's reload alert (sections 4 and 8): a new version is out, or a part of the app could not be loaded. */
-export function NewVersionAlert() {
+/**
+ * The spec's reload alert (sections 4 and 8): a new version is out, or a part of the app could not
+ * be loaded (the connection), each said as it is, with the reload that fixes both.
+ */
+export function NewVersionAlert({ reason = 'new-version' }: { reason?: ReloadReason }) {
   const { t } = useTranslation();
+  const failed = reason === 'load-failed';
   return (
-    <Alert color="blue" title={t('shell.newVersionTitle')} mb="md" role="alert" data-testid="reload-alert">
+    <Alert color={failed ? 'orange' : 'blue'} title={failed ? t('chunkLoad.title') : t('shell.newVersionTitle')} mb="md" role="alert" data-testid="reload-alert" data-reason={reason}>
       <Group justify="space-between">
-        <Text size="sm">{t('shell.newVersionText')}</Text>
+        <Text size="sm">{failed ? t('chunkLoad.text') : t('shell.newVersionText')}</Text>
         <Button size="xs" onClick={() => window.location.reload()}>
-          {t('shell.reload')}
+          {failed ? t('chunkLoad.retry') : t('shell.reload')}
         </Button>
       </Group>
     </Alert>
@@ -19,6 +23,6 @@ export function NewVersionAlert() {
 
 /** The reload alert once the version check or a failed chunk says so; nothing before. */
 export function ReloadAlert() {
-  const stale = useNewVersionAvailable();
-  return stale ? <NewVersionAlert /> : null;
+  const reason = useReloadReason();
+  return reason ? <NewVersionAlert reason={reason} /> : null;
 }

@@ -15,6 +15,8 @@ import { loginUrl, SECURITY_PAGE } from './Guard.tsx';
 import { LocaleSwitcher } from './LocaleSwitcher.tsx';
 import { visibleMenu } from './menu.ts';
 import { ReloadAlert } from './ReloadAlert.tsx';
+import { KeptChangeAlert } from './KeptChangeAlert.tsx';
+import { keepChange } from '../lib/kept-change.ts';
 import { ErrorBoundary, pageFallback } from './ErrorBoundary.tsx';
 import { loadChunk } from './version-check.ts';
 import classes from './Shell.module.css';
@@ -50,8 +52,11 @@ function MenuBoundary({ children }: { children: ReactNode }) {
   );
 }
 
+/** The header's way to the login, except where the page is the login form itself ("Log in" three times led nowhere). */
 function LoginButton() {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
+  if (pathname === '/login' || pathname === '/') return null;
   return (
     <Button component={Link} to="/login" size="xs" variant="white">
       {t('auth.login')}
@@ -70,12 +75,15 @@ function useAuthLifecycle() {
   }, []);
   useEffect(
     () =>
-      onAuthFailure((_status, code) => {
+      onAuthFailure((status, code, call) => {
         // Signed in, but the second factor the settings require is not set up yet: that page, not the login.
         if (code === 'ERR_TWO_FACTOR_ENROLLMENT_REQUIRED') {
           if (window.location.pathname !== SECURITY_PAGE) navigate(SECURITY_PAGE);
           return;
         }
+        // A write refused because the session ended: kept, to be offered again after the sign-in.
+        const user = auth.get().user;
+        if (status === 401 && user && call) keepChange(call.path, call.options, window.location.pathname + window.location.search, user.id);
         auth.lost();
         if (window.location.pathname !== '/login') navigate(loginUrl(window.location.pathname + window.location.search));
       }),
@@ -135,6 +143,7 @@ export function Shell() {
       <AppShell.Main className={classes.main} id="main-content" tabIndex={-1}>
         <Container size="xl" px={0} className={classes.content}>
           <ReloadAlert />
+          <KeptChangeAlert />
           {initialized ? (
             <ErrorBoundary fallback={pageFallback} resetKey={location.pathname}>
               <Suspense fallback={<BusyOverlay />}>

@@ -7,7 +7,7 @@ import { IconChevronDown, IconUserCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { auth, useAuth } from '../lib/auth.ts';
-import type { MenuEntry } from './menu.ts';
+import { accountMenuLinks, type MenuEntry } from './menu.ts';
 import classes from './Shell.module.css';
 
 export function DesktopMenu({ entries, visibleFrom }: { entries: MenuEntry[]; visibleFrom: MantineBreakpoint }) {
@@ -67,9 +67,10 @@ export function MobileMenu({ entries, onNavigate }: { entries: MenuEntry[]; onNa
 /** `nameFrom`: the width from which the header has room for the user's name beside the icon. */
 export function AccountMenu({ nameFrom }: { nameFrom: MantineBreakpoint }) {
   const { t } = useTranslation();
-  const { user } = useAuth();
+  const { user, ability } = useAuth();
   const navigate = useNavigate();
   if (!user) return null;
+  const personalLinks = user.twoFactorEnrollmentRequired ? [] : accountMenuLinks(ability, true);
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
@@ -105,6 +106,11 @@ export function AccountMenu({ nameFrom }: { nameFrom: MantineBreakpoint }) {
         <Menu.Item component={Link} to="/account/api-tokens">
           {t('apiTokens.menu')}
         </Menu.Item>
+        {personalLinks.map((link) => (
+          <Menu.Item key={link.to} component={Link} to={link.to}>
+            {t(link.labelKey)}
+          </Menu.Item>
+        ))}
         <Menu.Item
           onClick={() => {
             void auth.logout().finally(() => navigate('/'));

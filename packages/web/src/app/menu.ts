@@ -8,6 +8,11 @@ export interface MenuLink {
   login?: boolean;
   /** The label for those who may look but not create ("Features" rather than "Manage features"). */
   viewOnlyLabelKey?: string;
+  /**
+   * The person's own things beside their licenses: in the header for customers, in the account
+   * menu for staff, whose header has no room left for them (German, from 992 px).
+   */
+  personal?: boolean;
 }
 
 export interface MenuGroup {
@@ -24,6 +29,7 @@ const changeLogPaths: Record<(typeof CHANGE_LOG_MODELS)[number], string> = {
   License: 'nav.changes.License',
   Feature: 'nav.changes.Feature',
   LicensePolicy: 'nav.changes.LicensePolicy',
+  Organization: 'nav.changes.Organization',
 };
 
 /**
@@ -32,6 +38,8 @@ const changeLogPaths: Record<(typeof CHANGE_LOG_MODELS)[number], string> = {
  */
 export const MENU: MenuEntry[] = [
   { labelKey: 'nav.myLicenses', to: '/account/licenses', login: true },
+  { labelKey: 'releases.downloadsMenu', to: '/account/downloads', login: true, personal: true },
+  { labelKey: 'organizations.menu', to: '/organizations', login: true, personal: true },
   { labelKey: 'nav.users', to: '/users', ability: ['view-list', 'User'] },
   { labelKey: 'nav.licenses', to: '/licenses', ability: ['view-list', 'License'] },
   {
@@ -41,6 +49,7 @@ export const MENU: MenuEntry[] = [
       { labelKey: 'nav.productCreate', to: '/products/create', ability: ['create', 'Product'] },
       { labelKey: 'nav.productMatrix', to: '/products/matrix', ability: ['view-list', 'Product'] },
       { labelKey: 'nav.productCompare', to: '/products/compare', ability: ['view-list', 'Product'] },
+      { labelKey: 'releases.menu', to: '/releases', ability: ['view-list', 'Release'] },
     ],
   },
   {
@@ -58,6 +67,7 @@ export const MENU: MenuEntry[] = [
       ...CHANGE_LOG_MODELS.map((model): MenuLink => ({ labelKey: changeLogPaths[model], to: `/changes/${model}?sort=-timestamp`, ability: ['view-change-log', model] })),
       { labelKey: 'nav.features', viewOnlyLabelKey: 'nav.featuresViewOnly', to: '/features', ability: ['view-list', 'Feature'] },
       { labelKey: 'nav.licensePolicies', to: '/license-policies', ability: ['view-list', 'LicensePolicy'] },
+      { labelKey: 'licenseEvents.menu', to: '/tools/license-events', ability: ['view-list', 'License'] },
       { labelKey: 'nav.export', to: '/export', ability: ['view-export', 'Export'] },
       { labelKey: 'nav.settings', to: '/settings', ability: ['update', 'Setting'] },
       { labelKey: 'webhooks.menu', to: '/tools/webhooks', ability: ['view-list', 'WebhookEndpoint'] },
@@ -78,7 +88,7 @@ function labelled(link: MenuLink, ability: AppAbility): MenuLink {
 }
 
 /** The menu as this user may see it: forbidden links dropped, empty groups too. */
-export function visibleMenu(ability: AppAbility, signedIn: boolean): MenuEntry[] {
+function permittedMenu(ability: AppAbility, signedIn: boolean): MenuEntry[] {
   return MENU.flatMap((entry): MenuEntry[] => {
     if ('links' in entry) {
       const links = entry.links.filter((link) => allowed(link, ability, signedIn)).map((link) => labelled(link, ability));
@@ -86,4 +96,19 @@ export function visibleMenu(ability: AppAbility, signedIn: boolean): MenuEntry[]
     }
     return allowed(entry, ability, signedIn) ? [entry] : [];
   });
+}
+
+/** Whether the header carries staff menus (anything beyond what a login alone opens). */
+const isStaffMenu = (entries: MenuEntry[]) => entries.some((entry) => 'links' in entry || entry.ability);
+
+/** The header's navigation for this user; a staff member's personal links move to the account menu. */
+export function visibleMenu(ability: AppAbility, signedIn: boolean): MenuEntry[] {
+  const entries = permittedMenu(ability, signedIn);
+  return isStaffMenu(entries) ? entries.filter((entry) => 'links' in entry || !entry.personal) : entries;
+}
+
+/** The personal links the account menu offers: a staff member's (a customer has them in the header). */
+export function accountMenuLinks(ability: AppAbility, signedIn: boolean): MenuLink[] {
+  const entries = permittedMenu(ability, signedIn);
+  return isStaffMenu(entries) ? entries.filter((entry): entry is MenuLink => !('links' in entry) && Boolean(entry.personal)) : [];
 }

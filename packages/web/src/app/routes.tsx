@@ -75,9 +75,19 @@ export const ROUTES: AppRoute[] = [
   },
   { path: '/export', page: page(() => import('../features/users/ExportPage.tsx')), requires: can('view-export', 'Export') },
   // The integration API (issue 17)
+  { path: '/account/offline', page: page(() => import('../features/offline-activation/OfflineActivationPage.tsx')), requires: login },
   { path: '/account/api-tokens', page: page(() => import('../features/api-tokens/ApiTokensPage.tsx')), requires: login },
   { path: '/tools/webhooks', page: page(() => import('../features/webhooks/WebhooksPage.tsx')), requires: can('view-list', 'WebhookEndpoint') },
   { path: '/tools/shop-connections', page: page(() => import('../features/shop/ShopConnectionsPage.tsx')), requires: can('update', 'Setting') },
+  { path: '/tools/license-events', page: page(() => import('../features/license-events/LicenseEventsPage.tsx')), requires: can('view-list', 'License') },
+  // Releases and downloads (issue 53)
+  { path: '/releases', page: page(() => import('../features/releases/ReleasesPage.tsx')), requires: can('view-list', 'Release') },
+  { path: '/account/downloads', page: page(() => import('../features/releases/DownloadsPage.tsx')), requires: login },
+  // Organizations and desktop sign-in (issue 50)
+  { path: '/organizations', page: page(() => import('../features/organizations/OrganizationsPage.tsx')), requires: login },
+  { path: '/organizations/:organizationId', page: page(() => import('../features/organizations/OrganizationPage.tsx')), requires: login },
+  { path: '/invitations/:token', page: page(() => import('../features/organizations/InvitationPage.tsx')) },
+  { path: '/device', page: page(() => import('../features/organizations/DevicePage.tsx')), requires: login },
   { path: '/tools/shop-orders', page: page(() => import('../features/shop/ShopOrdersPage.tsx')), requires: can('update', 'Setting') },
 ];
 

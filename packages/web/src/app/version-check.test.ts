@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChunkLoadError, isChunkLoadError, loadChunk, versionCheck } from './version-check.ts';
 
 describe('loadChunk', () => {
@@ -12,6 +12,7 @@ describe('loadChunk', () => {
     await expect(hung).rejects.toThrow(/did not load within/);
     await expect(hung).rejects.toBeInstanceOf(ChunkLoadError);
     expect(versionCheck.stale).toBe(true);
+    expect(versionCheck.reason).toBe('load-failed');
   });
 
   it('turns a failed import into a ChunkLoadError that keeps the browser’s reason', async () => {
@@ -35,5 +36,40 @@ describe('isChunkLoadError', () => {
     expect(isChunkLoadError(new TypeError("Cannot read properties of undefined (reading 'map')"))).toBe(false);
     expect(isChunkLoadError('Failed to fetch dynamically imported module')).toBe(false);
     expect(isChunkLoadError(undefined)).toBe(false);
+  });
+});
+
+describe('why a failed chunk asks for a reload', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  /** A fresh module (its state is the page's), the build answering `hashes` in turn (null: no answer). */
+  async function page(hashes: (string | null)[]) {
+    vi.resetModules();
+    vi.stubGlobal('fetch', async () => {
+      const hash = hashes.shift();
+      if (hash === null || hash === undefined) throw new TypeError('Failed to fetch');
+      return new Response(JSON.stringify({ hash }), { status: 200 });
+    });
+    const module = await import('./version-check.ts');
+    await module.versionCheck.check();
+    return module;
+  }
+
+  const failedChunk = async (module: typeof import('./version-check.ts')) => {
+    await module.markChunkFailed();
+    return module.versionCheck.reason;
+  };
+
+  it('says "a new version" when the server now has another build', async () => {
+    const module = await page(['build-1', 'build-2']);
+    expect(await failedChunk(module)).toBe('new-version');
+  });
+
+  it('says "could not be loaded, try again" when the build is the same, or the network gives no answer', async () => {
+    expect(await failedChunk(await page(['build-1', 'build-1']))).toBe('load-failed');
+    expect(await failedChunk(await page(['build-1', null]))).toBe('load-failed');
   });
 });

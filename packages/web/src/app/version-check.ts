@@ -1,15 +1,37 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { CHUNK_LOAD_TIMEOUT_S, VERSION_CHECK_INTERVAL_S } from '@lm/contract';
 
-let stale = false;
+/**
+ * Why the page should be loaded again: a new version is out (the version check found another build),
+ * or a part of the app could not be loaded while the build is the same (the connection failed or
+ * hung): then a retry, not "a new version". Null while all is well.
+ */
+export type ReloadReason = 'new-version' | 'load-failed';
+
+let reason: ReloadReason | null = null;
 let loadedHash: string | undefined;
 const listeners = new Set<() => void>();
 
-/** Raises the reload alert (a new version is out, or a part of the app could not be loaded). */
-export function markStale() {
-  if (stale) return;
-  stale = true;
+function setReason(next: ReloadReason): void {
+  // A new version outranks a failed load: reloading fixes both.
+  if (reason === next || reason === 'new-version') return;
+  reason = next;
   listeners.forEach((listener) => listener());
+}
+
+/** Raises the reload alert for a new version. */
+export function markStale() {
+  setReason('new-version');
+}
+
+/**
+ * A script chunk failed: at once "could not be loaded, try again", then the build is asked for, and
+ * another build than this page's turns it into "a new version". No answer (the network is down) keeps
+ * the retry.
+ */
+export function markChunkFailed(): Promise<void> {
+  setReason('load-failed');
+  return versionCheck.check();
 }
 
 async function fetchHash(): Promise<string | undefined> {
@@ -25,7 +47,10 @@ async function fetchHash(): Promise<string | undefined> {
 /** The reload alert's state: a new version was deployed, or a script chunk failed to load. */
 export const versionCheck = {
   get stale(): boolean {
-    return stale;
+    return reason !== null;
+  },
+  get reason(): ReloadReason | null {
+    return reason;
   },
   async check(): Promise<void> {
     const hash = await fetchHash();
@@ -55,8 +80,8 @@ export function isChunkLoadError(error: unknown): boolean {
 }
 
 /**
- * Loads a script chunk; one that fails (a new version was deployed) or takes longer than
- * CHUNK_LOAD_TIMEOUT_S raises the reload alert and rejects with a ChunkLoadError.
+ * Loads a script chunk; one that fails (a new version was deployed, or the connection failed) or
+ * takes longer than CHUNK_LOAD_TIMEOUT_S raises the reload alert and rejects with a ChunkLoadError.
  */
 export function loadChunk<T>(load: () => Promise<T>, timeoutMs = CHUNK_LOAD_TIMEOUT_S * 1000): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -65,17 +90,18 @@ export function loadChunk<T>(load: () => Promise<T>, timeoutMs = CHUNK_LOAD_TIME
   });
   return Promise.race([load(), timeout])
     .catch((error: unknown) => {
-      markStale();
+      void markChunkFailed();
       throw error instanceof ChunkLoadError ? error : new ChunkLoadError(error instanceof Error ? error.message : String(error), { cause: error });
     })
     .finally(() => clearTimeout(timer));
 }
 
-export function useNewVersionAvailable(): boolean {
+/** Why the page should be reloaded, or null; keeps the version check running while mounted. */
+export function useReloadReason(): ReloadReason | null {
   useEffect(() => {
     void versionCheck.check();
     const timer = setInterval(() => void versionCheck.check(), VERSION_CHECK_INTERVAL_S * 1000);
-    const onChunkError = () => markStale();
+    const onChunkError = () => void markChunkFailed();
     window.addEventListener('vite:preloadError', onChunkError);
     return () => {
       clearInterval(timer);
@@ -87,6 +113,6 @@ export function useNewVersionAvailable(): boolean {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    () => stale,
+    () => reason,
   );
 }

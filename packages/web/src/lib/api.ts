@@ -11,11 +11,14 @@ export function setRequestLocale(locale: string): void {
 export class ApiError extends Error {
   readonly status: number | undefined;
   readonly body: ErrorBody | undefined;
+  /** The answer's ETag: for 412 ERR_EDIT_CONFLICT, that of the current record (`body.current`). */
+  readonly etag: string | undefined;
 
-  constructor(status: number | undefined, body: ErrorBody | undefined, message: string) {
+  constructor(status: number | undefined, body: ErrorBody | undefined, message: string, etag?: string) {
     super(message);
     this.status = status;
     this.body = body;
+    this.etag = etag;
   }
 
   get code(): string | undefined {
@@ -30,7 +33,13 @@ export function parseJson(text: string): unknown {
   return JSON.parse(text, (_key, value: unknown) => (typeof value === 'string' && ISO_DATE_TIME.test(value) ? new Date(value) : value));
 }
 
-type AuthFailureListener = (status: number, code: string | undefined) => void;
+/** The call that was refused (for a write, to keep it across the sign-in: kept-change.ts). */
+export interface RefusedCall {
+  path: string;
+  options: RequestOptions;
+}
+
+type AuthFailureListener = (status: number, code: string | undefined, call?: RefusedCall) => void;
 const authFailureListeners = new Set<AuthFailureListener>();
 
 /** Called for every 401 or 403 answer; the app sends the user to /login with a returnUrl. */
@@ -39,12 +48,16 @@ export function onAuthFailure(listener: AuthFailureListener): () => void {
   return () => void authFailureListeners.delete(listener);
 }
 
-function reportAuthFailure(status: number, code: string | undefined): void {
-  if (status === 401 || status === 403) for (const listener of authFailureListeners) listener(status, code);
+function reportAuthFailure(status: number, code: string | undefined, call?: RefusedCall): void {
+  if (status === 401 || status === 403) for (const listener of authFailureListeners) listener(status, code, call);
 }
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The ETag the change is made to (If-Match): a stale one is answered 412 ERR_EDIT_CONFLICT. */
+  ifMatch?: string;
+  /** Called with the answer's ETag (the record's version, for a later If-Match). */
+  onEtag?: (etag: string | undefined) => void;
   query?: Record<string, string | number | boolean | undefined | null | readonly (string | number)[]>;
   body?: unknown;
   /** Calls whose 401/403 is an expected answer (login, session check) do not redirect. */
@@ -77,6 +90,7 @@ async function once<T>(path: string, options: RequestOptions): Promise<T> {
         accept: 'application/json',
         'accept-language': requestLocale,
         ...(options.body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
+        ...(options.ifMatch ? { 'if-match': options.ifMatch } : {}),
       },
       body: options.body === undefined ? undefined : isForm ? (options.body as FormData) : JSON.stringify(options.body),
     });
@@ -88,9 +102,10 @@ async function once<T>(path: string, options: RequestOptions): Promise<T> {
   const data = text ? safeParse(text) : undefined;
   if (!response.ok) {
     const body = data && typeof data === 'object' && 'error' in data ? (data as ErrorBody) : undefined;
-    if (!options.quietAuthFailure) reportAuthFailure(response.status, body?.error);
-    throw new ApiError(response.status, body, body?.message ?? response.statusText);
+    if (!options.quietAuthFailure) reportAuthFailure(response.status, body?.error, { path, options });
+    throw new ApiError(response.status, body, body?.message ?? response.statusText, response.headers.get('etag') ?? undefined);
   }
+  options.onEtag?.(response.headers.get('etag') ?? undefined);
   return data as T;
 }
 

@@ -43,13 +43,17 @@ export async function downloadAnyLic(ctx: AppContext, token: string, now = new D
   if (!link || link.expires_at <= now.toISOString()) throw notFound('ANY-Lic link');
   const cache = catalogueCache(ctx);
   const product = { id: link.product_id, name: link.product_name, version: link.product_version };
+  const values = (await cache.current()).product(product.id)?.featureValues ?? {};
+  const entitlements = await cache.entitlements(product.id, values, [], now.getTime());
   const { file } = await signPayload(ctx, {
     formatVersion: LICENSE_FILE_FORMAT_VERSION,
     licenseId: null,
     kind: 'ANYLIC',
     policyType: null,
     product,
-    features: await cache.featureNames(product.id, now.getTime()),
+    features: Object.keys(entitlements),
+    entitlements,
+    metadata: {},
     machineId: ANY_MACHINE,
     owner: { name: `${link.first_name ?? ''} ${link.last_name ?? ''}`.trim(), company: link.company },
     issuedAt: now.toISOString(),

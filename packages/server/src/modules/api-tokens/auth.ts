@@ -9,11 +9,15 @@ import { limitedClient } from '../../platform/limits/client-address.ts';
 import { findTokenUser, touchApiToken } from './repo.ts';
 
 /**
- * Wrong tokens are limited per client address like failed logins (thirty within 15 minutes, counted
- * in the database for every instance); while an address is blocked, its right tokens are refused
- * too, or the answers would tell a guesser which guess was right.
+ * Wrong tokens are counted per token (its hash) and per address, in the database for every instance
+ * (thirty within 15 minutes each): a broken integration that repeats its one stale token is refused
+ * after thirty tries, and takes one of its address's thirty. Only wrong tokens are refused: a right
+ * token always passes, so that a broken integration behind a NAT shuts no neighbour out. (A token
+ * carries 256 random bits: no guess can be right, so refusing right tokens would protect nothing.)
  */
 export const TOKEN_LIMIT = { name: 'token-address', max: 30, windowMs: FIFTEEN_MINUTES };
+/** The same wrong token, repeated: counted on its own. */
+export const WRONG_TOKEN_LIMIT = { name: 'token-wrong', max: 30, windowMs: FIFTEEN_MINUTES };
 
 /** last_used_at is written at most this often per token, not at every call. */
 const LAST_USED_PRECISION_MS = 60_000;
@@ -37,20 +41,32 @@ export function registerTokenAuth(app: FastifyInstance, ctx: AppContext): void {
 }
 
 async function authenticate(ctx: AppContext, request: FastifyRequest, token: string): Promise<void> {
-  const blocked = await ctx.limits.blockedFor(TOKEN_LIMIT, limitedClient(request.ip));
-  if (blocked !== null) throw rateLimited('Too many wrong API tokens from this address, please try again later', blocked);
   const now = new Date();
   // Looked up by the SHA-256 of the whole token: the index compares hashes, so timing tells nothing
   // about how much of a guessed token was right.
-  const row = token.startsWith(API_TOKEN_PREFIX) ? await findTokenUser(ctx.db, hashToken(token), now.toISOString()) : undefined;
-  if (!row) {
-    const attempt = await ctx.limits.attempt(TOKEN_LIMIT, limitedClient(request.ip), now);
-    if (!attempt.allowed) throw rateLimited('Too many wrong API tokens from this address, please try again later', attempt.retryAfter);
-    throw invalidApiToken();
-  }
+  const tokenHash = hashToken(token);
+  const row = token.startsWith(API_TOKEN_PREFIX) ? await findTokenUser(ctx.db, tokenHash, now.toISOString()) : undefined;
+  if (!row) return countWrongToken(ctx, request, tokenHash, now);
   request.apiToken = { id: row.token_id, name: row.token_name };
   // A token stands for a sign-in done before: it passes the second-factor requirement only if the
   // owner has a second factor (an account that must set one up cannot use tokens meanwhile).
   actAs(request, row);
   if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= LAST_USED_PRECISION_MS) await touchApiToken(ctx.db, row.token_id, now.toISOString());
+}
+
+/** A wrong token: 401, or 429 once this token, or this address with other wrong tokens, has used up its tries. */
+async function countWrongToken(ctx: AppContext, request: FastifyRequest, tokenHash: string, now: Date): Promise<never> {
+  const message = 'Too many wrong API tokens, please try again later';
+  const repeated = await ctx.limits.attempt(WRONG_TOKEN_LIMIT, tokenHash.slice(0, 32), now);
+  if (!repeated.allowed) throw rateLimited(message, repeated.retryAfter);
+  // The address counts distinct wrong tokens: a repeat of one already counted takes no more of it.
+  const first = (await ctx.limits.blockedFor({ ...WRONG_TOKEN_LIMIT, max: 2 }, tokenHash.slice(0, 32), now)) === null;
+  if (first) {
+    const fromAddress = await ctx.limits.attempt(TOKEN_LIMIT, limitedClient(request.ip), now);
+    if (!fromAddress.allowed) throw rateLimited(message, fromAddress.retryAfter);
+  } else {
+    const blocked = await ctx.limits.blockedFor(TOKEN_LIMIT, limitedClient(request.ip), now);
+    if (blocked !== null) throw rateLimited(message, blocked);
+  }
+  throw invalidApiToken();
 }

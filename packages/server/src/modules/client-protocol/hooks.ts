@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { SERVER_TIME_HEADER } from '@lm/contract/license-file';
 import type { AppContext } from '../../platform/context.ts';
 import { errorCodeOf } from '../../platform/http/errors.ts';
+import { ProtocolLimiter } from '../../platform/limits/protocol-limiter.ts';
 import { serverTimeTokens } from '../../platform/signing/server-time.ts';
 
 /**
@@ -38,6 +39,11 @@ const OPERATIONS: Record<string, { operation: string; outcomes: readonly string[
     ],
   },
   'DELETE /api/client/v1/license': { operation: 'release', outcomes: ['204', 'ERR_NO_LICENSE', 'ERR_VALIDATION', 'ERR_RATE_LIMITED'] },
+  'POST /api/client/v1/lease': {
+    operation: 'lease',
+    outcomes: ['200', '304', 'ERR_NO_LICENSE', 'ERR_NOT_INSTANCE_KEY', 'ERR_LICENSE_REVOKED', 'ERR_LICENSE_SUSPENDED', 'ERR_LICENSE_EXPIRED', 'ERR_NO_SEAT', 'ERR_VALIDATION', 'ERR_RATE_LIMITED'],
+  },
+  'DELETE /api/client/v1/lease': { operation: 'lease-release', outcomes: ['204', 'ERR_NO_LICENSE', 'ERR_NOT_INSTANCE_KEY', 'ERR_VALIDATION', 'ERR_RATE_LIMITED'] },
   'GET /api/client/v1/keys': { operation: 'keys', outcomes: ['200', 'ERR_RATE_LIMITED'] },
   'GET /api/client/v1/keys/:kid.pem': { operation: 'key', outcomes: ['200', 'ERR_NOT_FOUND', 'ERR_RATE_LIMITED'] },
 };
@@ -72,4 +78,15 @@ export function registerProtocolHooks(app: FastifyInstance, ctx: AppContext): vo
       }, done);
     }
   });
+}
+
+/**
+ * The protocol's rate limit of an app (PROTOCOL_RATE_LIMIT, PROTOCOL_RATE_LIMIT_PER_ADDRESS,
+ * PROTOCOL_RATE_LIMIT_ALLOW): a call throws 429 ERR_RATE_LIMITED when the machine or the address has
+ * used up its minute; nothing when the app runs without rate limits (tests not about them).
+ */
+export function protocolLimiter(ctx: AppContext): (ip: string | undefined, machineId?: string) => void {
+  if (!ctx.config.rateLimits) return () => undefined;
+  const limiter = new ProtocolLimiter(ctx.config.protocolRateLimit);
+  return (ip, machineId) => limiter.take(ip, machineId);
 }

@@ -69,6 +69,7 @@ export interface FeatureValues {
   name: string;
   localizedDescription: Record<string, string>;
   hidden: boolean;
+  valueType: 'none' | 'integer' | 'string';
   notes: string | null;
 }
 
@@ -80,6 +81,7 @@ export async function insertFeatureRow(db: Executor, values: FeatureValues): Pro
       name: values.name,
       localized_description: JSON.stringify(values.localizedDescription),
       hidden: values.hidden,
+      value_type: values.valueType,
       notes: values.notes,
       created_at: now,
       updated_at: now,
@@ -95,6 +97,7 @@ export async function updateFeatureRow(db: Executor, id: number, values: Feature
       name: values.name,
       localized_description: JSON.stringify(values.localizedDescription),
       hidden: values.hidden,
+      value_type: values.valueType,
       notes: values.notes,
       updated_at: new Date().toISOString(),
     })

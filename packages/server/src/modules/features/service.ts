@@ -6,6 +6,8 @@ import type { Executor } from '../../platform/db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation, type StaffSearch } from '../../platform/db/search.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { mergeUpdate } from '../../platform/http/validation.ts';
+import { lockRow } from '../../platform/db/dialect.ts';
+import { checkPrecondition, type Precondition } from '../../platform/http/versioned.ts';
 import {
   deleteFeatureRow,
   expansionGraph,
@@ -30,6 +32,7 @@ function toFeature(row: FeatureRow, expandToFeatures: string[]): Feature {
     localizedDescription: JSON.parse(row.localized_description) as Feature['localizedDescription'],
     hidden: Boolean(row.hidden),
     expandToFeatures,
+    valueType: row.value_type ?? 'none',
     notes: row.notes,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -136,12 +139,14 @@ export function createFeature(ctx: AppContext, actor: Actor, fields: FeatureFiel
 }
 
 /** `PUT /features/{id}`: a field left out keeps its value. */
-export function updateFeature(ctx: AppContext, actor: Actor, id: number, input: FeatureUpdate): Promise<Feature> {
+export function updateFeature(ctx: AppContext, actor: Actor, id: number, input: FeatureUpdate, precondition?: Precondition): Promise<Feature> {
   let fields: FeatureFields | undefined;
   return uniqueGuard(() => fields?.name ?? '', () =>
     changingCatalogue(ctx, () => ctx.db.transaction().execute(async (trx) => {
       await lockExpansionGraph(trx, ctx.dialect === 'postgres');
+      await lockRow(trx, 'features', id);
       const before = await loadFeature(trx, id);
+      checkPrecondition(precondition, before);
       fields = mergeUpdate(featureFields, before, input);
       await checkName(trx, fields.name, id);
       const targetIds = await checkedExpansions(trx, fields.name, before.name, fields.expandToFeatures);
@@ -155,10 +160,12 @@ export function updateFeature(ctx: AppContext, actor: Actor, id: number, input: 
 }
 
 /** Deletes a feature that no product has and no feature expands to (409 ERR_IN_USE otherwise). */
-export async function deleteFeature(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+export async function deleteFeature(ctx: AppContext, actor: Actor, id: number, precondition?: Precondition): Promise<void> {
   await changingCatalogue(ctx, () => ctx.db.transaction().execute(async (trx) => {
     await lockExpansionGraph(trx, ctx.dialect === 'postgres');
+    await lockRow(trx, 'features', id);
     const before = await loadFeature(trx, id);
+    checkPrecondition(precondition, before);
     const usage = await featureUsage(trx, id);
     if (usage.products.length || usage.features.length) {
       const users = [...usage.products, ...usage.features].join(', ');

@@ -1,24 +1,11 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { errorBody } from '@lm/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../platform/http/errors.ts';
-import { scrapeRefusal } from '../metrics/access.ts';
 
 const database = z.enum(['sqlite', 'postgres']);
-
-/**
- * Who is told why the database does not answer: a signed-in administrator, and whoever may read
- * /metrics (the METRICS_TOKEN, or a direct connection from this machine). The driver's error names the
- * database's host and port: the public, a load balancer included, learns only "unavailable".
- */
-function mayReadTheReason(request: FastifyRequest, metricsToken: string | undefined): boolean {
-  if (request.user?.accessRole === 'ADMIN') return true;
-  const headers = request.headers;
-  const proxied = Boolean(headers['x-forwarded-for'] ?? headers.forwarded ?? headers['x-real-ip']);
-  return scrapeRefusal({ authorization: headers.authorization, remoteAddress: request.socket.remoteAddress, proxied }, metricsToken) === null;
-}
 
 /** `GET /api/health`: 200 while the database answers; 503 while it does not (for a load balancer), the reason in the log. */
 export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -31,7 +18,9 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Answers 200 when the database does, 503 when it does not (the reason only to administrators and in the log)',
           response: {
             200: z.object({ status: z.literal('ok'), database }),
-            503: z.object({ status: z.literal('unavailable'), database, reason: z.string().optional() }),
+            // Its own body, or the error body of a refusal before it ran (the server starting or
+            // stopping, a session that could not be read): both must pass, or the answer was a 500.
+            503: z.union([z.object({ status: z.literal('unavailable'), database, reason: z.string().optional() }), errorBody]),
           },
         },
       },
@@ -42,7 +31,10 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         } catch (error) {
           request.log.warn({ err: error }, 'health: the database does not answer');
           const reason = error instanceof Error ? error.message : String(error);
-          const body = { status: 'unavailable' as const, database: ctx.dialect, ...(mayReadTheReason(request, ctx.config.metricsToken) ? { reason } : {}) };
+          // The driver's error names the database's host and port: only a signed-in administrator reads
+          // it here; anyone else (a load balancer, the public, a script on this machine) learns
+          // "unavailable", and the reason is in the log.
+          const body = { status: 'unavailable' as const, database: ctx.dialect, ...(request.user?.accessRole === 'ADMIN' ? { reason } : {}) };
           return reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send(body);
         }
       },

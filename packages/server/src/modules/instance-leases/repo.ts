@@ -139,7 +139,8 @@ export async function endLease(db: Executor, lease: { tanId: number; instanceId:
     .execute();
 }
 
-/** Deletes the TAN's lapsed leases (they hold no seat), when a seat is taken under the TAN's lock. */
-export async function deleteLapsedLeases(db: Executor, tanId: number, now: string): Promise<void> {
-  await db.deleteFrom('instance_leases').where('tan_id', '=', tanId).where('leased_until', '<=', now).execute();
+/** Deletes the TAN's lapsed leases (they hold no seat), when a seat is taken under the TAN's lock; returns them. */
+export async function deleteLapsedLeases(db: Executor, tanId: number, now: string): Promise<{ instanceId: string; leasedUntil: string }[]> {
+  const rows = await db.deleteFrom('instance_leases').where('tan_id', '=', tanId).where('leased_until', '<=', now).returning(['instance_id', 'leased_until']).execute();
+  return rows.map((row) => ({ instanceId: row.instance_id, leasedUntil: row.leased_until }));
 }

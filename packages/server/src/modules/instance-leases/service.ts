@@ -9,6 +9,7 @@ import { formatFileTag, parseFileTags } from '../license-files/file-tag.ts';
 import type { PolicyRow } from '../license-files/repo.ts';
 import { effectiveValidUntil, licenseEnd, noLicenseForMachine, refusalOf, signFull, stillRight, type FileAnswer, type PayloadAt } from '../license-files/service.ts';
 import { WriteBehind } from '../license-files/write-behind.ts';
+import { recordLicenseEvent } from '../license-events/recorder.ts';
 import { deleteLapsedLeases, endLease, extendLeases, findLeaseKey, findSeats, renewLiveLease, upsertLease, type LeaseExtension, type LeaseKey } from './repo.ts';
 
 /**
@@ -118,13 +119,19 @@ export function leaseRenewals(ctx: AppContext): WriteBehind<LeaseExtension> {
 async function takeLease(ctx: AppContext, lease: LeaseContext, instanceId: string, now: Date): Promise<void> {
   const values = { tanId: lease.key.tanId, instanceId, leasedUntil: leaseEnd(lease, now).toISOString(), now: now.toISOString() };
   if (lease.key.heldUntil !== null && (await renewLiveLease(ctx.db, values))) return;
-  await ctx.db.transaction().execute(async (trx) => {
+  const lapsed = await ctx.db.transaction().execute(async (trx) => {
     await lockKey(trx, `lease:${lease.key.tanId}`);
     const { live, seats } = await findSeats(trx, values);
     if (live >= seats) throw noSeat();
-    await deleteLapsedLeases(trx, lease.key.tanId, values.now);
+    const deleted = await deleteLapsedLeases(trx, lease.key.tanId, values.now);
     await upsertLease(trx, values);
+    return deleted;
   });
+  // Each instance that stopped without saying goodbye: the runtime event, at the time its lease ran
+  // out (written behind, recorder.ts). An instance has no license of its own: the TAN names it.
+  for (const gone of lapsed) {
+    recordLicenseEvent(ctx, { type: 'lease.expired', licenseId: null, tanId: lease.key.tanId, machineId: gone.instanceId, at: gone.leasedUntil });
+  }
 }
 
 /**

@@ -2,6 +2,8 @@ import { inReadScope } from '../../platform/db/replica-driver.ts';
 import { catalogueGeneration } from '../../platform/catalogue-generation.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { settingValue } from '../settings/service.ts';
+import { resolveEntitlements, type EntitlementGrant, type Entitlements, type FeatureValue } from '@lm/contract/entitlement';
+import { featureExpansionGraph } from '../features/service.ts';
 import { listPolicies, listProducts, resolvedFeatureNames, type PolicyRow, type ProductRow } from './repo.ts';
 
 /**
@@ -52,6 +54,7 @@ export class CatalogueCache {
   private catalogue: Entry<Catalogue> | undefined;
   private readonly features = new Map<number, Entry<string[]>>();
   private customerId: Entry<string | null> | undefined;
+  private expansions: Entry<Map<string, string[]>> | undefined;
 
   constructor(ctx: AppContext) {
     this.ctx = ctx;
@@ -74,6 +77,18 @@ export class CatalogueCache {
     return entry.value;
   }
 
+  /**
+   * A file's entitlements (DESIGN.md section 6g): the product's features with its default values,
+   * then the policy's, the TAN's and the license's grants. Without grants (most licenses) no
+   * expansion graph is needed.
+   */
+  async entitlements(productId: number, values: Readonly<Record<string, FeatureValue>>, layers: readonly (readonly EntitlementGrant[])[], now = Date.now()): Promise<Entitlements> {
+    const features = await this.featureNames(productId, now);
+    if (!layers.some((layer) => layer.length)) return Object.fromEntries(features.map((name) => [name, values[name] ?? true]));
+    this.expansions = this.fresh(this.expansions, CACHE_SECONDS * 1000, now, () => featureExpansionGraph(this.ctx.db));
+    return resolveEntitlements(features, values, layers, await this.expansions.value);
+  }
+
   serverCustomerId(now = Date.now()): Promise<string | null> {
     this.customerId = this.fresh(this.customerId, CACHE_SECONDS * 1000, now, async () => (await settingValue<string | null>(this.ctx.db, 'SERVER_CUSTOMER_ID')) ?? null);
     return this.customerId.value;
@@ -84,6 +99,7 @@ export class CatalogueCache {
     this.catalogue = undefined;
     this.features.clear();
     this.customerId = undefined;
+    this.expansions = undefined;
   }
 
   private fresh<T>(entry: Entry<T> | undefined, maxAgeMs: number, now: number, load: () => Promise<T>): Entry<T> {

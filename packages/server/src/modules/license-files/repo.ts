@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { parseGrants, parseMetadata, type EntitlementGrant, type FeatureValue, type Metadata } from '@lm/contract/entitlement';
 import type { Dialect, Executor } from '../../platform/db/database.ts';
 import { PreparedQuery } from './prepared-query.ts';
 
@@ -7,6 +8,8 @@ export interface ProductRow {
   name: string;
   version: string;
   releaseDate: string | null;
+  /** Default values of its features (migration 0033). */
+  featureValues: Record<string, FeatureValue>;
 }
 
 export interface PolicyRow {
@@ -18,6 +21,12 @@ export interface PolicyRow {
   maxDifferentMachinesCount: number;
   maxDifferentMachinesIntervalHours: number;
   maxBorrowDays: number;
+  /** Migration 0033: grants over the product's features, and the soft limit in percent. */
+  entitlements: EntitlementGrant[];
+  overagePercent: number;
+  /** INSTANCE: seats are leased by processes with the TAN (DESIGN.md section 6h), for leaseTtlSeconds. */
+  leaseMode: 'MACHINE' | 'INSTANCE';
+  leaseTtlSeconds: number | null;
 }
 
 /** A stored license and its owner's name. */
@@ -37,6 +46,10 @@ export interface LicenseRow {
   /** Its TAN's suspension and validity (copies on the license, migration 0021). */
   suspended: boolean;
   tanValidUntil: string | null;
+  /** The named-user seat a signed-in machine uses (migration 0028): its file names the licensee. */
+  seatId: number | null;
+  /** Bound to an install key by offline activation (DESIGN.md section 6h): its files name it. */
+  installKeyId?: string | null;
   owner: { firstName: string; lastName: string; company: string | null };
   /**
    * A machine's lookup only: the end of the floating seat the machine holds for this license, live or
@@ -44,6 +57,11 @@ export interface LicenseRow {
    * needs no second round trip (seats.ts, renewSeatLater).
    */
   heldLeaseUntil?: string | null;
+  /** Migration 0033: granted after the sale on the license, and its TAN's (copies). */
+  grants: EntitlementGrant[];
+  metadata: Metadata;
+  tanGrants: EntitlementGrant[];
+  tanMetadata: Metadata;
 }
 
 /** A license with everything its file needs. */
@@ -67,6 +85,12 @@ const LICENSE_COLUMNS = [
   'l.upgraded_to_id',
   'l.suspended',
   'l.tan_valid_until',
+  'l.seat_id',
+  'l.entitlements',
+  'l.metadata',
+  'l.tan_entitlements',
+  'l.tan_metadata',
+  'l.install_key_id',
   'u.first_name',
   'u.last_name',
   'u.company',
@@ -91,15 +115,22 @@ function toLicenseRow(row: RawLicenseRow): LicenseRow {
     upgradedToId: row.upgraded_to_id,
     suspended: Boolean(row.suspended),
     tanValidUntil: row.tan_valid_until,
+    seatId: row.seat_id,
+    installKeyId: row.install_key_id,
     owner: { firstName: row.first_name, lastName: row.last_name, company: row.company },
+    grants: parseGrants(row.entitlements),
+    metadata: parseMetadata(row.metadata),
+    tanGrants: parseGrants(row.tan_entitlements),
+    tanMetadata: parseMetadata(row.tan_metadata),
   };
 }
 
-const toProductRow = (row: { id: number; name: string; version: string; release_date: string | null }): ProductRow => ({
+const toProductRow = (row: { id: number; name: string; version: string; release_date: string | null; feature_values: string }): ProductRow => ({
   id: row.id,
   name: row.name,
   version: row.version,
   releaseDate: row.release_date,
+  featureValues: parseMetadata(row.feature_values) as Record<string, FeatureValue>,
 });
 
 const POLICY_COLUMNS = [
@@ -111,6 +142,10 @@ const POLICY_COLUMNS = [
   'max_different_machines_count',
   'max_different_machines_interval_hours',
   'max_borrow_days',
+  'entitlements',
+  'overage_percent',
+  'lease_mode',
+  'lease_ttl_seconds',
 ] as const;
 
 const toPolicyRow = (row: {
@@ -122,6 +157,10 @@ const toPolicyRow = (row: {
   max_different_machines_count: number;
   max_different_machines_interval_hours: number;
   max_borrow_days: number;
+  entitlements: string;
+  overage_percent: number;
+  lease_mode: PolicyRow['leaseMode'];
+  lease_ttl_seconds: number | null;
 }): PolicyRow => ({
   id: row.id,
   type: row.type,
@@ -131,6 +170,10 @@ const toPolicyRow = (row: {
   maxDifferentMachinesCount: row.max_different_machines_count,
   maxDifferentMachinesIntervalHours: row.max_different_machines_interval_hours,
   maxBorrowDays: row.max_borrow_days,
+  entitlements: parseGrants(row.entitlements),
+  overagePercent: row.overage_percent,
+  leaseMode: row.lease_mode,
+  leaseTtlSeconds: row.lease_ttl_seconds === null ? null : Number(row.lease_ttl_seconds),
 });
 
 /** One license with its product, policy and the distributor of its TAN (for the download's permission check). */
@@ -139,17 +182,19 @@ export async function findLicenseForFile(db: Executor, id: number): Promise<{ li
     .innerJoin('products as p', 'p.id', 'l.product_id')
     .innerJoin('license_policies as pol', 'pol.id', 'l.license_policy_id')
     .leftJoin('tans as t', 't.id', 'l.tan_id')
-    .select(['p.name', 'p.version', 'p.release_date', 't.distributor_id'])
+    .select(['p.name', 'p.version', 'p.release_date', 'p.feature_values', 't.distributor_id'])
     // Not pol.id: it would come back as `id` and overwrite the license's (l.license_policy_id is the same value).
-    .select(POLICY_COLUMNS.filter((column) => column !== 'id').map((column) => `pol.${column}` as const))
+    .select(POLICY_COLUMNS.filter((column) => column !== 'id' && column !== 'entitlements').map((column) => `pol.${column}` as const))
+    // The policy's grants under another name: `entitlements` is the license's own.
+    .select('pol.entitlements as policy_entitlements')
     .where('l.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
   return {
     license: {
       ...toLicenseRow(row),
-      product: toProductRow({ id: row.product_id, name: row.name, version: row.version, release_date: row.release_date }),
-      policy: toPolicyRow({ ...row, id: row.license_policy_id }),
+      product: toProductRow({ id: row.product_id, name: row.name, version: row.version, release_date: row.release_date, feature_values: row.feature_values }),
+      policy: toPolicyRow({ ...row, id: row.license_policy_id, entitlements: row.policy_entitlements }),
     },
     distributorId: row.distributor_id,
   };
@@ -181,7 +226,7 @@ export async function findLicensesOfMachine(db: Executor, machineId: string): Pr
 
 /** The whole (small) catalogue of products and policies, for the protocol's cache. */
 export async function listProducts(db: Executor): Promise<ProductRow[]> {
-  return (await db.selectFrom('products').select(['id', 'name', 'version', 'release_date']).execute()).map(toProductRow);
+  return (await db.selectFrom('products').select(['id', 'name', 'version', 'release_date', 'feature_values']).execute()).map(toProductRow);
 }
 
 export async function listPolicies(db: Executor): Promise<PolicyRow[]> {

@@ -13,6 +13,8 @@ export interface SeatRow {
   renewed_at: string;
   /** Set when the machine borrows the seat for offline use: the lease's end, which no refresh shortens. */
   borrowed_until: string | null;
+  /** Granted beyond the count (a soft limit, migration 0033). */
+  overage: boolean;
 }
 
 /** What decides whether a license may still hold a seat for a machine. */
@@ -38,7 +40,7 @@ export async function findLicenseBinding(db: Executor, id: number): Promise<Lice
 
 export interface SeatState {
   /** The machine's own row, if it ever held a seat of the pool. */
-  own: { leasedUntil: string; renewedAt: string } | null;
+  own: { leasedUntil: string; renewedAt: string; overage: boolean } | null;
   /** Other machines whose lease lies ahead, for a license that is live and still bound to that machine. */
   leasedByOthers: number;
   /** Other machines that held a seat since the start of the different-machines window. */
@@ -46,13 +48,14 @@ export interface SeatState {
 }
 
 const seatStateQuery = new PreparedQuery<
-  { own_leased_until: string | null; own_renewed_at: string | null; leased_by_others: number; recent_others: number },
+  { own_leased_until: string | null; own_renewed_at: string | null; own_overage: number | boolean | null; leased_by_others: number; recent_others: number },
   { pool: string; machineId: string; now: string; since: string }
 >(['pool', 'machineId', 'now', 'since'], (db, { pool, machineId, now, since }) => {
   const seats = () => db.selectFrom('floating_seats').where('pool', '=', pool);
   return db.selectNoFrom((eb) => [
     seats().select('leased_until').where('machine_id', '=', machineId).as('own_leased_until'),
     seats().select('renewed_at').where('machine_id', '=', machineId).as('own_renewed_at'),
+    seats().select('overage').where('machine_id', '=', machineId).as('own_overage'),
     // A lease counts only while its license is live and bound to that machine: a license revoked,
     // upgraded or moved to another machine holds no seat, however it was changed (even by plain SQL).
     seats()
@@ -73,13 +76,14 @@ const seatStateQuery = new PreparedQuery<
 export async function findSeatState(db: Executor, values: { pool: string; machineId: string; now: string; since: string }): Promise<SeatState> {
   const [row] = await seatStateQuery.execute(db, values);
   return {
-    own: row.own_leased_until !== null && row.own_renewed_at !== null ? { leasedUntil: row.own_leased_until, renewedAt: row.own_renewed_at } : null,
+    own:
+      row.own_leased_until !== null && row.own_renewed_at !== null ? { leasedUntil: row.own_leased_until, renewedAt: row.own_renewed_at, overage: Boolean(row.own_overage) } : null,
     leasedByOthers: Number(row.leased_by_others),
     recentOthers: Number(row.recent_others),
   };
 }
 
-const seatUpsert = new PreparedQuery<never, SeatRow & { pool: string }>(['pool', 'machine_id', 'license_id', 'leased_until', 'renewed_at', 'borrowed_until'], (db, seat) =>
+const seatUpsert = new PreparedQuery<never, SeatRow & { pool: string }>(['pool', 'machine_id', 'license_id', 'leased_until', 'renewed_at', 'borrowed_until', 'overage'], (db, seat) =>
   db
     .insertInto('floating_seats')
     .values(seat)
@@ -91,6 +95,7 @@ const seatUpsert = new PreparedQuery<never, SeatRow & { pool: string }>(['pool',
         leased_until: sql<string>`case when floating_seats.license_id = ${seat.license_id} and floating_seats.borrowed_until > ${seat.leased_until} then floating_seats.borrowed_until else ${seat.leased_until} end`,
         borrowed_until: sql<string | null>`case when floating_seats.license_id = ${seat.license_id} and floating_seats.borrowed_until > coalesce(${seat.borrowed_until}, ${seat.renewed_at}) then floating_seats.borrowed_until else ${seat.borrowed_until} end`,
         renewed_at: seat.renewed_at,
+        overage: seat.overage,
       }),
     ),
 );
@@ -126,12 +131,12 @@ function leaseExtension(db: Executor, seat: { pool: string; machineId: string; l
     });
 }
 
-const seatRenewal = new PreparedQuery<{ license_id: number }, { pool: string; machineId: string; licenseId: number; now: string; leasedUntil: string }>(
+const seatRenewal = new PreparedQuery<{ license_id: number; overage: number | boolean }, { pool: string; machineId: string; licenseId: number; now: string; leasedUntil: string }>(
   ['pool', 'machineId', 'licenseId', 'now', 'leasedUntil'],
   (db, seat) =>
     leaseExtension(db, { ...seat, renewedAt: seat.now })
       .where('leased_until', '>', seat.now)
-      .returning('license_id'),
+      .returning(['license_id', 'overage']),
 );
 
 /**
@@ -139,8 +144,18 @@ const seatRenewal = new PreparedQuery<{ license_id: number }, { pool: string; ma
  * the license is live and still bound to the machine; false when there is no such lease (the caller
  * then takes the seat under the pool's lock).
  */
-export async function renewHeldSeat(db: Executor, values: { pool: string; machineId: string; licenseId: number; now: string; leasedUntil: string }): Promise<boolean> {
-  return (await seatRenewal.execute(db, values)).length > 0;
+export async function renewHeldSeat(db: Executor, values: { pool: string; machineId: string; licenseId: number; now: string; leasedUntil: string }): Promise<{ overage: boolean } | undefined> {
+  const [row] = await seatRenewal.execute(db, values);
+  return row ? { overage: Boolean(row.overage) } : undefined;
+}
+
+/** Records an over-limit grant (DESIGN.md section 6g): one row per TAN, day, license and machine. */
+export async function recordOverage(db: Executor, values: { tanId: number; licenseId: number; machineId: string; day: string }): Promise<void> {
+  await db
+    .insertInto('license_overages')
+    .values({ tan_id: values.tanId, license_id: values.licenseId, machine_id: values.machineId, day: values.day })
+    .onConflict((conflict) => conflict.doNothing())
+    .execute();
 }
 
 const heldSeat = new PreparedQuery<{ leased_until: string }, { pool: string; machineId: string; licenseId: number; now: string }>(

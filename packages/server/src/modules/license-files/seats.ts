@@ -1,9 +1,12 @@
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
+import { recordLicenseEvent } from '../license-events/recorder.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { lockKey } from '../../platform/db/dialect.ts';
 import { findTanLicenseCount, type LicenseForFile } from './repo.ts';
-import { endSeatLeases, extendSeats, findHeldSeat, findLicenseBinding, findSeatState, renewHeldSeat, upsertSeat, type LicenseBinding, type SeatExtension } from './seats-repo.ts';
+import { overageAllowance } from '@lm/contract/entitlement';
+import { enqueueEvents } from '../../platform/webhooks/outbox.ts';
+import { endSeatLeases, extendSeats, findHeldSeat, findLicenseBinding, findSeatState, recordOverage, renewHeldSeat, upsertSeat, type LicenseBinding, type SeatExtension } from './seats-repo.ts';
 import { WriteBehind } from './write-behind.ts';
 
 /**
@@ -24,6 +27,14 @@ async function seatCapacity(trx: Executor, license: Pick<LicenseForFile, 'tanId'
 }
 
 /**
+ * Seats beyond the count a floating TAN's policy allows (its overagePercent, DESIGN.md section 6g);
+ * a license without TAN has its one seat and no more.
+ */
+function overageOf(license: Pick<LicenseForFile, 'tanId' | 'policy'>, capacity: number): number {
+  return license.tanId === null ? 0 : overageAllowance(capacity, license.policy.overagePercent);
+}
+
+/**
  * Takes or renews the machine's seat, up to `leasedUntil`; `borrowed`: the machine takes it offline,
  * and the seat stays taken until then whatever it fetches meanwhile, unless it releases it. The
  * license was read before the pool's lock was taken; it is read again under the lock, and
@@ -38,13 +49,14 @@ export async function leaseSeat(
   leasedUntil: Date,
   stillIssuable: (current: LicenseBinding | undefined) => AppError | null,
   borrowed = false,
-): Promise<void> {
+): Promise<{ overage: boolean }> {
   const pool = seatPool(license);
   const nowIso = now.toISOString();
   // A machine that holds its seat (each refresh of a running program) renews it in one statement,
   // without a transaction or the pool's lock: nothing about the pool's other seats is decided.
-  if (!borrowed && (await renewHeldSeat(ctx.db, { pool, machineId, licenseId: license.id, now: nowIso, leasedUntil: leasedUntil.toISOString() }))) return;
-  await ctx.db.transaction().execute(async (trx) => {
+  const renewed = borrowed ? undefined : await renewHeldSeat(ctx.db, { pool, machineId, licenseId: license.id, now: nowIso, leasedUntil: leasedUntil.toISOString() });
+  if (renewed) return renewed;
+  const granted = await ctx.db.transaction().execute(async (trx) => {
     await lockPool(trx, pool);
     const refusal = stillIssuable(await findLicenseBinding(trx, license.id));
     if (refusal) throw refusal;
@@ -52,10 +64,18 @@ export async function leaseSeat(
     const windowStart = new Date(now.getTime() - hours * 3600_000).toISOString();
     const state = await findSeatState(trx, { pool, machineId, now: nowIso, since: windowStart });
     const holdsSeat = state.own !== null && state.own.leasedUntil > nowIso;
+    // The machine comes back after its lease ran out: the runtime event, at the time it ran out (written behind, recorder.ts).
+    if (state.own !== null && !holdsSeat) {
+      recordLicenseEvent(ctx, { type: 'lease.expired', licenseId: license.id, tanId: license.tanId, ownerId: license.ownerId, machineId, at: state.own.leasedUntil });
+    }
+    // A seat held keeps what it was granted as; a new one beyond the count is an overage.
+    let overage = holdsSeat && state.own!.overage;
     if (!holdsSeat) {
-      if (state.leasedByOthers >= (await seatCapacity(trx, license))) {
+      const capacity = await seatCapacity(trx, license);
+      if (state.leasedByOthers >= capacity + overageOf(license, capacity)) {
         throw new AppError(409, 'ERR_NO_SEAT', 'All seats of this floating license are taken');
       }
+      overage = state.leasedByOthers >= capacity;
       const days = Math.round((hours / 24) * 10) / 10;
       if (!(state.own && state.own.renewedAt >= windowStart) && state.recentOthers >= count) {
         throw new AppError(422, 'ERR_TOO_MANY_MACHINES', `You have already used this license on ${count} different machines within the last ${days} days or ${hours} hours`, {
@@ -64,8 +84,21 @@ export async function leaseSeat(
       }
     }
     const until = leasedUntil.toISOString();
-    await upsertSeat(trx, pool, { machine_id: machineId, license_id: license.id, leased_until: until, renewed_at: nowIso, borrowed_until: borrowed ? until : null });
+    await upsertSeat(trx, pool, { machine_id: machineId, license_id: license.id, leased_until: until, renewed_at: nowIso, borrowed_until: borrowed ? until : null, overage });
+    const newOverage = overage && !holdsSeat && license.tanId !== null;
+    if (newOverage) await noteOverage(trx, license, license.tanId!, machineId, nowIso);
+    return { overage, newOverage };
   });
+  // The runtime event once the grant is committed, written behind (license-events/recorder.ts).
+  if (granted.newOverage) recordLicenseEvent(ctx, { type: 'overage.granted', licenseId: license.id, tanId: license.tanId, ownerId: license.ownerId, machineId, at: nowIso });
+  return { overage: granted.overage };
+}
+
+/** An over-limit grant: kept for the statistics and the monthly true-up, and sent as `license.overage`. */
+async function noteOverage(trx: Executor, license: LicenseForFile, tanId: number, machineId: string, nowIso: string): Promise<void> {
+  await recordOverage(trx, { tanId, licenseId: license.id, machineId, day: nowIso.slice(0, 10) });
+  const data = { licenseId: license.id, tanId, machineId, productId: license.productId, grantedAt: nowIso };
+  await enqueueEvents(trx, 'license.overage', [{ data, subject: 'License', record: { ownerId: license.ownerId, kind: license.kind, distributorId: null }, personId: license.ownerId }]);
 }
 
 const renewals = new WeakMap<AppContext, WriteBehind<SeatExtension>>();

@@ -3,6 +3,7 @@ import { LICENSE_FILE_FORMAT_VERSION, LICENSE_SIGNATURE_ALGORITHM, signedMessage
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { signingKeys, type Signer } from '../../platform/signing/keys.ts';
+import { publicMetadata } from '@lm/contract/entitlement';
 import { catalogueCache } from './catalogue-cache.ts';
 import { encHash, formatFileTag, licenseFileTag, parseFileTags, type FileTag } from './file-tag.ts';
 import { findLicensesOfMachine, type LicenseForFile } from './repo.ts';
@@ -80,7 +81,7 @@ export interface IssuedFile {
 const encodePayload = (payload: LicensePayload) => Buffer.from(JSON.stringify(payload), 'utf8').toString('base64');
 
 /** Signs a full payload (kid included); the key must be the one named by the payload's kid. */
-async function signFull(payload: LicensePayload, signer: Signer): Promise<IssuedFile> {
+export async function signFull(payload: LicensePayload, signer: Signer): Promise<IssuedFile> {
   const enc = encodePayload(payload);
   const sig = await signer.sign(signedMessage(enc));
   return { payload, file: { enc, sig, alg: LICENSE_SIGNATURE_ALGORITHM, kid: signer.kid }, etag: licenseFileTag(enc, payload.issuedAt) };
@@ -120,7 +121,7 @@ export type FileAnswer = ({ notModified: false } & IssuedFile) | { notModified: 
  * The file a license would get if issued at `issuedAt`: everything but the two times comes from the
  * license, the catalogue cache and the active key, so the same inputs give the same bytes.
  */
-type PayloadAt = (issuedAt: Date, borrowedUntil?: Date) => LicensePayload;
+export type PayloadAt = (issuedAt: Date, borrowedUntil?: Date, overage?: boolean) => LicensePayload;
 
 /** Refused when revoked, upgraded or expired; otherwise what building the file needs. */
 async function prepareFile(ctx: AppContext, license: LicenseForFile, options: IssueOptions): Promise<{ now: Date; payloadAt: PayloadAt; signer: Signer }> {
@@ -128,16 +129,22 @@ async function prepareFile(ctx: AppContext, license: LicenseForFile, options: Is
   const refusal = refusalOf(license, now, options.refusalStatus);
   if (refusal) throw refusal;
   const cache = catalogueCache(ctx);
-  const [features, serverCustomerId] = await Promise.all([cache.featureNames(license.productId, now.getTime()), cache.serverCustomerId(now.getTime())]);
+  const [entitlements, serverCustomerId] = await Promise.all([
+    cache.entitlements(license.productId, license.product.featureValues, [license.policy.entitlements, license.tanGrants, license.grants], now.getTime()),
+    cache.serverCustomerId(now.getTime()),
+  ]);
+  const metadata = publicMetadata(license.tanMetadata, license.metadata);
   const signer = signingKeys(ctx).current();
   // The key order is the file's: a file rebuilt for the conditional check must hash like the one signed.
-  const payloadAt: PayloadAt = (issuedAt, borrowedUntil) => ({
+  const payloadAt: PayloadAt = (issuedAt, borrowedUntil, overage) => ({
     formatVersion: LICENSE_FILE_FORMAT_VERSION,
     licenseId: license.id,
     kind: license.kind,
     policyType: license.policy.type,
     product: { id: license.productId, name: license.product.name, version: license.product.version },
-    features,
+    features: Object.keys(entitlements),
+    entitlements,
+    metadata,
     machineId: options.machineId,
     owner: { name: `${license.owner.firstName} ${license.owner.lastName}`.trim(), company: license.owner.company },
     issuedAt: issuedAt.toISOString(),
@@ -150,6 +157,10 @@ async function prepareFile(ctx: AppContext, license: LicenseForFile, options: Is
     serverCustomerId,
     kid: signer.kid,
     ...(borrowedUntil ? { borrowedUntil: borrowedUntil.toISOString() } : {}),
+    // A named user's seat (DESIGN.md 6f): the file names the person it is licensed to.
+    ...(license.seatId !== null ? { licensee: { userId: license.ownerId, name: `${license.owner.firstName} ${license.owner.lastName}`.trim() } } : {}),
+    ...(overage ? { overage: true as const } : {}),
+    ...(license.installKeyId ? { installKeyId: license.installKeyId } : {}),
   });
   return { now, payloadAt, signer };
 }
@@ -163,8 +174,8 @@ function leaseFor(license: LicenseForFile, now: Date): Date | null {
  * Takes or renews the machine's seat, before any file of a floating license is issued, up to that
  * file's expiry: so no more valid floating files exist than seats.
  */
-async function takeSeat(ctx: AppContext, license: LicenseForFile, options: IssueOptions, now: Date, leasedUntil: Date, borrowed = false): Promise<void> {
-  await leaseSeat(
+async function takeSeat(ctx: AppContext, license: LicenseForFile, options: IssueOptions, now: Date, leasedUntil: Date, borrowed = false): Promise<boolean> {
+  const { overage } = await leaseSeat(
     ctx,
     license,
     options.machineId,
@@ -173,6 +184,7 @@ async function takeSeat(ctx: AppContext, license: LicenseForFile, options: Issue
     (current) => (current?.machineId !== options.machineId ? noLicenseForMachine() : refusalOf({ ...license, ...current, machineId: license.machineId }, now, options.refusalStatus)),
     borrowed,
   );
+  return overage;
 }
 
 /** A floating file borrowed for offline use: the seat taken until the borrow ends, and the file valid as long. */
@@ -180,8 +192,8 @@ async function issueBorrowed(ctx: AppContext, license: LicenseForFile, options: 
   const refusal = borrowRefusal(license, options.borrowDays);
   if (refusal) throw refusal;
   const until = borrowEnd(license, now, options.borrowDays);
-  await takeSeat(ctx, license, options, now, until, true);
-  return signFull(payloadAt(now, until), signer);
+  const overage = await takeSeat(ctx, license, options, now, until, true);
+  return signFull(payloadAt(now, until, overage), signer);
 }
 
 /**
@@ -189,9 +201,9 @@ async function issueBorrowed(ctx: AppContext, license: LicenseForFile, options: 
  * license, owner, product, features, policy, server customer id and key: same hash), and more than
  * half of its validity is left (DESIGN.md section 6). A file without expiry has all of it left.
  */
-function stillRight(tag: FileTag, now: Date, payloadAt: PayloadAt): boolean {
+export function stillRight(tag: FileTag, now: Date, payloadAt: PayloadAt, overage = false): boolean {
   if (tag.issuedAt.getTime() > now.getTime()) return false;
-  const payload = payloadAt(tag.issuedAt);
+  const payload = payloadAt(tag.issuedAt, undefined, overage);
   if (payload.expiresAt !== null) {
     const expiresAt = Date.parse(payload.expiresAt);
     if (expiresAt - now.getTime() <= (expiresAt - tag.issuedAt.getTime()) / 2) return false;
@@ -207,8 +219,8 @@ export async function issueLicenseFile(ctx: AppContext, license: LicenseForFile,
   const { now, payloadAt, signer } = await prepareFile(ctx, license, options);
   if (options.borrowDays) return issueBorrowed(ctx, license, { ...options, borrowDays: options.borrowDays }, now, payloadAt, signer);
   const lease = leaseFor(license, now);
-  if (lease) await takeSeat(ctx, license, options, now, lease);
-  return signFull(payloadAt(now), signer);
+  const overage = lease ? await takeSeat(ctx, license, options, now, lease) : false;
+  return signFull(payloadAt(now, undefined, overage), signer);
 }
 
 /**
@@ -221,13 +233,14 @@ export async function answerLicenseFile(ctx: AppContext, license: LicenseForFile
   // A borrow always gets its own file: the one the machine holds runs only as long as a refresh's.
   if (options.borrowDays) return { notModified: false, ...(await issueBorrowed(ctx, license, { ...options, borrowDays: options.borrowDays }, now, payloadAt, signer)) };
   const lease = leaseFor(license, now);
-  const held = parseFileTags(options.ifNoneMatch).find((tag) => stillRight(tag, now, payloadAt));
+  // A floating file may be an over-limit one (its seat granted beyond the count): either is still right.
+  const held = parseFileTags(options.ifNoneMatch).find((tag) => stillRight(tag, now, payloadAt) || (lease !== null && stillRight(tag, now, payloadAt, true)));
   if (held) {
     if (lease && !(await renewSeatLater(ctx, license, options.machineId, now, lease))) await takeSeat(ctx, license, options, now, lease);
     return { notModified: true, etag: formatFileTag(held) };
   }
-  if (lease) await takeSeat(ctx, license, options, now, lease);
-  return { notModified: false, ...(await signFull(payloadAt(now), signer)) };
+  const overage = lease ? await takeSeat(ctx, license, options, now, lease) : false;
+  return { notModified: false, ...(await signFull(payloadAt(now, undefined, overage), signer)) };
 }
 
 /**

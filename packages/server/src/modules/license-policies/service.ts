@@ -14,6 +14,10 @@ import type { Executor } from '../../platform/db/database.ts';
 import { isUniqueViolation, type StaffSearch } from '../../platform/db/search.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { mergeUpdate } from '../../platform/http/validation.ts';
+import { lockRow } from '../../platform/db/dialect.ts';
+import { checkPrecondition, type Precondition } from '../../platform/http/versioned.ts';
+import { parseGrants } from '@lm/contract/entitlement';
+import { checkGrants } from '../entitlements/service.ts';
 import { findPolicyIdByName, findPolicyRow, insertPolicyRow, listPolicyRows, updatePolicyRow, type LicensePolicyRow } from './repo.ts';
 import { changingCatalogue } from '../../platform/catalogue-generation.ts';
 
@@ -30,6 +34,14 @@ export function toLicensePolicy(row: LicensePolicyRow): LicensePolicy {
     maxDifferentMachinesCount: row.max_different_machines_count,
     maxDifferentMachinesIntervalHours: row.max_different_machines_interval_hours,
     maxBorrowDays: row.max_borrow_days,
+    betaUpdates: Boolean(row.beta_updates),
+    seatMode: row.seat_mode,
+    seatReassignHours: row.seat_reassign_hours,
+    machinesPerUser: row.machines_per_user,
+    entitlements: parseGrants(row.entitlements),
+    overagePercent: row.overage_percent,
+    leaseMode: row.lease_mode,
+    leaseTtlSeconds: row.lease_ttl_seconds === null ? null : Number(row.lease_ttl_seconds),
     freeUpdatesPeriodDays: row.free_updates_period_days === null ? null : Number(row.free_updates_period_days),
     notes: row.notes,
     createdAt: row.created_at,
@@ -91,6 +103,7 @@ export function createLicensePolicy(ctx: AppContext, actor: Actor, fields: Licen
   return uniqueGuard(() => fields.name, () =>
     changingCatalogue(ctx, () => ctx.db.transaction().execute(async (trx) => {
       await checkName(trx, fields.name);
+      await checkGrants(trx, fields.entitlements, 'entitlements');
       const created = toLicensePolicy(await insertPolicyRow(trx, fields));
       await recordChange(trx, actor, { model: 'LicensePolicy', recordId: created.id, operation: 'insert', newValues: created });
       return created;
@@ -99,14 +112,17 @@ export function createLicensePolicy(ctx: AppContext, actor: Actor, fields: Licen
 }
 
 /** `PUT /license-policies/{id}`: a field left out keeps its value. */
-export function updateLicensePolicy(ctx: AppContext, actor: Actor, id: number, input: LicensePolicyUpdate): Promise<LicensePolicy> {
+export function updateLicensePolicy(ctx: AppContext, actor: Actor, id: number, input: LicensePolicyUpdate, precondition?: Precondition): Promise<LicensePolicy> {
   let fields: LicensePolicyFields | undefined;
   return uniqueGuard(() => fields?.name ?? '', () =>
     changingCatalogue(ctx, () => ctx.db.transaction().execute(async (trx) => {
+      await lockRow(trx, 'license_policies', id);
       const before = await loadPolicy(trx, id);
+      checkPrecondition(precondition, before);
       fields = mergeUpdate(licensePolicyFields, before, input);
       checkRules(fields, before);
       await checkName(trx, fields.name, id);
+      await checkGrants(trx, fields.entitlements, 'entitlements');
       const after = toLicensePolicy(await updatePolicyRow(trx, id, fields));
       await recordChange(trx, actor, { model: 'LicensePolicy', recordId: id, operation: 'update', oldValues: before, newValues: after });
       return after;

@@ -72,8 +72,11 @@ export async function resolvePolicy(db: Executor, ...candidates: (number | null)
   return (await findPolicyByName(db, 'SINGLE_HOST_INDEFINITE'))!;
 }
 
-/** `POST /licenses/activate`: a new license from a TAN, bound to a machine, for the caller. */
-export async function activateLicense(ctx: AppContext, request: FastifyRequest, input: ActivateLicense): Promise<License> {
+/**
+ * `POST /licenses/activate`: a new license from a TAN, bound to a machine, for the caller; `bind`
+ * adds to the new license in the same transaction (an offline activation's install key).
+ */
+export async function activateLicense(ctx: AppContext, request: FastifyRequest, input: ActivateLicense, bind?: (trx: Executor, id: number) => Promise<void>): Promise<License> {
   const user = requireUser(request);
   authorize(request, 'create', 'License', { ownerId: user.id, kind: 'TAN' });
   const attempts = [await ctx.limits.attempt(ACTIVATION_LIMITS.account, String(user.id)), await ctx.limits.attempt(ACTIVATION_LIMITS.address, limitedClient(request.ip))];
@@ -81,7 +84,11 @@ export async function activateLicense(ctx: AppContext, request: FastifyRequest, 
   let guessedWrong = false;
   try {
     if (refused && !refused.allowed) throw rateLimited('Too many failed activations, please try again later', refused.retryAfter);
-    const id = await ctx.db.transaction().execute((trx) => activateIn(trx, request, user.id, input));
+    const id = await ctx.db.transaction().execute(async (trx) => {
+      const created = await activateIn(trx, request, user.id, input);
+      if (bind) await bind(trx, created);
+      return created;
+    });
     return await licenseById(ctx.db, id);
   } catch (error) {
     guessedWrong = error instanceof AppError && error.code === 'ERR_INVALID_LICENSE';

@@ -51,6 +51,11 @@ export function licenseView(db: Executor) {
       'owner.first_name as owner_first_name',
       'owner.last_name as owner_last_name',
       'owner.company as owner_company',
+      // A shop subscription's TAN (an indexed look at its orders): only then is its end "renewed with each payment".
+      (eb) =>
+        eb
+          .exists(eb.selectFrom('shop_orders').select('shop_orders.id').whereRef('shop_orders.tan_id', '=', 'licenses.tan_id').where('shop_orders.subscription_ref', 'is not', null))
+          .as('tan_subscription'),
     ]);
 }
 
@@ -220,12 +225,19 @@ export async function bindMachine(trx: Executor, licenseId: number, machineId: s
   await trx.insertInto('license_machines').values({ license_id: licenseId, machine_id: machineId, bound_at: now }).execute();
 }
 
+/** Migration 0033: a license's grants and metadata, and copies of its TAN's (none when left out). */
+type GrantColumns = 'entitlements' | 'metadata' | 'tan_entitlements' | 'tan_metadata';
+
 export type NewLicense = Omit<
   LicenseRow,
-  'id' | 'created_at' | 'updated_at' | 'upgraded_to_id' | 'upgraded_from_id' | 'permanent' | 'revoked' | 'distributor_id' | 'suspended' | 'tan_valid_until'
+  'id' | 'created_at' | 'updated_at' | 'upgraded_to_id' | 'upgraded_from_id' | 'permanent' | 'revoked' | 'distributor_id' | 'suspended' | 'tan_valid_until' | 'organization_id' | 'seat_id' | GrantColumns | 'install_key_id' | 'install_public_key' | 'offline_file_issued_at'
 > & {
   permanent?: boolean;
+  entitlements?: string;
+  metadata?: string;
   upgraded_from_id?: number;
+  /** The named-user seat a signed-in machine uses (DESIGN.md 6f); the organization is the TAN's. */
+  seat_id?: number | null;
 };
 
 /**
@@ -237,7 +249,7 @@ export async function insertLicense(trx: Executor, license: NewLicense, now: str
   const tan =
     license.tan_id === null
       ? undefined
-      : await forShare(trx, trx.selectFrom('tans').select(['distributor_id', 'suspended', 'valid_until']).where('id', '=', license.tan_id)).executeTakeFirst();
+      : await forShare(trx, trx.selectFrom('tans').select(['distributor_id', 'suspended', 'valid_until', 'organization_id', 'entitlements', 'metadata']).where('id', '=', license.tan_id)).executeTakeFirst();
   return trx
     .insertInto('licenses')
     .values({
@@ -245,6 +257,10 @@ export async function insertLicense(trx: Executor, license: NewLicense, now: str
       distributor_id: tan?.distributor_id ?? null,
       suspended: Boolean(tan?.suspended),
       tan_valid_until: tan?.valid_until ?? null,
+      organization_id: tan?.organization_id ?? null,
+      seat_id: license.seat_id ?? null,
+      tan_entitlements: tan?.entitlements ?? '[]',
+      tan_metadata: tan?.metadata ?? '{}',
       permanent: license.permanent ?? false,
       revoked: false,
       upgraded_to_id: null,

@@ -14,7 +14,8 @@ import {
   temporaryOptions as temporaryOptionsResponse,
 } from '@lm/contract/license';
 import type { AppContext } from '../../platform/context.ts';
-import { errorResponses } from '../../platform/http/openapi.ts';
+import { editResponses, errorResponses } from '../../platform/http/openapi.ts';
+import { ETAG_CONFIG, ifMatchHeaders, preconditionOf, withEtag } from '../../platform/http/versioned.ts';
 import { changeMachine, extendLicense, moveLicense, upgradeLicense } from './actions.ts';
 import { activateLicense, addTemporaryLicense } from './activation.ts';
 import { deleteLicenseFor, getLicense, listVisibleLicenses, temporaryOptions, updateLicenseFor } from './service.ts';
@@ -56,21 +57,39 @@ export function licenseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/licenses/:id',
-      { schema: { tags, summary: 'One license', params: idParam, response: { 200: license, ...errorResponses } } },
-      async (request) => getLicense(ctx, request, request.params.id),
+      { schema: { tags, summary: 'One license, with its ETag', params: idParam, response: { 200: license, ...errorResponses } }, config: ETAG_CONFIG },
+      async (request, reply) => withEtag(reply, await getLicense(ctx, request, request.params.id)),
     );
 
     app.put(
       '/licenses/:id',
-      { schema: { tags, summary: "Administrator's edit: revoked, valid until, permanent; a field left out keeps its value", params: idParam, body: licenseUpdate, response: { 200: license, ...errorResponses } } },
-      async (request) => updateLicenseFor(ctx, request, request.params.id, request.body),
+      {
+        schema: {
+          tags,
+          summary: "Administrator's edit: revoked, valid until, permanent; a field left out keeps its value; with If-Match only while the license is still the version read",
+          params: idParam,
+          headers: ifMatchHeaders,
+          body: licenseUpdate,
+          response: { 200: license, ...editResponses },
+        },
+        config: ETAG_CONFIG,
+      },
+      async (request, reply) => withEtag(reply, await updateLicenseFor(ctx, request, request.params.id, request.body, preconditionOf(request))),
     );
 
     app.delete(
       '/licenses/:id',
-      { schema: { tags, summary: 'Delete a temporary license (administrators: any license)', params: idParam, response: { 204: z.null(), ...errorResponses } } },
+      {
+        schema: {
+          tags,
+          summary: 'Delete a temporary license (administrators: any license); with If-Match only while it is still the version read',
+          params: idParam,
+          headers: ifMatchHeaders,
+          response: { 204: z.null(), ...editResponses },
+        },
+      },
       async (request, reply) => {
-        await deleteLicenseFor(ctx, request, request.params.id);
+        await deleteLicenseFor(ctx, request, request.params.id, preconditionOf(request));
         return reply.status(204).send(null);
       },
     );

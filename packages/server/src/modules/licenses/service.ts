@@ -33,6 +33,7 @@ import { normalizeTanCode, prefixUpperBound, TAN_ALPHABET } from '@lm/contract/t
 import { listUsers } from '../users/list-repo.ts';
 
 const isTanCodePrefix = (text: string) => [...text].every((character) => TAN_ALPHABET.includes(character));
+import { checkPrecondition, type Precondition } from '../../platform/http/versioned.ts';
 import { licenseById, licenseSubject, licenseValues, toLicenses } from './view.ts';
 
 /**
@@ -159,9 +160,10 @@ export function isLive(row: Pick<LicenseRow, 'kind' | 'revoked' | 'upgraded_to_i
  * out keeps its value. A license that comes back to life (revoked no more, or a temporary one
  * running again) must find its machine free, like a new one; a revoked one frees its seats.
  */
-export async function updateLicenseFor(ctx: AppContext, request: FastifyRequest, id: number, input: LicenseUpdate): Promise<License> {
+export async function updateLicenseFor(ctx: AppContext, request: FastifyRequest, id: number, input: LicenseUpdate, precondition?: Precondition): Promise<License> {
   await ctx.db.transaction().execute(async (trx) => {
     const row = await loadLicenseForChange(trx, request, id, 'view');
+    if (precondition) checkPrecondition(precondition, await licenseById(trx, id));
     const changes = { revoked: input.revoked, valid_until: input.validUntil, permanent: input.permanent };
     const given = Object.entries({ revoked: input.revoked, validUntil: input.validUntil, permanent: input.permanent }).filter(([, value]) => value !== undefined);
     // A body without fields needs the right to change the license all the same: one who may only view it changes nothing.
@@ -185,9 +187,10 @@ export async function updateLicenseFor(ctx: AppContext, request: FastifyRequest,
 }
 
 /** `DELETE /licenses/{id}`: customers their temporary licenses, administrators any; its seats end with it. */
-export async function deleteLicenseFor(ctx: AppContext, request: FastifyRequest, id: number): Promise<void> {
+export async function deleteLicenseFor(ctx: AppContext, request: FastifyRequest, id: number, precondition?: Precondition): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     await loadLicenseForChange(trx, request, id, 'delete');
+    if (precondition) checkPrecondition(precondition, await licenseById(trx, id));
     const old = (await findLicenseRow(trx, id))!;
     await endSeatsOfLicense(trx, { id, tanId: old.tan_id }, new Date());
     // Recorded before the delete: the license.deleted event carries the license as it was.

@@ -93,6 +93,7 @@ export function toLicense(row: LicenseViewRow, upgrade: ProductVersion | null, p
     revoked: Boolean(row.revoked),
     suspended: Boolean(row.suspended),
     tanValidUntil: row.tan_valid_until,
+    tanSubscription: Boolean(row.tan_subscription),
     latestTrialEnd: row.kind === 'TEMPORARY' ? latestTrialEnd(row.created_at.slice(0, 10), trialReachDays(row.product_trial_days, page.temporaryMaxDays)) : null,
     seat: page.seats.get(row.id) ?? null,
     freeUpdatesUntil: row.free_updates_until,

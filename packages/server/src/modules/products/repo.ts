@@ -104,6 +104,7 @@ function columns(fields: ProductFields) {
     ignore_trials_before: fields.ignoreTrialsBefore,
     release_date: fields.releaseDate,
     default_license_policy_id: fields.defaultLicensePolicyId,
+    feature_values: JSON.stringify(fields.featureValues),
     notes: fields.notes,
   };
 }

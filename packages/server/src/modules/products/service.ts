@@ -7,7 +7,11 @@ import type { Executor } from '../../platform/db/database.ts';
 import { isForeignKeyViolation, isUniqueViolation, type StaffSearch } from '../../platform/db/search.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { mergeUpdate } from '../../platform/http/validation.ts';
+import { lockRow } from '../../platform/db/dialect.ts';
+import { checkPrecondition, type Precondition } from '../../platform/http/versioned.ts';
 import { changedMeanwhile, featureExpansionGraph, featureIdsFor, requireFeatureIds } from '../features/service.ts';
+import { checkFeatureValues } from '../entitlements/service.ts';
+import { parseMetadata } from '@lm/contract/entitlement';
 import { rowExists } from '../../platform/db/references.ts';
 import { settingValue } from '../settings/service.ts';
 import {
@@ -46,6 +50,7 @@ async function toProducts(db: Executor, rows: ProductRow[], resolve = false): Pr
       features: graph ? resolveFeatureNames(direct, graph) : direct,
       defaultLicensePolicyId: row.default_license_policy_id,
       downloadLinks: links.get(row.id) ?? [],
+      featureValues: parseMetadata(row.feature_values) as Product['featureValues'],
       notes: row.notes,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
@@ -101,7 +106,9 @@ async function checkReferences(db: Executor, fields: ProductFields, selfId?: num
       details: [{ path: 'defaultLicensePolicyId', message: 'unknownPolicy', code: 'unknownPolicy' }],
     });
   }
-  return requireFeatureIds(db, fields.features, 'features');
+  const ids = await requireFeatureIds(db, fields.features, 'features');
+  await checkFeatureValues(db, fields.features, fields.featureValues, 'featureValues');
+  return ids;
 }
 
 /**
@@ -133,12 +140,16 @@ export function createProduct(ctx: AppContext, actor: Actor, fields: ProductFiel
 }
 
 /** `PUT /products/{id}`: a field left out keeps its value. */
-export function updateProduct(ctx: AppContext, actor: Actor, id: number, input: ProductUpdate): Promise<Product> {
+export function updateProduct(ctx: AppContext, actor: Actor, id: number, input: ProductUpdate, precondition?: Precondition): Promise<Product> {
   let fields: ProductFields | undefined;
   return constraintGuard(() => fields, () =>
     changingCatalogue(ctx, () => ctx.db.transaction().execute(async (trx) => {
+      await lockRow(trx, 'products', id);
       const before = await loadProduct(trx, id);
+      checkPrecondition(precondition, before);
       fields = mergeUpdate(productFields, before, input);
+      // Values of features the product no longer has go with them, unless the edit sends values.
+      if (!input.featureValues) fields.featureValues = Object.fromEntries(Object.entries(fields.featureValues).filter(([name]) => fields!.features.includes(name)));
       const featureIds = await checkReferences(trx, fields, id);
       await updateProductRow(trx, id, fields);
       await replaceProductFeatures(trx, id, featureIds);
@@ -151,8 +162,8 @@ export function updateProduct(ctx: AppContext, actor: Actor, id: number, input: 
 }
 
 /** Deletes a product that no TAN, license or order automation refers to (409 ERR_IN_USE otherwise). */
-export async function deleteProduct(ctx: AppContext, actor: Actor, id: number): Promise<void> {
-  await inUseGuard(ctx, id, () => changingCatalogue(ctx, () => deleteProductChecked(ctx, actor, id)));
+export async function deleteProduct(ctx: AppContext, actor: Actor, id: number, precondition?: Precondition): Promise<void> {
+  await inUseGuard(ctx, id, () => changingCatalogue(ctx, () => deleteProductChecked(ctx, actor, id, precondition)));
 }
 
 /**
@@ -170,9 +181,11 @@ async function inUseGuard(ctx: AppContext, id: number, work: () => Promise<void>
   }
 }
 
-async function deleteProductChecked(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+async function deleteProductChecked(ctx: AppContext, actor: Actor, id: number, precondition?: Precondition): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
+    await lockRow(trx, 'products', id);
     const before = await loadProduct(trx, id);
+    checkPrecondition(precondition, before);
     const usage = await productUsage(trx, id);
     const automated = (await settingValue<number | null>(trx, 'order.temporaryLicenseProductId')) === id;
     if (usage.tans || usage.licenses || automated) {

@@ -14,6 +14,7 @@ import { rateLimited, type Attempt } from '../../platform/limits/limiter.ts';
 import { LOGIN_LIMITS } from '../session-store/login-limits.ts';
 import { limitedClient } from '../../platform/limits/client-address.ts';
 import { enrollmentRequired } from '../two-factor/gate.ts';
+import { refuseStaffPasswordLogin } from '../sso/policy.ts';
 import { acceptSecondFactor, hasSecondFactor } from '../two-factor/service.ts';
 import { findUserByEmail, setLastLogin } from '../users/repo.ts';
 import { deleteLoginDevicesUnusedSince, deleteSession, findLoginDevice, insertSession, rememberLoginDevice } from '../session-store/repo.ts';
@@ -88,21 +89,29 @@ export async function login(ctx: AppContext, credentials: LoginRequest, client: 
   if (trustedDevice) await ctx.limits.clear(LOGIN_LIMITS.device, trustedDevice);
   if (!user.confirmed) throw new AppError(409, 'ERR_CONFIRMATION_PENDING', 'The registration is not confirmed yet');
 
+  await refuseStaffPasswordLogin(ctx.db, user);
+
   const now = new Date();
-  const token = randomToken();
+  const token = await openSession(ctx, user.id, client, now);
   const deviceToken = trustedDevice && client.deviceToken ? client.deviceToken : randomToken();
-  await insertSession(ctx.db, {
-    tokenHash: hashToken(token),
-    userId: user.id,
-    expiresAt: new Date(now.getTime() + SESSION_LIFETIME_DAYS * 86400_000),
-    userAgent: client.userAgent ?? null,
-    address: client.address,
-  });
   await rememberLoginDevice(ctx.db, hashToken(deviceToken), user.id, now);
   await deleteLoginDevicesUnusedSince(ctx.db, new Date(now.getTime() - DEVICE_LIFETIME_DAYS * 86400_000));
   await setLastLogin(ctx.db, user.id);
   const formattedName = formatUserName({ firstName: user.first_name, lastName: user.last_name, company: user.company, email: user.email });
   return { token, deviceToken, user: await sessionUserOf(ctx, { id: user.id, email: user.email, accessRole: user.access_role, formattedName, twoFactorEnabled }) };
+}
+
+/** A new session of the account (its cookie's token): by password or by single sign-on. */
+export async function openSession(ctx: AppContext, userId: number, client: LoginClient, now = new Date()): Promise<string> {
+  const token = randomToken();
+  await insertSession(ctx.db, {
+    tokenHash: hashToken(token),
+    userId,
+    expiresAt: new Date(now.getTime() + SESSION_LIFETIME_DAYS * 86400_000),
+    userAgent: client.userAgent ?? null,
+    address: client.address,
+  });
+  return token;
 }
 
 export async function logout(ctx: AppContext, tokenHash: string | null): Promise<void> {

@@ -1,12 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { settingsMap, settingUpdate, settingUploadResult } from '@lm/contract';
+import { settingsMap, settingsPatch, settingUpdate, settingUploadResult } from '@lm/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { authorize, sessionRequired } from '../../platform/http/auth.ts';
-import { errorResponses } from '../../platform/http/openapi.ts';
+import { editResponses, errorResponses } from '../../platform/http/openapi.ts';
+import { ETAG_CONFIG, ifMatchHeaders, preconditionOf, withEtag } from '../../platform/http/versioned.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { allSettings, isSecuritySetting, publicSettings, removeSetting, themeFile, updateSetting, uploadSettingFile } from './service.ts';
+import { allSettings, isSecuritySetting, patchSettings, publicSettings, removeSetting, themeFile, updateSetting, uploadSettingFile } from './service.ts';
 
 const keyParam = z.object({ key: z.string().min(1).max(100) });
 
@@ -31,8 +32,27 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/settings',
-      { schema: { tags: ['settings'], summary: 'Settings: all keys for administrators, the public theme for others', response: { 200: settingsMap } } },
-      async (request) => (request.ability.can('update', 'Setting') ? allSettings(ctx) : publicSettings(ctx)),
+      { schema: { tags: ['settings'], summary: 'Settings: all keys for administrators, the public theme for others; with their ETag', response: { 200: settingsMap } }, config: ETAG_CONFIG },
+      async (request, reply) => withEtag(reply, request.ability.can('update', 'Setting') ? await allSettings(ctx) : await publicSettings(ctx)),
+    );
+
+    app.patch(
+      '/settings',
+      {
+        schema: {
+          tags: ['settings'],
+          summary: 'Change several settings at once, only the keys given (null unsets one); with If-Match only while the settings are still the version read',
+          headers: ifMatchHeaders,
+          body: settingsPatch,
+          response: { 200: settingsMap, ...editResponses },
+        },
+        config: ETAG_CONFIG,
+      },
+      async (request, reply) => {
+        authorize(request, 'update', 'Setting');
+        for (const key of Object.keys(request.body)) authorizeSettingChange(request, key);
+        return withEtag(reply, await patchSettings(ctx, request.body, preconditionOf(request)));
+      },
     );
 
     app.put(

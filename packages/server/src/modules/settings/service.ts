@@ -14,11 +14,14 @@ import {
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
+import { lockKey } from '../../platform/db/dialect.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
+import { checkPrecondition, type Precondition } from '../../platform/http/versioned.ts';
 import { rowExists } from '../../platform/db/references.ts';
 import { sniffImageType, themeFileName } from './files.ts';
 import { deleteSetting, deleteSettingFile, readAllSettings, readSetting, readSettingFile, writeSetting, writeSettingFile, type SettingFile } from './repo.ts';
 import { changingCatalogue } from '../../platform/catalogue-generation.ts';
+import { sealSecret } from '../webhooks/secrets.ts';
 
 /** The public theme settings: what any visitor may read. */
 export async function publicSettings(ctx: AppContext): Promise<SettingsMap> {
@@ -28,7 +31,11 @@ export async function publicSettings(ctx: AppContext): Promise<SettingsMap> {
 
 /** Every known key for administrators, null where unset, secrets masked. */
 export async function allSettings(ctx: AppContext): Promise<SettingsMap> {
-  const all = await readAllSettings(ctx.db);
+  return settingsIn(ctx.db);
+}
+
+async function settingsIn(db: Executor): Promise<SettingsMap> {
+  const all = await readAllSettings(db);
   return Object.fromEntries(
     SETTING_KEYS.map((key) => {
       const value = all[key] ?? null;
@@ -44,7 +51,7 @@ export async function settingValue<T>(db: Executor, key: SettingKey): Promise<T>
 }
 
 /** The settings that decide how staff sign in: an API token changes none of them. */
-export const isSecuritySetting = (key: string) => key.startsWith('security.');
+export const isSecuritySetting = (key: string) => key.startsWith('security.') || key.startsWith('sso.');
 
 function knownKey(key: string): SettingKey {
   if (!isSettingKey(key)) throw notFound('Setting');
@@ -53,27 +60,59 @@ function knownKey(key: string): SettingKey {
 
 export async function updateSetting(ctx: AppContext, rawKey: string, value: unknown): Promise<void> {
   const key = knownKey(rawKey);
+  const checked = await checkedValue(ctx, ctx.db, key, value, 'value');
+  await changingCatalogue(ctx, () => writeSetting(ctx.db, key, checked));
+}
+
+/**
+ * `PATCH /settings`: the keys that change, in one transaction (null unsets a key; a secret sent back
+ * masked keeps its value). With If-Match (platform/http/versioned.ts) only while the settings are
+ * still those the caller read: concurrent patches take one lock, so one of them wins.
+ */
+export async function patchSettings(ctx: AppContext, changes: Record<string, unknown>, precondition?: Precondition): Promise<SettingsMap> {
+  const keys = Object.keys(changes).map(knownKey);
+  await changingCatalogue(ctx, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      await lockKey(trx, 'settings');
+      checkPrecondition(precondition, await settingsIn(trx));
+      for (const key of keys) {
+        const value = changes[key];
+        if (value === null) {
+          await deleteSetting(trx, key);
+          if (FILE_SETTING_KEYS.includes(key)) await deleteSettingFile(trx, key);
+        } else if (!(value === SECRET_MASK && SECRET_SETTING_KEYS.includes(key))) {
+          await writeSetting(trx, key, await checkedValue(ctx, trx, key, value, key));
+        }
+      }
+    }),
+  );
+  return settingsIn(ctx.db);
+}
+
+/** A setting's new value as stored, or 400 naming `path` (the field: `value`, or the key in a patch). */
+async function checkedValue(ctx: AppContext, db: Executor, key: SettingKey, value: unknown, path: string): Promise<unknown> {
   if (FILE_SETTING_KEYS.includes(key)) {
-    throw new AppError(400, 'ERR_VALIDATION', `${key} is set by uploading a file`, { details: [{ path: 'value', message: 'uploadFile', code: 'uploadFile' }] });
+    throw new AppError(400, 'ERR_VALIDATION', `${key} is set by uploading a file`, { details: [{ path, message: 'uploadFile', code: 'uploadFile' }] });
   }
   const parsed = settingValueSchema(key).safeParse(value);
   if (!parsed.success) {
     const details = parsed.error.issues.map((issue) => {
       const input = issue.path.reduce<unknown>((part, segment) => (part && typeof part === 'object' ? (part as Record<PropertyKey, unknown>)[segment] : undefined), value);
       const { key, params } = issueMessage({ ...issue, input });
-      return { path: ['value', ...issue.path].join('.'), message: key, code: key, params };
+      return { path: [path, ...issue.path].join('.'), message: key, code: key, params };
     });
     throw new AppError(400, 'ERR_VALIDATION', `${key} is not an allowed value`, { details });
   }
-  if (key === 'order.temporaryLicenseProductId' && !(await rowExists(ctx.db, 'products', parsed.data as number))) {
-    throw new AppError(400, 'ERR_VALIDATION', `${key} is not an allowed value`, { details: [{ path: 'value', message: 'unknownProduct', code: 'unknownProduct' }] });
+  if (key === 'order.temporaryLicenseProductId' && !(await rowExists(db, 'products', parsed.data as number))) {
+    throw new AppError(400, 'ERR_VALIDATION', `${key} is not an allowed value`, { details: [{ path, message: 'unknownProduct', code: 'unknownProduct' }] });
   }
   // A temporary license cannot exceed the configured maximum (spec section 8), one from an order neither.
-  const maximum = key === 'order.temporaryLicenseDays' ? await settingValue<number>(ctx.db, 'license.temporaryMaxDays') : null;
+  const maximum = key === 'order.temporaryLicenseDays' ? await settingValue<number>(db, 'license.temporaryMaxDays') : null;
   if (maximum !== null && (parsed.data as number) > maximum) {
-    throw new AppError(400, 'ERR_VALIDATION', `${key} is not an allowed value`, { details: [{ path: 'value', message: 'tooBig', code: 'tooBig', params: { maximum } }] });
+    throw new AppError(400, 'ERR_VALIDATION', `${key} is not an allowed value`, { details: [{ path, message: 'tooBig', code: 'tooBig', params: { maximum } }] });
   }
-  await changingCatalogue(ctx, () => writeSetting(ctx.db, key, parsed.data));
+  // The provider's client secret is stored sealed with SECRET_KEY, like the other secrets.
+  return key === 'sso.clientSecret' ? sealSecret(ctx, parsed.data as string) : parsed.data;
 }
 
 /** Unsets a key; an uploaded file goes with it. */

@@ -4,7 +4,9 @@ import type { ShopConnection, ShopConnectionFields, ShopConnectionUpdate, ShopMa
 import type { AppContext } from '../../platform/context.ts';
 import { nowIso, type Executor } from '../../platform/db/database.ts';
 import { authorize, requireUser } from '../../platform/http/auth.ts';
+import { lockRow } from '../../platform/db/dialect.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
+import { checkPrecondition, type Precondition } from '../../platform/http/versioned.ts';
 import { sealSecret } from '../webhooks/secrets.ts';
 import {
   deleteConnection,
@@ -97,11 +99,12 @@ export async function createShopConnection(ctx: AppContext, request: FastifyRequ
 }
 
 /** Fields left out keep their value; `mappings`, when given, replace all of them. */
-export async function updateShopConnection(ctx: AppContext, request: FastifyRequest, id: number, input: ShopConnectionUpdate): Promise<ShopConnection> {
+export async function updateShopConnection(ctx: AppContext, request: FastifyRequest, id: number, input: ShopConnectionUpdate, precondition?: Precondition): Promise<ShopConnection> {
   requireAdministrator(request);
   if (!(await findConnection(ctx.db, id))) throw notFound('ShopConnection');
   if (input.mappings) await checkMappings(ctx.db, input.mappings);
   await ctx.db.transaction().execute(async (trx) => {
+    await checkedConnection(trx, id, precondition);
     await updateConnection(trx, id, {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.secret !== undefined ? { secret: sealSecret(ctx, input.secret) } : {}),
@@ -113,10 +116,19 @@ export async function updateShopConnection(ctx: AppContext, request: FastifyRequ
   return connectionById(ctx.db, id);
 }
 
-export async function deleteShopConnection(ctx: AppContext, request: FastifyRequest, id: number): Promise<void> {
+export async function deleteShopConnection(ctx: AppContext, request: FastifyRequest, id: number, precondition?: Precondition): Promise<void> {
   requireAdministrator(request);
-  const deleted = await ctx.db.transaction().execute((trx) => deleteConnection(trx, id));
+  const deleted = await ctx.db.transaction().execute(async (trx) => {
+    if (precondition) await checkedConnection(trx, id, precondition);
+    return deleteConnection(trx, id);
+  });
   if (!deleted) throw notFound('ShopConnection');
+}
+
+/** The connection with its row locked, checked against the caller's If-Match (platform/http/versioned.ts). */
+async function checkedConnection(trx: Executor, id: number, precondition: Precondition | undefined): Promise<void> {
+  await lockRow(trx, 'shop_connections', id);
+  checkPrecondition(precondition, await connectionById(trx, id));
 }
 
 /** `GET /shop-purchases`: what the caller bought in a connected shop, so the licenses page can offer it for activation. */

@@ -13,6 +13,9 @@ interface PurchaseText {
   activated: string;
   action: string;
   outro: string;
+  /** For named-user seats (DESIGN.md 6f): assigned to people in the organization, never activated on a machine. */
+  seatsAction: string;
+  seatsOutro: string;
 }
 
 /** The mail in the five languages; {product}, {name}, {item}, {code}, {count} and {machine} are filled in. */
@@ -25,6 +28,8 @@ const TEXTS: Record<Locale, PurchaseText> = {
     activated: 'It is already activated for the machine {machine}.',
     action: 'Your licenses',
     outro: 'Enter the code in the software or activate it on your licenses page.',
+    seatsAction: 'Your organization',
+    seatsOutro: "Assign the seats to your colleagues on your organization's page; each signs in from the software.",
   },
   de: {
     subject: 'Ihre Lizenz für {item}',
@@ -34,6 +39,8 @@ const TEXTS: Record<Locale, PurchaseText> = {
     activated: 'Er ist bereits für den Rechner {machine} aktiviert.',
     action: 'Ihre Lizenzen',
     outro: 'Geben Sie den Code in der Software ein oder aktivieren Sie ihn auf Ihrer Lizenzseite.',
+    seatsAction: 'Ihre Organisation',
+    seatsOutro: 'Weisen Sie die Plätze auf der Seite Ihrer Organisation Ihren Kolleginnen und Kollegen zu; jede Person meldet sich in der Software an.',
   },
   es: {
     subject: 'Su licencia de {item}',
@@ -43,6 +50,8 @@ const TEXTS: Record<Locale, PurchaseText> = {
     activated: 'Ya está activado para el equipo {machine}.',
     action: 'Sus licencias',
     outro: 'Introduzca el código en el software o actívelo en su página de licencias.',
+    seatsAction: 'Su organización',
+    seatsOutro: 'Asigne los puestos a sus compañeros en la página de su organización; cada uno inicia sesión desde el software.',
   },
   fr: {
     subject: 'Votre licence pour {item}',
@@ -52,6 +61,8 @@ const TEXTS: Record<Locale, PurchaseText> = {
     activated: 'Il est déjà activé pour la machine {machine}.',
     action: 'Vos licences',
     outro: 'Saisissez le code dans le logiciel ou activez-le sur votre page de licences.',
+    seatsAction: 'Votre organisation',
+    seatsOutro: 'Attribuez les places à vos collègues sur la page de votre organisation ; chacun se connecte depuis le logiciel.',
   },
   it: {
     subject: 'La tua licenza per {item}',
@@ -61,6 +72,8 @@ const TEXTS: Record<Locale, PurchaseText> = {
     activated: 'È già attivato per il computer {machine}.',
     action: 'Le tue licenze',
     outro: 'Inserisci il codice nel software o attivalo nella tua pagina delle licenze.',
+    seatsAction: 'La tua organizzazione',
+    seatsOutro: 'Assegna i posti ai tuoi colleghi nella pagina della tua organizzazione; ognuno accede dal software.',
   },
 };
 
@@ -74,12 +87,13 @@ const fill = (template: string, values: Record<string, string | number>) => temp
 export async function queuePurchaseMail(
   ctx: AppContext,
   trx: Executor,
-  purchase: { email: string; firstName: string; locale: Locale | null; productName: string; code: string; licenseCount: number; machineId: string | null },
+  purchase: { email: string; firstName: string; locale: Locale | null; productName: string; code: string; licenseCount: number; machineId: string | null; organizationId?: number | null },
 ): Promise<void> {
   const productName = await settingValue<string>(trx, 'theme.productName');
   const language = purchase.locale ?? DEFAULT_LOCALE;
   const text = TEXTS[language];
   const values = { product: productName, name: purchase.firstName, item: purchase.productName, code: formatTanCode(purchase.code), count: purchase.licenseCount, machine: purchase.machineId ?? '' };
+  const seats = purchase.organizationId != null;
   const mail = renderMail({
     locale: language,
     productName,
@@ -87,8 +101,8 @@ export async function queuePurchaseMail(
     subject: fill(text.subject, values),
     greeting: fill(text.greeting, values),
     intro: [fill(text.intro, values), fill(text.code, values), ...(purchase.machineId ? [fill(text.activated, values)] : [])],
-    action: { label: text.action, url: `${ctx.config.publicUrl}/account/licenses` },
-    outro: [fill(text.outro, values)],
+    action: seats ? { label: text.seatsAction, url: `${ctx.config.publicUrl}/organizations/${purchase.organizationId}` } : { label: text.action, url: `${ctx.config.publicUrl}/account/licenses` },
+    outro: [fill(seats ? text.seatsOutro : text.outro, values)],
   });
   await enqueueMail(trx, { ...mail, to: purchase.email });
 }

@@ -14,6 +14,7 @@ import { insertTans, type TanRow } from '../tans/repo.ts';
 import { tanChangeValues } from '../tans/service.ts';
 import type { ShopEventLine } from '@lm/contract/shop';
 import type { ShopAction } from './connectors/types.ts';
+import { placeBoughtTan } from '../organizations/purchases.ts';
 import { queuePurchaseMail } from './mail.ts';
 import { queueNoticeMails } from './notice-mail.ts';
 import { addPaymentRefs, insertOrderLine, mappingsOf, orderLines, orderOfPayment, ownersOfTans, type ConnectionRow, type MappingRow, type OrderLineRow } from './repo.ts';
@@ -254,7 +255,9 @@ async function makeTans(
       created_at: nowText,
       line_ids: JSON.stringify(item.lineIds),
     });
-    const activated = purchase.machineId ? await activateForBuyer(trx, tan, owner.id, purchase.machineId, now) : false;
+    // Named-user seats go to the buyer's organization, to be assigned there; nothing is activated.
+    const organizationId = await placeBoughtTan(trx, tan.id, owner, now);
+    const activated = purchase.machineId && organizationId === null ? await activateForBuyer(trx, tan, owner.id, purchase.machineId, now) : false;
     await queuePurchaseMail(ctx, trx, {
       email: owner.email,
       firstName: owner.first_name,
@@ -263,6 +266,7 @@ async function makeTans(
       code: tan.code,
       licenseCount,
       machineId: activated ? purchase.machineId : null,
+      organizationId,
     });
     tanIds.push(tan.id);
   }

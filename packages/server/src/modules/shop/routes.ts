@@ -5,7 +5,8 @@ import { idParam, MAX_RECORD_ID, wholeNumberText } from '@lm/contract';
 import { shopConnection, shopConnectionFields, shopConnectionList, shopConnectionUpdate, shopDeliveryResult, shopEvent, shopEventList, shopEventListQuery, shopOrderList, shopOrderListQuery, shopPurchaseList } from '@lm/contract/shop';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { errorResponses } from '../../platform/http/openapi.ts';
+import { editResponses, errorResponses } from '../../platform/http/openapi.ts';
+import { ETAG_CONFIG, ifMatchHeaders, preconditionOf, withEtag } from '../../platform/http/versioned.ts';
 import { createShopConnection, deleteShopConnection, getShopConnection, listShopConnections, purchasesOfCaller, updateShopConnection } from './connections.ts';
 import { listShopOrders } from './orders.ts';
 import { eventsOf, handleShopDelivery, replayEvent } from './service.ts';
@@ -78,21 +79,39 @@ export function shopConnectionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => reply.status(201).send(await createShopConnection(ctx, request, request.body)),
     );
-    app.get('/shop-connections/:id', { schema: { tags, summary: 'One shop connection', params: idParam, response: { 200: shopConnection, ...errorResponses } } }, async (request) =>
-      getShopConnection(ctx, request, request.params.id),
+    app.get(
+      '/shop-connections/:id',
+      { schema: { tags, summary: 'One shop connection, with its ETag', params: idParam, response: { 200: shopConnection, ...errorResponses } }, config: ETAG_CONFIG },
+      async (request, reply) => withEtag(reply, await getShopConnection(ctx, request, request.params.id)),
     );
     app.put(
       '/shop-connections/:id',
       {
-        schema: { tags, summary: 'Change a shop connection (fields left out keep their value; mappings replace all)', params: idParam, body: shopConnectionUpdate, response: { 200: shopConnection, ...errorResponses } },
+        schema: {
+          tags,
+          summary: 'Change a shop connection (fields left out keep their value; mappings replace all); with If-Match only while it is still the version read',
+          params: idParam,
+          headers: ifMatchHeaders,
+          body: shopConnectionUpdate,
+          response: { 200: shopConnection, ...editResponses },
+        },
+        config: ETAG_CONFIG,
       },
-      async (request) => updateShopConnection(ctx, request, request.params.id, request.body),
+      async (request, reply) => withEtag(reply, await updateShopConnection(ctx, request, request.params.id, request.body, preconditionOf(request))),
     );
     app.delete(
       '/shop-connections/:id',
-      { schema: { tags, summary: 'Disconnect a shop (the TANs it made stay)', params: idParam, response: { 204: z.null(), ...errorResponses } } },
+      {
+        schema: {
+          tags,
+          summary: 'Disconnect a shop (the TANs it made stay); with If-Match only while it is still the version read',
+          params: idParam,
+          headers: ifMatchHeaders,
+          response: { 204: z.null(), ...editResponses },
+        },
+      },
       async (request, reply) => {
-        await deleteShopConnection(ctx, request, request.params.id);
+        await deleteShopConnection(ctx, request, request.params.id, preconditionOf(request));
         return reply.status(204).send(null);
       },
     );

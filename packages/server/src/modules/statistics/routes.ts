@@ -18,7 +18,7 @@ export function statisticsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['statistics'],
           summary: 'One statistics category per month and in total',
           description:
-            'Categories: tan-activations, tan-free-updates-expired, trial-licenses (with the conversion rate), new-users, active-users, active-machines. ' +
+            'Categories: tan-activations, tan-free-updates-expired, trial-licenses (with the conversion rate), new-users, active-users, active-machines, downloads (release downloads started, by whole months). ' +
             '`from` and `to` are inclusive days (default: the last twelve months); `productId` narrows to one product. ' +
             'Each number needs `view-chart` on `Statistics` with its field, e.g. `Tans.Activated.activations`; distributors see only the activations of their own TANs.',
           params: statisticsParams,

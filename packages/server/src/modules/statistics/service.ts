@@ -12,6 +12,7 @@ import {
 import type { AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { validationError } from '../../platform/http/errors.ts';
+import { downloadCountsByMonth } from '../releases/service.ts';
 import { counterBefore, countersByMonth, foldCounterDeltas, productUsersByMonth, type DayRange, type MonthCounts } from './repo.ts';
 
 /** Whose data a caller may count: a distributor only its own TANs' activations. */
@@ -75,6 +76,10 @@ async function compute(
         ? await productUsersByMonth(db, category === 'new-users' ? 'created_at' : 'last_login_at', { from: range.from, before: dayAfter(range.to) }, productId)
         : await countersByMonth(db, category === 'new-users' ? { new_users: 'users' } : { active_users: 'users' }, range);
       const rows = fillMonths(months, metrics, counts);
+      return { months: rows, totals: totalsOf(rows, metrics) };
+    }
+    case 'downloads': {
+      const rows = fillMonths(months, metrics, await downloadCountsByMonth(db, range, productId));
       return { months: rows, totals: totalsOf(rows, metrics) };
     }
     case 'active-machines': {

@@ -1,3 +1,4 @@
+import { parseGrants, parseMetadata } from '@lm/contract/entitlement';
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
 import { formatUserName, type ListResult } from '@lm/contract';
 import { formatProductName } from '@lm/contract/product';
@@ -5,6 +6,8 @@ import { prefixUpperBound, type Tan, type TAN_SORT_FIELDS } from '@lm/contract/t
 import type { Dialect, Executor } from '../../platform/db/database.ts';
 import { boundedCount, filterColumn, inPageOrder, pageOfIds, planOf, type PageRequest, type Plan, type SortKey } from '../../platform/db/list-page.ts';
 import type { DB, TansTable } from '../../platform/db/schema.ts';
+import type { TanAttentionState } from '@lm/contract/dashboard';
+import { attentionCondition } from './attention.ts';
 
 export type TanRow = Selectable<TansTable>;
 
@@ -38,6 +41,8 @@ function tanView(db: Executor) {
       'tans.valid_until',
       'tans.free_updates_until',
       'tans.notes',
+      'tans.entitlements',
+      'tans.metadata',
       'tans.created_at',
       'tans.updated_at',
       'products.name as product_name',
@@ -75,6 +80,8 @@ export function toTan(row: TanViewRow, tags: string[]): Tan {
     policyType: row.policy_type ?? row.default_policy_type ?? 'INDEFINITE',
     freeUpdatesUntil: row.free_updates_until,
     tags,
+    entitlements: parseGrants(row.entitlements),
+    metadata: parseMetadata(row.metadata),
     notes: row.notes,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -119,6 +126,8 @@ export interface TanListFilter {
   tag?: string;
   revoked?: boolean;
   productId?: number;
+  /** Only the TANs in this attention state (tans/attention.ts) on `today`. */
+  state?: { name: TanAttentionState; today: string };
 }
 
 /** Each sort of the TAN list and its indexed key (migration 0011). */
@@ -150,6 +159,7 @@ function tanConditions(filter: TanListFilter, plan: Plan) {
     if (filter.tag !== undefined) conditions.push(eb(column('tans.id'), 'in', eb.selectFrom('tan_tags').select('tan_tags.tan_id').where('tan_tags.tag', '=', filter.tag)));
     if (filter.revoked !== undefined) conditions.push(eb(column('tans.revoked'), '=', filter.revoked));
     if (filter.productId !== undefined) conditions.push(eb(column('tans.product_id'), '=', filter.productId));
+    if (filter.state) conditions.push(attentionCondition(filter.state.name, filter.state.today));
     return eb.and(conditions);
   };
 }
@@ -201,6 +211,9 @@ export interface NewTan {
   validUntil: string | null;
   notes: string | null;
   createdBy: number | null;
+  /** JSON of its grants and metadata (migration 0033); none when left out. */
+  entitlements?: string;
+  metadata?: string;
 }
 
 /** Inserts many TANs with multi-row inserts; the caller's transaction makes it all or nothing. */
@@ -221,6 +234,8 @@ export async function insertTans(trx: Executor, tans: readonly NewTan[], now: st
           free_updates_until: tan.freeUpdatesUntil,
           valid_until: tan.validUntil,
           notes: tan.notes,
+          entitlements: tan.entitlements ?? '[]',
+          metadata: tan.metadata ?? '{}',
           created_by: tan.createdBy,
           created_at: now,
           updated_at: now,
@@ -245,6 +260,8 @@ export async function replaceTags(trx: Executor, tanId: number, tags: readonly s
 }
 
 export type TanUpdateValues = Pick<TansTable, 'product_id' | 'license_policy_id' | 'license_count' | 'distributor_id' | 'free_updates_until' | 'notes'> & {
+  entitlements?: string;
+  metadata?: string;
   revoked: boolean;
   suspended: boolean;
   valid_until: string | null;

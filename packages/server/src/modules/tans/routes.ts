@@ -3,7 +3,8 @@ import { idParam } from '@lm/contract';
 import { tan, tanCreate, tanCreateQuery, tanLimits, tanList, tanListQuery, tanTags, tanUpdate } from '@lm/contract/tan';
 import type { AppContext } from '../../platform/context.ts';
 import { authorize, requireUser } from '../../platform/http/auth.ts';
-import { errorResponses } from '../../platform/http/openapi.ts';
+import { editResponses, errorResponses } from '../../platform/http/openapi.ts';
+import { ETAG_CONFIG, ifMatchHeaders, preconditionOf, withEtag } from '../../platform/http/versioned.ts';
 import { createTans, getTan, listVisibleTans, maxLicenseCount, tagsForCaller, updateTanFor } from './service.ts';
 
 export function tanRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -56,14 +57,24 @@ export function tanRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/tans/:id',
-      { schema: { tags: ['tans'], summary: 'One TAN', params: idParam, response: { 200: tan, ...errorResponses } } },
-      async (request) => getTan(ctx, request, request.params.id),
+      { schema: { tags: ['tans'], summary: 'One TAN, with its ETag', params: idParam, response: { 200: tan, ...errorResponses } }, config: ETAG_CONFIG },
+      async (request, reply) => withEtag(reply, await getTan(ctx, request, request.params.id)),
     );
 
     app.put(
       '/tans/:id',
-      { schema: { tags: ['tans'], summary: 'Edit or revoke a TAN', params: idParam, body: tanUpdate, response: { 200: tan, ...errorResponses } } },
-      async (request) => updateTanFor(ctx, request, request.params.id, request.body),
+      {
+        schema: {
+          tags: ['tans'],
+          summary: 'Edit or revoke a TAN; a field left out keeps its value; with If-Match only while the TAN is still the version read',
+          params: idParam,
+          headers: ifMatchHeaders,
+          body: tanUpdate,
+          response: { 200: tan, ...editResponses },
+        },
+        config: ETAG_CONFIG,
+      },
+      async (request, reply) => withEtag(reply, await updateTanFor(ctx, request, request.params.id, request.body, preconditionOf(request))),
     );
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ListResult } from '@lm/contract';
 import { generateTanCode, normalizeTanCode, TAN_ALPHABET, tanEdit, type Tan, type TanFields, type TanListQuery, type TanUpdate } from '@lm/contract/tan';
+import { todayOf } from '@lm/contract/license';
 import { recordChange, recordInserts } from '../../platform/changelog.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { nowIso, type Executor } from '../../platform/db/database.ts';
@@ -8,9 +9,12 @@ import { isUniqueViolation } from '../../platform/db/search.ts';
 import { actorOf, authorize, authorizeRecord, requireUser } from '../../platform/http/auth.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { mergeUpdate } from '../../platform/http/validation.ts';
+import { checkPrecondition, type Precondition } from '../../platform/http/versioned.ts';
 import { settingValue } from '../settings/service.ts';
 import { propagateFreeUpdates, propagateTanState, revokeLicensesOfTan } from '../licenses/service.ts';
 import { resolvePolicy } from '../licenses/activation.ts';
+import { checkGrants, propagateTanGrants } from '../entitlements/service.ts';
+import { parseGrants, parseMetadata } from '@lm/contract/entitlement';
 import { findProductForLicensing } from '../licenses/repo.ts';
 import { findTanById } from '../licenses/tan-repo.ts';
 import { rowExists } from '../../platform/db/references.ts';
@@ -60,7 +64,7 @@ export async function listVisibleTans(ctx: AppContext, request: FastifyRequest, 
   return listTans(
     ctx.db,
     ctx.dialect,
-    { distributorIds: visibleDistributors(request), codePrefix: codePrefix || undefined, tag: query.tag, revoked: query.revoked, productId: query.productId },
+    { distributorIds: visibleDistributors(request), codePrefix: codePrefix || undefined, tag: query.tag, revoked: query.revoked, productId: query.productId, state: query.state ? { name: query.state, today: todayOf() } : undefined },
     query,
   );
 }
@@ -98,6 +102,7 @@ async function checkReferences(db: Executor, fields: TanFields, storedCount?: nu
   }
   const max = await maxLicenseCount(db);
   if (fields.licenseCount > max && fields.licenseCount !== storedCount) throw invalid('licenseCount', 'tooBig', { maximum: max, max });
+  await checkGrants(db, fields.entitlements, 'entitlements');
 }
 
 /** Fresh codes that neither repeat among themselves nor exist yet. */
@@ -138,7 +143,7 @@ async function insertTanBatch(ctx: AppContext, request: FastifyRequest, fields: 
   const rows = await ctx.db.transaction().execute(async (trx) => {
     const inserted = await insertTans(
       trx,
-      codes.map((code) => ({ ...fields, code, createdBy: userId })),
+      codes.map((code) => ({ ...fields, code, createdBy: userId, entitlements: JSON.stringify(fields.entitlements), metadata: JSON.stringify(fields.metadata) })),
       now,
     );
     await insertTags(
@@ -191,15 +196,18 @@ export function tanChangeValues(row: TanRow, tags: string[] = []): Record<string
     validUntil: row.valid_until,
     freeUpdatesUntil: row.free_updates_until,
     tags,
+    entitlements: parseGrants(row.entitlements),
+    metadata: parseMetadata(row.metadata),
     notes: row.notes,
   };
 }
 
 /**
  * `PUT /tans/{id}`: a field left out keeps its value. The TAN's row stays locked until the end, so
- * that an activation running meanwhile cannot slip past a lowered license count.
+ * that an activation running meanwhile cannot slip past a lowered license count, and so that an
+ * If-Match (versioned.ts) is checked against the TAN that the change is made to.
  */
-export async function updateTanFor(ctx: AppContext, request: FastifyRequest, id: number, input: TanUpdate): Promise<Tan> {
+export async function updateTanFor(ctx: AppContext, request: FastifyRequest, id: number, input: TanUpdate, precondition?: Precondition): Promise<Tan> {
   requireUser(request);
   await ctx.db.transaction().execute(async (trx) => {
     const old = await findTanById(trx, id, { lock: true });
@@ -207,6 +215,7 @@ export async function updateTanFor(ctx: AppContext, request: FastifyRequest, id:
     authorizeRecord(request, 'view', 'Tan', tanSubject(old), 'TAN');
     authorize(request, 'update', 'Tan', tanSubject(old));
     const stored = (await findTanView(trx, id))!;
+    checkPrecondition(precondition, stored);
     const edit = mergeUpdate(tanEdit, stored, input);
     const fields = { ...edit, distributorId: distributorOf(request, edit.distributorId) };
     // The TAN must stay the caller's: a distributor cannot hand it to someone else.
@@ -231,6 +240,8 @@ export async function updateTanFor(ctx: AppContext, request: FastifyRequest, id:
         distributor_id: fields.distributorId,
         free_updates_until: fields.freeUpdatesUntil,
         notes: fields.notes,
+        entitlements: JSON.stringify(fields.entitlements),
+        metadata: JSON.stringify(fields.metadata),
         revoked: fields.revoked,
         suspended: fields.suspended,
         valid_until: fields.validUntil,
@@ -244,6 +255,7 @@ export async function updateTanFor(ctx: AppContext, request: FastifyRequest, id:
       await propagateFreeUpdates(trx, actor, id, fields.freeUpdatesUntil, now);
     }
     await propagateTanState(trx, actor, id, { suspended: fields.suspended, validUntil: fields.validUntil }, new Date(now));
+    await propagateTanGrants(trx, actor, id, { entitlements: JSON.stringify(fields.entitlements), metadata: JSON.stringify(fields.metadata) }, new Date(now));
     if (input.revokeLicenses) await revokeLicensesOfTan(trx, actor, id, new Date(now));
   });
   return (await findTanView(ctx.db, id))!;

@@ -6,10 +6,12 @@ import { removeMailsTo } from '../../platform/mail/index.ts';
 import { endSeatsOfLicense } from '../license-files/seats.ts';
 import { deleteLoginDevicesOfUser, deleteSessionsOfUser } from '../session-store/repo.ts';
 import { deleteApiTokensOfUser } from '../api-tokens/repo.ts';
+import { leaveAllOrganizations } from '../organizations/account-closing.ts';
 import { anonymizeUser, revokeLicensesOfOwner, rewriteChangeLogValues, userChangeLogEntries } from './closing-repo.ts';
 import { countUsersWithRole } from './repo.ts';
 import { sessionRequired } from '../../platform/http/auth.ts';
-import { byToken, byTokenOnOwnAccount, lastAdministrator, userSubject, visibleUser, type Caller } from './service.ts';
+import type { Precondition } from '../../platform/http/versioned.ts';
+import { byToken, byTokenOnOwnAccount, lastAdministrator, lockedVisibleUser, userSubject, visibleUser, type Caller } from './service.ts';
 import { deleteTokensOfUser, pendingNewEmails } from './token-repo.ts';
 
 /** The fields of a User change-log entry that name or locate a person. */
@@ -49,7 +51,7 @@ export function redactPersonalFields(json: string | null): string | null {
  * deleted, so that it can never log in again, and its licenses are revoked but kept (README,
  * "Closing an account").
  */
-export async function closeAccount(ctx: AppContext, caller: Caller, id: number): Promise<void> {
+export async function closeAccount(ctx: AppContext, caller: Caller, id: number, precondition?: Precondition): Promise<void> {
   const row = await visibleUser(ctx, caller.ability, id);
   if (!caller.ability.can('delete', userSubject(row))) throw forbidden();
   // A token closes customers' accounts (a shop's clean-up), never its own or a staff account.
@@ -57,6 +59,8 @@ export async function closeAccount(ctx: AppContext, caller: Caller, id: number):
   if (row.access_role === 'ADMIN' && (await countUsersWithRole(ctx.db, 'ADMIN')) <= 1) throw lastAdministrator();
   const now = new Date();
   await ctx.db.transaction().execute(async (trx) => {
+    if (precondition) await lockedVisibleUser(trx, caller.ability, id, precondition);
+    await leaveAllOrganizations(trx, caller.actor, id, now);
     for (const license of await revokeLicensesOfOwner(trx, id, now)) {
       await endSeatsOfLicense(trx, license, now);
       await recordChange(trx, caller.actor, { model: 'License', recordId: license.id, operation: 'update', oldValues: { revoked: false }, newValues: { revoked: true } });

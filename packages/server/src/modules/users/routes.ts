@@ -6,13 +6,15 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
 import { actorOf, authorize, clearSessionCookie, requireUser } from '../../platform/http/auth.ts';
 import { sendTextFile } from '../../platform/http/downloads.ts';
-import { errorResponses, textFileAnswer } from '../../platform/http/openapi.ts';
+import { editResponses, errorResponses, textFileAnswer } from '../../platform/http/openapi.ts';
+import { ETAG_CONFIG, ifMatchHeaders, preconditionOf, withEtag } from '../../platform/http/versioned.ts';
 import { closeAccount } from './close.ts';
 import { consentCsv } from './export.ts';
 import { createUser, getUser, setEmailConsent, updateUserFields, userPage, type Caller } from './service.ts';
 
 const tags = ['users'];
 const userResponse = { 200: user, ...errorResponses };
+const userEditResponse = { 200: user, ...editResponses };
 /** The export is a text/csv stream, or its TextFile JSON form (downloads.ts; Fastify sends streams as they are, without serializing). */
 const csvBody = textFileAnswer('The CSV file, as an attachment', { 'text/csv': z.string().describe('email, firstName, lastName, company, country, language, registeredAt') });
 
@@ -57,22 +59,42 @@ export function usersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    app.get('/users/:id', { schema: { tags, summary: 'One account (your own, or any for administrators)', params: idParam, response: userResponse } }, async (request) => {
-      return getUser(ctx, callerOf(request).ability, request.params.id);
-    });
+    app.get(
+      '/users/:id',
+      { schema: { tags, summary: 'One account (your own, or any for administrators), with its ETag', params: idParam, response: userResponse }, config: ETAG_CONFIG },
+      async (request, reply) => withEtag(reply, await getUser(ctx, callerOf(request).ability, request.params.id)),
+    );
 
     app.put(
       '/users/:id',
-      { schema: { tags, summary: 'Change an account; each changed field needs the update right on it', params: idParam, body: userUpdate, response: userResponse } },
-      async (request) => updateUserFields(ctx, callerOf(request), request.params.id, request.body),
+      {
+        schema: {
+          tags,
+          summary: 'Change an account; each changed field needs the update right on it; with If-Match only while the account is still the version read',
+          params: idParam,
+          headers: ifMatchHeaders,
+          body: userUpdate,
+          response: userEditResponse,
+        },
+        config: ETAG_CONFIG,
+      },
+      async (request, reply) => withEtag(reply, await updateUserFields(ctx, callerOf(request), request.params.id, request.body, preconditionOf(request))),
     );
 
     app.delete(
       '/users/:id',
-      { schema: { tags, summary: 'Close an account for good (own, or any for administrators)', params: idParam, response: { 204: z.null(), ...errorResponses } } },
+      {
+        schema: {
+          tags,
+          summary: 'Close an account for good (own, or any for administrators); with If-Match only while it is still the version read',
+          params: idParam,
+          headers: ifMatchHeaders,
+          response: { 204: z.null(), ...editResponses },
+        },
+      },
       async (request, reply) => {
         const caller = callerOf(request);
-        await closeAccount(ctx, caller, request.params.id);
+        await closeAccount(ctx, caller, request.params.id, preconditionOf(request));
         if (request.params.id === request.user?.id) clearSessionCookie(reply);
         return reply.status(204).send(null);
       },
@@ -80,14 +102,14 @@ export function usersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/users/:id/consent/email',
-      { schema: { tags, summary: 'Agree to e-mails', params: idParam, response: userResponse } },
-      async (request) => setEmailConsent(ctx, callerOf(request), request.params.id, true),
+      { schema: { tags, summary: 'Agree to e-mails; with If-Match only while the account is still the version read', params: idParam, headers: ifMatchHeaders, response: userEditResponse }, config: ETAG_CONFIG },
+      async (request, reply) => withEtag(reply, await setEmailConsent(ctx, callerOf(request), request.params.id, true, preconditionOf(request))),
     );
 
     app.delete(
       '/users/:id/consent/email',
-      { schema: { tags, summary: 'Withdraw the agreement to e-mails', params: idParam, response: userResponse } },
-      async (request) => setEmailConsent(ctx, callerOf(request), request.params.id, false),
+      { schema: { tags, summary: 'Withdraw the agreement to e-mails; with If-Match only while the account is still the version read', params: idParam, headers: ifMatchHeaders, response: userEditResponse }, config: ETAG_CONFIG },
+      async (request, reply) => withEtag(reply, await setEmailConsent(ctx, callerOf(request), request.params.id, false, preconditionOf(request))),
     );
   };
 }

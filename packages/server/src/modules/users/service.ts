@@ -14,7 +14,10 @@ import {
 import { hashPassword, randomToken } from '../../platform/auth/secrets.ts';
 import { recordChange } from '../../platform/changelog.ts';
 import type { Actor, AppContext } from '../../platform/context.ts';
+import type { Executor } from '../../platform/db/database.ts';
+import { lockRow } from '../../platform/db/dialect.ts';
 import { isUniqueViolation } from '../../platform/db/search.ts';
+import { checkPrecondition, type Precondition } from '../../platform/http/versioned.ts';
 import { AppError, forbidden, notFound } from '../../platform/http/errors.ts';
 import { sessionRequired } from '../../platform/http/auth.ts';
 import { duplicateEmail } from './registration.ts';
@@ -91,27 +94,27 @@ export async function createUser(ctx: AppContext, caller: Caller, input: UserCre
  * this record (a customer may change name and address, not e-mail, notes or role); fields sent
  * unchanged are ignored, so that a form may send everything it shows.
  */
-export async function updateUserFields(ctx: AppContext, caller: Caller, id: number, input: UserUpdate & Partial<UserFields>): Promise<User> {
-  const row = await visibleUser(ctx, caller.ability, id);
-  const current = toUser(row);
-  const subject = userSubject(row);
-  if (!caller.ability.can('update', subject)) throw forbidden();
-  const changed = (Object.keys(input) as UserFieldName[]).filter((field) => input[field] !== undefined && input[field] !== current[field]);
-  if (changed.length === 0) return shownTo(caller.ability, current);
-  const denied = changed.filter((field) => !caller.ability.can('update', subject, field));
-  if (denied.length) throw refuseFields(denied);
-  if (byToken(caller)) {
-    // The e-mail address is where a password is reset: a token moves no staff account's, and not its own.
-    if (changed.includes('email') && (current.accessRole !== 'USER' || byTokenOnOwnAccount(caller, id))) throw sessionRequired();
-    // No role changes at all: raising one makes a staff account, lowering one takes an administrator's
-    // rights away from its owner (a leaked administrator's token would lock the others out).
-    if (changed.includes('accessRole')) throw sessionRequired();
-  }
-  const changes = Object.fromEntries(changed.map((field) => [field, input[field]])) as Partial<UserFields>;
-  if (changes.accessRole && current.accessRole === 'ADMIN' && (await countUsersWithRole(ctx.db, 'ADMIN')) <= 1) throw lastAdministrator();
-  if (changes.email && (await findUserByEmail(ctx.db, changes.email))) throw duplicateEmail();
+export async function updateUserFields(ctx: AppContext, caller: Caller, id: number, input: UserUpdate & Partial<UserFields>, precondition?: Precondition): Promise<User> {
   try {
     return await ctx.db.transaction().execute(async (trx) => {
+      const row = await lockedVisibleUser(trx, caller.ability, id, precondition);
+      const current = toUser(row);
+      const subject = userSubject(row);
+      if (!caller.ability.can('update', subject)) throw forbidden();
+      const changed = (Object.keys(input) as UserFieldName[]).filter((field) => input[field] !== undefined && input[field] !== current[field]);
+      if (changed.length === 0) return shownTo(caller.ability, current);
+      const denied = changed.filter((field) => !caller.ability.can('update', subject, field));
+      if (denied.length) throw refuseFields(denied);
+      if (byToken(caller)) {
+        // The e-mail address is where a password is reset: a token moves no staff account's, and not its own.
+        if (changed.includes('email') && (current.accessRole !== 'USER' || byTokenOnOwnAccount(caller, id))) throw sessionRequired();
+        // No role changes at all: raising one makes a staff account, lowering one takes an administrator's
+        // rights away from its owner (a leaked administrator's token would lock the others out).
+        if (changed.includes('accessRole')) throw sessionRequired();
+      }
+      const changes = Object.fromEntries(changed.map((field) => [field, input[field]])) as Partial<UserFields>;
+      if (changes.accessRole && current.accessRole === 'ADMIN' && (await countUsersWithRole(trx, 'ADMIN')) <= 1) throw lastAdministrator();
+      if (changes.email && (await findUserByEmail(trx, changes.email))) throw duplicateEmail();
       const updated = toUser(await updateUser(trx, id, changes));
       const oldValues = Object.fromEntries(changed.map((field) => [field, current[field]]));
       await recordChange(trx, caller.actor, { model: 'User', recordId: id, operation: 'update', oldValues, newValues: changes });
@@ -123,13 +126,25 @@ export async function updateUserFields(ctx: AppContext, caller: Caller, id: numb
   }
 }
 
+/**
+ * An open account the caller may see, its row locked for a change, checked against the caller's
+ * If-Match (the account as the caller reads it, platform/http/versioned.ts).
+ */
+export async function lockedVisibleUser(trx: Executor, ability: AppAbility, id: number, precondition?: Precondition): Promise<UserRow> {
+  await lockRow(trx, 'users', id);
+  const row = await findOpenUserById(trx, id);
+  if (!row || !ability.can('view', userSubject(row))) throw notFound('User');
+  checkPrecondition(precondition, shownTo(ability, toUser(row)));
+  return row;
+}
+
 /** E-mail consent on or off (`POST`/`DELETE /users/{id}/consent/email`). */
-export async function setEmailConsent(ctx: AppContext, caller: Caller, id: number, consent: boolean): Promise<User> {
-  const row = await visibleUser(ctx, caller.ability, id);
-  const current = toUser(row);
-  if (!caller.ability.can('update', userSubject(row), 'optInEmail')) throw forbidden();
-  if (current.optInEmail === consent) return shownTo(caller.ability, current);
+export async function setEmailConsent(ctx: AppContext, caller: Caller, id: number, consent: boolean, precondition?: Precondition): Promise<User> {
   return ctx.db.transaction().execute(async (trx) => {
+    const row = await lockedVisibleUser(trx, caller.ability, id, precondition);
+    const current = toUser(row);
+    if (!caller.ability.can('update', userSubject(row), 'optInEmail')) throw forbidden();
+    if (current.optInEmail === consent) return shownTo(caller.ability, current);
     const updated = toUser(await updateUser(trx, id, { optInEmail: consent }));
     await recordChange(trx, caller.actor, { model: 'User', recordId: id, operation: 'update', oldValues: { optInEmail: !consent }, newValues: { optInEmail: consent } });
     return shownTo(caller.ability, updated);

@@ -13,7 +13,8 @@ import {
   webhookEndpointWithSecret,
 } from '@lm/contract/webhook';
 import type { AppContext } from '../../platform/context.ts';
-import { errorResponses } from '../../platform/http/openapi.ts';
+import { editResponses, errorResponses } from '../../platform/http/openapi.ts';
+import { ETAG_CONFIG, ifMatchHeaders, preconditionOf, withEtag } from '../../platform/http/versioned.ts';
 import {
   createEndpoint,
   deleteEndpointFor,
@@ -58,8 +59,8 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get(
       '/webhook-endpoints/:id',
-      { schema: { tags, summary: 'One endpoint', params: idParam, response: { 200: webhookEndpoint, ...errorResponses } } },
-      async (request) => getEndpoint(ctx, request, request.params.id),
+      { schema: { tags, summary: 'One endpoint, with its ETag', params: idParam, response: { 200: webhookEndpoint, ...errorResponses } }, config: ETAG_CONFIG },
+      async (request, reply) => withEtag(reply, await getEndpoint(ctx, request, request.params.id)),
     );
 
     app.put(
@@ -67,20 +68,30 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'Change an endpoint (fields left out keep their value); switching it on again sends what waited',
+          summary: 'Change an endpoint (fields left out keep their value); switching it on again sends what waited; with If-Match only while it is still the version read',
           params: idParam,
+          headers: ifMatchHeaders,
           body: webhookEndpointUpdate,
-          response: { 200: webhookEndpoint, ...errorResponses },
+          response: { 200: webhookEndpoint, ...editResponses },
         },
+        config: ETAG_CONFIG,
       },
-      async (request) => updateEndpointFor(ctx, request, request.params.id, request.body),
+      async (request, reply) => withEtag(reply, await updateEndpointFor(ctx, request, request.params.id, request.body, preconditionOf(request))),
     );
 
     app.delete(
       '/webhook-endpoints/:id',
-      { schema: { tags, summary: 'Delete an endpoint with its deliveries', params: idParam, response: { 204: z.null(), ...errorResponses } } },
+      {
+        schema: {
+          tags,
+          summary: 'Delete an endpoint with its deliveries; with If-Match only while it is still the version read',
+          params: idParam,
+          headers: ifMatchHeaders,
+          response: { 204: z.null(), ...editResponses },
+        },
+      },
       async (request, reply) => {
-        await deleteEndpointFor(ctx, request, request.params.id);
+        await deleteEndpointFor(ctx, request, request.params.id, preconditionOf(request));
         return reply.status(204).send(null);
       },
     );

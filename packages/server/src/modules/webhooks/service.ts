@@ -20,6 +20,9 @@ import type { AppContext } from '../../platform/context.ts';
 import { actorOf, authorize, authorizeRecord, requireUser } from '../../platform/http/auth.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { mergeUpdate } from '../../platform/http/validation.ts';
+import type { Executor } from '../../platform/db/database.ts';
+import { lockRow } from '../../platform/db/dialect.ts';
+import { checkPrecondition, type Precondition } from '../../platform/http/versioned.ts';
 import { DEFAULT_WEBHOOK_WORKER_OPTIONS } from '../../platform/webhooks/options.ts';
 import { insertEvent, notifyEventsEnqueued, parseEvents } from '../../platform/webhooks/outbox.ts';
 import { listScope } from '../../platform/http/list-scope.ts';
@@ -81,6 +84,15 @@ async function loadEndpoint(ctx: AppContext, request: FastifyRequest, id: number
 
 async function endpointById(ctx: AppContext, id: number): Promise<WebhookEndpoint> {
   return toEndpoint((await findEndpointView(ctx.db, id))!);
+}
+
+/** The endpoint with its row locked, checked against the caller's If-Match (platform/http/versioned.ts). */
+async function checkedEndpoint(trx: Executor, id: number, precondition: Precondition | undefined): Promise<void> {
+  if (!precondition) return;
+  await lockRow(trx, 'webhook_endpoints', id);
+  const view = await findEndpointView(trx, id);
+  if (!view) throw notFound('Webhook endpoint');
+  checkPrecondition(precondition, toEndpoint(view));
 }
 
 function invalidUrl(message: string, code: string): AppError {
@@ -148,29 +160,35 @@ export async function createEndpoint(ctx: AppContext, request: FastifyRequest, i
  * `PUT /webhook-endpoints/{id}`: a field left out keeps its value. Switching an endpoint on again
  * forgets its failures: the deliveries that waited go out in their order.
  */
-export async function updateEndpointFor(ctx: AppContext, request: FastifyRequest, id: number, input: WebhookEndpointUpdate): Promise<WebhookEndpoint> {
+export async function updateEndpointFor(ctx: AppContext, request: FastifyRequest, id: number, input: WebhookEndpointUpdate, precondition?: Precondition): Promise<WebhookEndpoint> {
   const row = await loadEndpoint(ctx, request, id, 'update');
   const stored = { url: row.url, events: parseEvents(row.events), enabled: Boolean(row.enabled), description: row.description };
   const fields = mergeUpdate(webhookEndpointFields as z.ZodType<WebhookEndpointFields>, stored, input);
   if (input.events) checkEvents(request, fields.events);
   if (fields.url !== row.url) await checkTarget(ctx, request, fields.url);
   const switchedOn = fields.enabled && !row.enabled;
-  await updateEndpoint(ctx.db, id, {
-    url: fields.url,
-    events: JSON.stringify(fields.events),
-    enabled: fields.enabled,
-    description: fields.description || null,
-    ...(fields.enabled ? { disabled_reason: null } : {}),
-    ...(switchedOn ? { failing_since: null } : {}),
-    updated_at: new Date().toISOString(),
+  await ctx.db.transaction().execute(async (trx) => {
+    await checkedEndpoint(trx, id, precondition);
+    await updateEndpoint(trx, id, {
+      url: fields.url,
+      events: JSON.stringify(fields.events),
+      enabled: fields.enabled,
+      description: fields.description || null,
+      ...(fields.enabled ? { disabled_reason: null } : {}),
+      ...(switchedOn ? { failing_since: null } : {}),
+      updated_at: new Date().toISOString(),
+    });
   });
   if (switchedOn) notifyEventsEnqueued();
   return endpointById(ctx, id);
 }
 
-export async function deleteEndpointFor(ctx: AppContext, request: FastifyRequest, id: number): Promise<void> {
+export async function deleteEndpointFor(ctx: AppContext, request: FastifyRequest, id: number, precondition?: Precondition): Promise<void> {
   await loadEndpoint(ctx, request, id, 'delete');
-  await ctx.db.transaction().execute((trx) => deleteEndpoint(trx, id));
+  await ctx.db.transaction().execute(async (trx) => {
+    await checkedEndpoint(trx, id, precondition);
+    await deleteEndpoint(trx, id);
+  });
   ctx.log.info({ endpointId: id, ...actorOf(request) }, 'webhook endpoint deleted');
 }
 

@@ -27,6 +27,8 @@ export interface PoolUsage {
   waiting: number;
   /** SQLite: statements waiting for another process's write lock (sqlite-dialect.ts); 0 on PostgreSQL. */
   lockWaiting: number;
+  /** PostgreSQL: requests that gave up waiting for a connection, every one busy (so far; a counter). */
+  waitTimeouts: number;
 }
 
 export interface Database {
@@ -40,7 +42,8 @@ export interface Database {
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 
-const POSTGRES_POOL_SIZE = 20;
+/** DATABASE_POOL_SIZE's default: PostgreSQL connections per instance. */
+export const POSTGRES_POOL_SIZE = 20;
 const CONNECT_TIMEOUT_MS = 5000;
 /**
  * A new connection costs a request 13–19 ms to connect, and its first query of each table another
@@ -60,6 +63,26 @@ export interface OpenOptions {
   log?: ConstructorParameters<typeof ReplicaSet>[1]['log'];
   /** SQLite: how long a statement waits for another process's write lock (LOCK_WAIT_LIMIT_MS; tests shorten it). */
   lockWaitLimitMs?: number;
+  /** PostgreSQL: how long a request waits to connect or for a free connection (tests shorten it). */
+  connectTimeoutMs?: number;
+}
+
+/** pg-pool's error when every connection stayed busy for the whole wait (the pool full, the database healthy). */
+export const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
+
+/** Counts the waits for a connection that timed out: what `license_manager_db_pool_wait_timeouts_total` shows. */
+function countWaitTimeouts(pool: pg.Pool): () => number {
+  let timeouts = 0;
+  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  pool.connect = (async () => {
+    try {
+      return await connect();
+    } catch (error) {
+      if (error instanceof Error && error.message === POOL_WAIT_TIMEOUT) timeouts++;
+      throw error;
+    }
+  }) as typeof pool.connect;
+  return () => timeouts;
 }
 
 /**
@@ -78,8 +101,8 @@ export function openDatabase(config: Config['database'], options: OpenOptions = 
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: config.url,
-      max: POSTGRES_POOL_SIZE,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      max: config.poolSize ?? POSTGRES_POOL_SIZE,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       idleTimeoutMillis: IDLE_TIMEOUT_MS,
       keepAlive: true,
       ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
@@ -87,6 +110,7 @@ export function openDatabase(config: Config['database'], options: OpenOptions = 
     const onError = (error: Error) => options.onConnectionError?.(error);
     pool.on('error', onError);
     pool.on('connect', (connection) => connection.on('error', onError));
+    const waitTimeouts = countWaitTimeouts(pool);
     const replicas = config.replicas && new ReplicaSet(pool, { urls: config.replicas.urls, schema: config.schema, maxLagMs: config.replicas.maxLagMs, log: options.log ?? console });
     // With replicas, PostgreSQL's own dialect with a driver that sends some reads to them (replica-driver.ts).
     const dialect = replicas
@@ -102,7 +126,7 @@ export function openDatabase(config: Config['database'], options: OpenOptions = 
       db,
       dialect: 'postgres',
       replicas,
-      poolUsage: () => ({ max: POSTGRES_POOL_SIZE, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, lockWaiting: 0 }),
+      poolUsage: () => ({ max: pool.options.max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, lockWaiting: 0, waitTimeouts: waitTimeouts() }),
       close: () => db.destroy(),
     };
   }
@@ -128,7 +152,7 @@ export function openDatabase(config: Config['database'], options: OpenOptions = 
   return {
     db,
     dialect: 'sqlite',
-    poolUsage: () => ({ max: 1, total: 1, idle: 1 - dialect.usage.busy, waiting: dialect.usage.waiting, lockWaiting: dialect.usage.lockWaiting }),
+    poolUsage: () => ({ max: 1, total: 1, idle: 1 - dialect.usage.busy, waiting: dialect.usage.waiting, lockWaiting: dialect.usage.lockWaiting, waitTimeouts: 0 }),
     close: async () => {
       await db.destroy();
       reader?.close();

@@ -8,6 +8,16 @@ export function isPostgres(db: Kysely<any>): boolean {
 export { isDatabaseUnavailable } from './unavailable.ts';
 
 /**
+ * Whether every connection of the pool stayed busy while a request waited for one (pg-pool's wait
+ * timed out): the database is healthy but the load exceeds DATABASE_POOL_SIZE, answered 503
+ * ERR_DATABASE_BUSY rather than "unavailable". The message is pg-pool's (database.ts).
+ */
+export function isPoolExhausted(error: unknown): boolean {
+  return error instanceof Error && error.message === 'timeout exceeded when trying to connect';
+}
+
+
+/**
  * A fault of the database's storage that an operator must fix, by its cause: the disk is full
  * (SQLite's SQLITE_FULL, PostgreSQL's 53100, ENOSPC), or the database file or its folder cannot be
  * written (SQLITE_READONLY: a file owned by another user, a read-only mount). Null for anything else.
@@ -43,6 +53,14 @@ export async function lockKey(trx: Executor, key: string): Promise<void> {
  */
 export function forUpdate<Query extends { forUpdate(): Query }>(trx: Executor, query: Query): Query {
   return isPostgres(trx) ? query.forUpdate() : query;
+}
+
+/**
+ * Locks one record's row until the transaction ends (forUpdate): a change checked against the record
+ * as it is (an If-Match, platform/http/versioned.ts) cannot be overtaken before it is written.
+ */
+export async function lockRow(trx: Executor, table: string, id: number): Promise<void> {
+  if (isPostgres(trx)) await sql`select id from ${sql.table(table)} where id = ${id} for update`.execute(trx);
 }
 
 /** A read whose rows no other transaction may change until this one ends, while others may read them so too (FOR SHARE; see forUpdate). */

@@ -5,14 +5,18 @@
  * with `Boolean()`. JSON columns are text.
  */
 import type { UsersTable, SessionsTable, UserTwoFactorTable, UserRecoveryCodesTable, LimitEventsTable, LoginDevicesTable, UserTokensTable, MailOutboxTable } from './schema/accounts.ts';
-import type { SettingsTable, SettingFilesTable, ChangeLogTable, FeaturesTable, FeatureExpansionsTable, LicensePoliciesTable, ProductsTable, ProductFeaturesTable, ProductDownloadLinksTable } from './schema/catalogue.ts';
-import type { TansTable, TanTagsTable, LicensesTable, LicenseMachinesTable, LicenseTrialsTable, SigningKeysTable, AnyLicLinksTable, FloatingSeatsTable, LicenseLastSeenTable, StatisticsDeltasTable, StatisticsDailyTable, StatisticsTrialsTable, StatisticsMachinesTable, StatisticsMachineProductsTable } from './schema/licensing.ts';
+import type { SettingsTable, SettingFilesTable, ChangeLogTable, FeaturesTable, FeatureExpansionsTable, LicensePoliciesTable, ProductsTable, ProductFeaturesTable, ProductDownloadLinksTable, ReleasesTable, ReleaseArtifactsTable, ReleaseDownloadsTable } from './schema/catalogue.ts';
+import type { OrganizationsTable, OrganizationMembersTable, OrganizationInvitationsTable, OrganizationSeatsTable, DeviceAuthorizationsTable, DesktopSignInsTable } from './schema/organizations.ts';
+import type { TansTable, TanTagsTable, LicensesTable, LicenseMachinesTable, LicenseTrialsTable, SigningKeysTable, AnyLicLinksTable, FloatingSeatsTable, LicenseOveragesTable, InstanceLeasesTable, OfflineProofNoncesTable, LicenseLastSeenTable, StatisticsDeltasTable, StatisticsDailyTable, StatisticsTrialsTable, StatisticsMachinesTable, StatisticsMachineProductsTable } from './schema/licensing.ts';
 import type { WebhookOrdersTable, ApiTokensTable, WebhookEndpointsTable, WebhookEventsTable, WebhookDeliveriesTable, WebhookAttemptsTable, ShopPendingRefsTable, ShopPaymentRefsTable, ShopConnectionsTable, ShopMappingsTable, ShopEventsTable, ShopOrdersTable } from './schema/integration.ts';
+import type { SsoIdentitiesTable, SsoLoginsTable, LicenseEventsTable } from './schema/sso.ts';
 
 export type * from './schema/accounts.ts';
 export type * from './schema/catalogue.ts';
 export type * from './schema/licensing.ts';
 export type * from './schema/integration.ts';
+export type * from './schema/sso.ts';
+export type * from './schema/organizations.ts';
 
 export interface DB {
   users: UsersTable;
@@ -40,6 +44,9 @@ export interface DB {
   signing_keys: SigningKeysTable;
   anylic_links: AnyLicLinksTable;
   floating_seats: FloatingSeatsTable;
+  license_overages: LicenseOveragesTable;
+  instance_leases: InstanceLeasesTable;
+  offline_proof_nonces: OfflineProofNoncesTable;
   license_last_seen: LicenseLastSeenTable;
   webhook_orders: WebhookOrdersTable;
   statistics_deltas: StatisticsDeltasTable;
@@ -58,4 +65,16 @@ export interface DB {
   shop_orders: ShopOrdersTable;
   shop_payment_refs: ShopPaymentRefsTable;
   shop_pending_refs: ShopPendingRefsTable;
+  sso_identities: SsoIdentitiesTable;
+  sso_logins: SsoLoginsTable;
+  license_events: LicenseEventsTable;
+  releases: ReleasesTable;
+  release_artifacts: ReleaseArtifactsTable;
+  release_downloads: ReleaseDownloadsTable;
+  organizations: OrganizationsTable;
+  organization_members: OrganizationMembersTable;
+  organization_invitations: OrganizationInvitationsTable;
+  organization_seats: OrganizationSeatsTable;
+  device_authorizations: DeviceAuthorizationsTable;
+  desktop_sign_ins: DesktopSignInsTable;
 }

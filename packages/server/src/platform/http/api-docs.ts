@@ -23,7 +23,11 @@ Lists take \`offset\` (default 0) and \`limit\` (default 50), a \`filter\` text 
 
 ## Errors
 
-Every error answers with one shape, the \`Error\` schema: \`{ "error": "ERR_…", "message": "…", "details": [ … ] }\`. \`error\` is a stable code to program against; \`message\` is plain text in the language of \`Accept-Language\` (de, en, es, fr, it; others get English). A refused field is a detail \`{ path, message, code, params }\` with a stable message \`code\` (\`tooShort\`, \`tanCode\`, …) and its limits in \`params\`. A 5xx is a bug in this server, except \`503 ERR_DATABASE_UNAVAILABLE\` with \`Retry-After\` while the database cannot be reached.
+Every error answers with one shape, the \`Error\` schema: \`{ "error": "ERR_…", "message": "…", "details": [ … ] }\`. \`error\` is a stable code to program against; \`message\` is plain text in the language of \`Accept-Language\` (de, en, es, fr, it; others get English). A refused field is a detail \`{ path, message, code, params }\` with a stable message \`code\` (\`tooShort\`, \`tanCode\`, …) and its limits in \`params\`. A 5xx is a bug in this server, except \`503 ERR_DATABASE_UNAVAILABLE\` with \`Retry-After\` while the database cannot be reached, \`503 ERR_DATABASE_BUSY\` while every database connection is busy (or SQLite is locked by another program), and \`503 ERR_SHUTTING_DOWN\` while the server stops.
+
+## Concurrent changes: ETag and If-Match
+
+\`GET\` of one record (a TAN, license, user, product, feature, license policy, shop connection, webhook endpoint; \`GET /settings\`) answers an \`ETag\`. Send it back as \`If-Match\` with a \`PUT\`, \`PATCH\` or \`DELETE\` of that record to make the change only to that version: if someone changed the record meanwhile, nothing is written and the answer is \`412 ERR_EDIT_CONFLICT\` with the record as it is now in \`current\` (and its ETag). Without \`If-Match\` a change is made whatever changed meanwhile; send only the fields you change (a field left out keeps its value; \`PATCH /settings\` takes only the keys that change).
 
 ## Files as JSON
 
@@ -55,9 +59,14 @@ const TAGS = [
   ['orders', "The shop's order notifications (signed, no token)"],
   ['shop', 'Shop connections (Stripe, Paddle, FastSpring, Shopify, generic): their signed events become TANs'],
   ['changes', 'The change log of every record'],
+  ['license events', 'What happened to licenses beyond changes of records: refusals, no seat, leases expired, clock tampering'],
   ['statistics', 'Activation and license statistics'],
+  ['dashboard', 'The staff home: what needs attention today'],
   ['settings', 'Settings and the theme'],
   ['health', 'Liveness and web app error reports'],
+  ['releases', 'Releases of product versions, their artifacts (uploaded through tus at /api/uploads), and downloads for entitled licenses'],
+  ['organizations', 'Organizations, their members and invitations, licenses and named-user seats'],
+  ['desktop sign-in', 'Desktop sign-in of named users (RFC 8628): the /device page and the sign-ins under Security'],
   ['desktop protocol', 'What the licensed software itself calls (no account)'],
 ] as const;
 

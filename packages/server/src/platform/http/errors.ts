@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { issueMessage, renderMessage, type ErrorBody, type ErrorCode, type ErrorDetail, type IssueLike, type Locale } from '@lm/contract';
 import { MESSAGE_CATALOGS } from '@lm/contract/messages/index';
-import { isDatabaseUnavailable, storageFault } from '../db/dialect.ts';
+import { isDatabaseUnavailable, isPoolExhausted, storageFault } from '../db/dialect.ts';
 import { requestLocale } from './locale.ts';
 
 /** A refusal the client caused: answered with its status and stable code, never logged as a fault. */
@@ -13,22 +13,36 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details?: ErrorDetail[];
   readonly params?: Record<string, string | number>;
+  /** ERR_EDIT_CONFLICT's current record (versioned.ts). */
+  readonly current?: unknown;
+  /** The ETag of `current`, sent as the answer's ETag header. */
+  readonly etag?: string;
 
-  constructor(status: number, code: ErrorCode, message: string, extra: { details?: ErrorDetail[]; params?: Record<string, string | number> } = {}) {
+  constructor(
+    status: number,
+    code: ErrorCode,
+    message: string,
+    extra: { details?: ErrorDetail[]; params?: Record<string, string | number>; current?: unknown; etag?: string } = {},
+  ) {
     super(message);
     this.status = status;
     this.code = code;
     this.details = extra.details;
     this.params = extra.params;
+    this.current = extra.current;
+    this.etag = extra.etag;
   }
 
   toBody(): ErrorBody {
-    return { error: this.code, message: this.message, details: this.details, params: this.params };
+    return { error: this.code, message: this.message, details: this.details, params: this.params, ...(this.current === undefined ? {} : { current: this.current }) };
   }
 }
 
 /** Seconds a client is asked to wait before trying again while the database is away. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** Every database connection busy (the database healthy): a moment later there will be one. */
+export const databaseBusy = () => new AppError(503, 'ERR_DATABASE_BUSY', 'The database is busy: every connection is in use; please try again in a moment');
 
 export const databaseUnavailable = () => new AppError(503, 'ERR_DATABASE_UNAVAILABLE', 'The database cannot be reached right now; please try again in a moment');
 
@@ -100,6 +114,7 @@ export function errorCodeOf(reply: FastifyReply): ErrorCode | undefined {
 export function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const [status, body] = errorAnswer(error, request);
   answeredCodes.set(reply, body.error);
+  if (error instanceof AppError && error.etag) reply.header('etag', error.etag);
   if (status === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
   if (status === 429 && body.params?.retryAfter !== undefined) reply.header('retry-after', String(body.params.retryAfter));
   return reply.status(status).send(body);
@@ -162,6 +177,10 @@ function errorAnswer(error: FastifyError, request: FastifyRequest): [number, Err
   if (fault === 'read-only') {
     request.log.error({ err: error }, 'the database cannot be written: its file or folder is read-only to the server (owner, permissions or a read-only mount)');
     return [503, databaseUnavailable().toBody()];
+  }
+  if (isPoolExhausted(error)) {
+    request.log.warn('database busy: every connection stayed in use while the request waited for one (DATABASE_POOL_SIZE, the load)');
+    return [503, databaseBusy().toBody()];
   }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'database unavailable');

@@ -4,6 +4,7 @@ import { errorBody } from '@lm/contract';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { OPERATION_IDS, OPTIONALLY_SIGNED_IN_OPERATIONS, operationKey, PUBLIC_OPERATIONS } from './openapi-operations.ts';
 import { nameContractSchemas, nameSchema, newSchemaNames, parameterJsonSchema, type SchemaNames } from './openapi-schemas.ts';
+import { describeParameters } from './openapi-parameters.ts';
 
 /** The base path of every documented operation: the document's `servers` entry, left out of its paths. */
 export const API_BASE_PATH = '/api';
@@ -56,11 +57,32 @@ function transformRoute(document: Parameters<Transform>[0], names: SchemaNames, 
     const headers = fileAnswerOf(answer)?.headers;
     if (headers && transformedResponses?.[status]) transformedResponses[status].headers = headers;
   }
+  if ((route.config as { etag?: boolean } | undefined)?.etag) declareEtag(transformedResponses);
   if (isZodSchema(querystring)) transformed.schema.querystring = parameterJsonSchema(querystring);
   if (isZodSchema(params)) transformed.schema.params = parameterJsonSchema(params);
+  // Header parameters (If-Match) keep their descriptions, as query and path parameters do.
+  if (isZodSchema(schema.headers)) transformed.schema.headers = parameterJsonSchema(schema.headers);
   if (operationId) transformed.schema.operationId = operationId;
   transformed.schema.security = securityOf(operationId, (route.config as { sessionOnly?: boolean } | undefined)?.sessionOnly === true);
   return transformed;
+}
+
+/** The ETag header of a versioned record's answers (versioned.ts): its successes and its 412. */
+function declareEtag(responses: Record<string, Json> | undefined): void {
+  for (const [status, answer] of Object.entries(responses ?? {})) {
+    if (!status.startsWith('2') && status !== '412') continue;
+    if (status === '204') continue;
+    answer.headers = {
+      ...(answer.headers as Json | undefined),
+      ETag: {
+        type: 'string',
+        description:
+          status === '412'
+            ? 'The ETag of the current record (the answer\'s `current`): send it as If-Match to apply the change to it'
+            : 'The ETag of the record as answered: send it as If-Match with a change so that it is made only to this version',
+      },
+    };
+  }
 }
 
 function isZodSchema(value: unknown): value is z.ZodType {
@@ -90,6 +112,7 @@ const STATUS_TEXTS: Record<string, string> = {
   403: 'Signed in, but not allowed',
   404: 'No such record, or not one the caller may see',
   409: 'The request conflicts with the stored state',
+  412: 'ERR_EDIT_CONFLICT: the record changed since the ETag named by If-Match; `current` is the record as it is now',
   422: 'The request is understood but cannot be carried out',
   429: 'Too many requests: try again after the Retry-After seconds',
   503: 'The database cannot be reached',
@@ -114,6 +137,7 @@ function transformDocument(document: Parameters<TransformObject>[0], names: Sche
       .sort(([a], [b]) => a.localeCompare(b)),
   );
   describeResponses(openapi.paths);
+  describeParameters(openapi.paths as Parameters<typeof describeParameters>[0]);
   return openapi as ReturnType<TransformObject>;
 }
 

@@ -40,6 +40,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /users/{id}/two-factor': 'resetUserTwoFactor',
 
   'GET /settings': 'getSettings',
+  'PATCH /settings': 'patchSettings',
   'PUT /settings/{key}': 'updateSetting',
   'DELETE /settings/{key}': 'deleteSetting',
 
@@ -74,6 +75,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /licenses/temporary': 'addTemporaryLicense',
   'GET /licenses/{id}': 'getLicense',
   'PUT /licenses/{id}': 'updateLicense',
+  'GET /licenses/{id}/entitlements': 'getLicenseEntitlements',
+  'PUT /licenses/{id}/entitlements': 'updateLicenseEntitlements',
+  'GET /tans/{id}/overage': 'getTanOverage',
   'DELETE /licenses/{id}': 'deleteLicense',
   'POST /licenses/{id}/extend': 'extendLicense',
   'PUT /licenses/{id}/machine': 'changeLicenseMachine',
@@ -86,6 +90,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
 
   'GET /changes/{model}': 'listChanges',
   'GET /statistics/{category}': 'getStatistics',
+  'GET /dashboard': 'getDashboard',
 
   'GET /api-tokens': 'listApiTokens',
   'POST /api-tokens': 'createApiToken',
@@ -117,10 +122,65 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /shop-orders': 'listShopOrders',
   'POST /webhooks/shop/{id}': 'receiveShopEvent',
 
+  'GET /organizations': 'listOrganizations',
+  'POST /organizations': 'createOrganization',
+  'GET /organizations/{id}': 'getOrganization',
+  'PUT /organizations/{id}': 'updateOrganization',
+  'GET /organizations/{id}/members': 'listOrganizationMembers',
+  'PUT /organizations/{id}/members/{userId}': 'updateOrganizationMember',
+  'DELETE /organizations/{id}/members/{userId}': 'removeOrganizationMember',
+  'GET /organizations/{id}/invitations': 'listOrganizationInvitations',
+  'POST /organizations/{id}/invitations': 'inviteOrganizationMember',
+  'DELETE /organizations/{id}/invitations/{invitationId}': 'withdrawOrganizationInvitation',
+  'GET /invitations/{token}': 'getInvitation',
+  'POST /invitations/{token}/accept': 'acceptInvitation',
+  'GET /organizations/{id}/tans': 'listOrganizationTans',
+  'POST /organizations/{id}/tans': 'claimOrganizationTan',
+  'GET /organizations/{id}/licenses': 'listOrganizationLicenses',
+  'POST /organizations/{id}/licenses': 'moveLicenseToOrganization',
+  'GET /organizations/{id}/seats': 'listOrganizationSeats',
+  'POST /organizations/{id}/seats': 'assignOrganizationSeat',
+  'DELETE /organizations/{id}/seats/{seatId}': 'unassignOrganizationSeat',
+  'POST /organizations/{id}/suspend': 'suspendOrganization',
+  'GET /device': 'getDeviceSignIn',
+  'POST /device/approve': 'approveDeviceSignIn',
+  'POST /device/deny': 'denyDeviceSignIn',
+  'GET /account/desktop-sign-ins': 'listDesktopSignIns',
+  'DELETE /account/desktop-sign-ins/{id}': 'revokeDesktopSignIn',
+  'POST /client/v1/device/authorize': 'authorizeDevice',
+  'POST /client/v1/device/token': 'pollDeviceToken',
+  'DELETE /client/v1/device/token': 'signOutDevice',
+  'POST /licenses/offline-request': 'readOfflineRequest',
+  'POST /licenses/offline-activation': 'activateOfflineMachine',
+  'POST /licenses/{id}/offline-deactivation': 'deactivateOfflineMachine',
+
   'POST /client/v1/license': 'requestClientLicense',
   'DELETE /client/v1/license': 'releaseClientLicense',
+  'POST /client/v1/lease': 'leaseClientInstance',
+  'DELETE /client/v1/lease': 'releaseClientInstance',
   'GET /client/v1/keys': 'listSigningKeys',
   'GET /client/v1/keys/{kid}.pem': 'getSigningKeyPem',
+
+  // Single sign-on and the runtime events of licenses (issue 54)
+  'GET /sso/status': 'getSsoStatus',
+  'GET /account/sso': 'listSsoIdentities',
+  'POST /account/sso': 'startSsoLink',
+  'DELETE /account/sso/{id}': 'unlinkSsoIdentity',
+  'GET /license-events': 'listLicenseEvents',
+  'GET /license-events.csv': 'exportLicenseEvents',
+  'GET /licenses/{id}/events': 'listLicenseTimeline',
+  'GET /tans/{id}/events': 'listTanLicenseEvents',
+  'POST /client/v1/updates': 'checkClientUpdates',
+
+  'GET /products/{id}/releases': 'listReleases',
+  'POST /products/{id}/releases': 'createRelease',
+  'GET /releases/{id}': 'getRelease',
+  'PUT /releases/{id}': 'updateRelease',
+  'DELETE /releases/{id}': 'deleteRelease',
+  'POST /releases/{id}/artifacts': 'addReleaseArtifact',
+  'GET /releases/{id}/artifacts/{artifactId}/download': 'downloadReleaseArtifact',
+  'GET /artifacts/{artifactId}/file': 'downloadSignedArtifact',
+  'GET /downloads': 'listDownloads',
 };
 
 /**
@@ -130,6 +190,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
 export const PUBLIC_OPERATIONS: ReadonlySet<string> = new Set([
   'getHealth',
   'login',
+  'getSsoStatus',
   'register',
   'resendConfirmation',
   'forgotPassword',
@@ -142,6 +203,11 @@ export const PUBLIC_OPERATIONS: ReadonlySet<string> = new Set([
   'releaseClientLicense',
   'listSigningKeys',
   'getSigningKeyPem',
+  'checkClientUpdates',
+  'downloadSignedArtifact',
+  'getInvitation',
+  'authorizeDevice',
+  'pollDeviceToken',
 ]);
 
 /** Operations that answer anonymous callers too, and more to signed-in ones (the session, the public theme, a confirmation by token or by an administrator). */

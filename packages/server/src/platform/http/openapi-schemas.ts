@@ -3,6 +3,7 @@ import * as anylic from '@lm/contract/anylic';
 import * as apiToken from '@lm/contract/api-token';
 import * as changeLog from '@lm/contract/change-log';
 import * as clientProtocol from '@lm/contract/client-protocol';
+import * as dashboard from '@lm/contract/dashboard';
 import * as errors from '@lm/contract/errors';
 import * as feature from '@lm/contract/feature';
 import * as licenseFile from '@lm/contract/license-file';
@@ -10,6 +11,7 @@ import * as licensePolicy from '@lm/contract/license-policy';
 import * as license from '@lm/contract/license';
 import * as order from '@lm/contract/order';
 import * as product from '@lm/contract/product';
+import * as release from '@lm/contract/release';
 import * as session from '@lm/contract/session';
 import * as settings from '@lm/contract/settings';
 import * as statistics from '@lm/contract/statistics';
@@ -33,7 +35,7 @@ const pascalCase = (name: string) => name.charAt(0).toUpperCase() + name.slice(1
 
 /** Every object schema the contract exports, under the name it exports it by: entities, lists and bodies get those names in the document. */
 const contractNames = new Map<z.ZodType, string>();
-for (const module of [anylic, apiToken, changeLog, clientProtocol, errors, feature, licenseFile, licensePolicy, license, order, product, session, settings, statistics, tan, textFile, twoFactor, user, webhook]) {
+for (const module of [anylic, apiToken, changeLog, clientProtocol, dashboard, errors, feature, licenseFile, licensePolicy, license, order, product, release, session, settings, statistics, tan, textFile, twoFactor, user, webhook]) {
   for (const [name, value] of Object.entries(module)) {
     if (value instanceof z.ZodObject && !contractNames.has(value)) contractNames.set(value, RENAMED[name] ?? pascalCase(name));
   }

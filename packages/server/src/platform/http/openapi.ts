@@ -14,6 +14,9 @@ export const errorResponses = {
   429: errorBody,
 } as const;
 
+/** The answers of a change that honours If-Match (versioned.ts): also 412 with the current record. */
+export const editResponses = { ...errorResponses, 412: errorBody } as const;
+
 /** Response headers as the document declares them (JSON Schema with a description). */
 type HeaderSchemas = Record<string, { type: 'string'; description: string }>;
 

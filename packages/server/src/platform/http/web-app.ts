@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -24,6 +25,20 @@ const DOCUMENT_ONLY_HEADERS = [
   'x-permitted-cross-domain-policies',
   'x-xss-protection',
 ];
+
+/**
+ * The CSP sources of the inline scripts of the built index.html (its fallback for an app script that
+ * cannot load): `'sha256-…'` of each, so that script-src allows them and nothing else inline.
+ */
+export function inlineScriptHashes(webDist: string): string[] {
+  let html: string;
+  try {
+    html = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
+  } catch {
+    return [];
+  }
+  return [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => `'sha256-${createHash('sha256').update(match[1], 'utf8').digest('base64')}'`);
+}
 
 /**
  * The built web app with history-mode fallback; unknown /api paths stay JSON 404s. Files are sent

@@ -90,6 +90,13 @@ export class Metrics {
     lockWaiting: this.poolGauge('lock_waiting', "SQLite: statements waiting for another process's write lock (a second server, the CLI, a sqlite3 shell)"),
   };
 
+  private readonly poolWaitTimeouts = new Counter({
+    name: `${PREFIX}db_pool_wait_timeouts_total`,
+    help: 'Requests that gave up waiting for a database connection, every one busy (answered 503 ERR_DATABASE_BUSY): raise DATABASE_POOL_SIZE or add capacity',
+    registers: [this.registry],
+  });
+  private poolWaitTimeoutsSeen = 0;
+
   private readonly sqliteFileBytes = new Gauge({
     name: `${PREFIX}sqlite_file_bytes`,
     help: 'Size of the SQLite database file and of its write-ahead log',
@@ -168,6 +175,8 @@ export class Metrics {
         this.replicaUsable.set({ replica: replica.name }, replica.usable ? 1 : 0);
       }
     }
+    this.poolWaitTimeouts.inc(Math.max(0, usage.waitTimeouts - this.poolWaitTimeoutsSeen));
+    this.poolWaitTimeoutsSeen = usage.waitTimeouts;
     const file = this.options.sqliteFile;
     if (file) {
       this.sqliteFileBytes.set({ file: 'database' }, fileSize(file));

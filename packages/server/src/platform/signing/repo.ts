@@ -6,31 +6,38 @@ export interface SigningKeyRow {
   algorithm: string;
   public_key_pem: string;
   private_key: string;
+  /** Kept for the schema of migration 0005; which key signs follows from the times below. */
   active: boolean;
   created_at: string;
+  /** When it starts signing (null for rows older than migration 0030: their creation). */
+  activates_at: string | null;
+  retired_at: string | null;
+  unpublish_at: string | null;
 }
 
-const toRow = (row: Omit<SigningKeyRow, 'active'> & { active: boolean | number }): SigningKeyRow => ({ ...row, active: Boolean(row.active) });
+type StoredRow = Omit<SigningKeyRow, 'active'> & { active: boolean | number };
 
-/** The key that signs: the newest active one. */
-export async function findActiveKey(db: Executor): Promise<SigningKeyRow | undefined> {
-  const row = await db.selectFrom('signing_keys').selectAll().where('active', '=', true).orderBy('created_at', 'desc').orderBy('kid', 'desc').executeTakeFirst();
-  return row && toRow(row);
-}
+const toRow = (row: StoredRow): SigningKeyRow => ({ ...row, active: Boolean(row.active) });
 
+/** Every key, newest first. */
 export async function listKeys(db: Executor): Promise<SigningKeyRow[]> {
   const rows = await db.selectFrom('signing_keys').selectAll().orderBy('created_at', 'desc').orderBy('kid', 'desc').execute();
   return rows.map(toRow);
 }
 
-/** Makes `key` the only active key; the others stay for verification. */
-export async function insertActiveKey(db: Executor, key: Omit<SigningKeyRow, 'active'>): Promise<void> {
-  await db.updateTable('signing_keys').set({ active: false }).where('active', '=', true).execute();
-  await db.insertInto('signing_keys').values({ ...key, active: true }).execute();
+export type NewKeyRow = Pick<SigningKeyRow, 'kid' | 'algorithm' | 'public_key_pem' | 'private_key' | 'created_at' | 'activates_at'>;
+
+/** A new key, published at once; it signs from its activates_at on. */
+export async function insertKey(db: Executor, key: NewKeyRow): Promise<void> {
+  await db.insertInto('signing_keys').values({ ...key, active: true, retired_at: null, unpublish_at: null }).execute();
 }
 
 export async function updatePrivateKey(db: Executor, kid: string, privateKey: string): Promise<void> {
   await db.updateTable('signing_keys').set({ private_key: privateKey }).where('kid', '=', kid).execute();
+}
+
+export async function retireKey(db: Executor, kid: string, retiredAt: string, unpublishAt: string | null): Promise<void> {
+  await db.updateTable('signing_keys').set({ active: false, retired_at: retiredAt, unpublish_at: unpublishAt }).where('kid', '=', kid).execute();
 }
 
 /**

@@ -10,7 +10,7 @@ import { withoutSecretFields } from '@lm/contract/change-log';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@lm/contract/webhook';
 import type { Executor } from '../db/database.ts';
 
-type EventSubject = Extract<SubjectName, 'License' | 'Tan' | 'User'>;
+type EventSubject = Extract<SubjectName, 'License' | 'Tan' | 'User' | 'Product'>;
 type EventData = Record<string, unknown>;
 
 /**

@@ -23,6 +23,11 @@ export interface DataColumn<T> {
   render(item: T): ReactNode;
   /** The whole text a cut cell's tooltip shows, where the cell's own text is not it. */
   text?(item: T): string;
+  /**
+   * A `text` or `wrap` column's share of the room, relative to the others' (default 1): what people
+   * scan a list for (tags, names) gets more than a detail, so that it is cut last.
+   */
+  grow?: number;
   /** Hidden until shown in the column menu (a detail most people do not need on every row). */
   hiddenByDefault?: boolean;
 }
@@ -83,8 +88,10 @@ export function DataTable<T>({ id, columns, items, rowKey, rowProps, sort, onSor
   );
   const shown = columns.filter((column) => !hidden.includes(column.key));
   const actions = shown.find((column) => column.key === 'actions');
-  // The columns that share the room share it evenly; without a width, Chromium gave each the width of its header.
-  const share = `${Math.round(100 / Math.max(1, shown.filter((column) => kindOf(column) === 'text' || kindOf(column) === 'wrap').length))}%`;
+  // The columns that share the room share it by their worth (`grow`); without a width, Chromium gave each the width of its header.
+  const sharing = shown.filter((column) => kindOf(column) === 'text' || kindOf(column) === 'wrap');
+  const weights = sharing.reduce((total, column) => total + (column.grow ?? 1), 0);
+  const share = (column: DataColumn<T>) => `${Math.round((100 * (column.grow ?? 1)) / Math.max(1, weights))}%`;
   const menu = <ColumnMenu columns={hideable.map(({ key, label }) => ({ key, label }))} hidden={hidden} onToggle={toggle} />;
 
   if (phone) {
@@ -138,7 +145,7 @@ export function DataTable<T>({ id, columns, items, rowKey, rowProps, sort, onSor
                 </Table.Th>
               );
             return (
-              <Table.Th key={column.key} aria-sort={sorted || undefined} style={{ width: kind === 'fit' ? '1%' : share }}>
+              <Table.Th key={column.key} aria-sort={sorted || undefined} style={{ width: kind === 'fit' ? '1%' : share(column) }}>
                 {column.sortField && onSort ? <SortButton label={column.label} field={column.sortField} sort={sort} onSort={onSort} /> : column.label}
               </Table.Th>
             );

@@ -8,6 +8,7 @@ import type { LoginRequest, SessionUser } from '@lm/contract';
 import { ApiError } from '../../lib/api.ts';
 import { auth, useAuth } from '../../lib/auth.ts';
 import { safeReturnUrl } from '../../lib/return-url.ts';
+import { keptChange } from '../../lib/kept-change.ts';
 
 const validator = lazyFormValidator(() => import('@lm/contract/session').then((module) => module.loginRequest));
 
@@ -103,15 +104,23 @@ export function LoginForm() {
   }
 
   const failure = status === 'Error' && errorCode !== 'ERR_CONFIRMATION_PENDING' && errorCode !== 'ERR_TWO_FACTOR_REQUIRED';
+  // A change refused because the session ended, made on the page the sign-in returns to.
+  const kept = keptChange();
+  const changeKept = kept !== null && kept.page === safeReturnUrl(params.get('returnUrl'));
   return (
     <form onSubmit={submit} onFocus={validator.preload} noValidate aria-labelledby="login-title">
       <Stack>
         <Title order={3} id="login-title">
           {t('auth.loginTitle')}
         </Title>
+        {changeKept && !failure && (
+          <Alert color="yellow" data-testid="login-change-kept">
+            {t('keptChange.signIn')}
+          </Alert>
+        )}
         {failure && (
           <Alert color="red" role="alert" data-testid="login-error">
-            {errorCode === 'ERR_RATE_LIMITED' ? t('errors.ERR_RATE_LIMITED') : t('auth.loginFailed')}
+            {errorCode === 'ERR_RATE_LIMITED' || errorCode === 'ERR_SSO_REQUIRED' ? t(`errors.${errorCode}`) : t('auth.loginFailed')}
           </Alert>
         )}
         <TextInput label={t('auth.username')} type="email" autoComplete="username" required key={form.key('username')} {...form.getInputProps('username')} />

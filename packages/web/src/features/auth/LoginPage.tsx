@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { LoginForm } from './LoginForm.tsx';
+import { SsoSignIn } from './SsoSignIn.tsx';
 
 export default function LoginPage() {
   const { t } = useTranslation();
@@ -10,6 +11,7 @@ export default function LoginPage() {
     <Center>
       <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={440}>
         <PageTitle title={t('auth.login')} />
+        <SsoSignIn />
         <LoginForm />
         <Text size="sm" mt="lg" ta="center">
           {t('auth.noAccount')}{' '}

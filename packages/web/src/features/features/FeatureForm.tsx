@@ -1,12 +1,15 @@
-import { SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+import { SegmentedControl, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, LOCALE_NAMES } from '@lm/contract';
-import { featureFields, type Feature } from '@lm/contract/feature';
+import { FEATURE_VALUE_TYPES, featureFields, type Feature, type FeatureValueType } from '@lm/contract/feature';
 import { FeaturesInput } from '../../components/FeaturesInput.tsx';
 import { formValidator } from '../../lib/forms.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { showFieldErrors } from '../../lib/server-errors.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { featuresChanged } from '../../lib/feature-cache.ts';
+import { useVersionedEdit } from '../../lib/use-versioned-edit.tsx';
 import { useSaveFeature } from './api/save-feature.ts';
 import { FormActions } from '../../components/FormActions.tsx';
 
@@ -15,6 +18,7 @@ interface FeatureFormValues {
   localizedDescription: Record<string, string>;
   hidden: boolean;
   expandToFeatures: string[];
+  valueType: FeatureValueType;
   notes: string;
 }
 
@@ -24,21 +28,53 @@ function initialValues(feature: Feature | null): FeatureFormValues {
     localizedDescription: Object.fromEntries(LOCALES.map((locale) => [locale, feature?.localizedDescription[locale] ?? ''])),
     hidden: feature?.hidden ?? false,
     expandToFeatures: feature?.expandToFeatures ?? [],
+    valueType: feature?.valueType ?? 'none',
     notes: feature?.notes ?? '',
   };
 }
 
-/** Create or edit a feature: name, a description per locale, hidden, expand-to-features and notes. */
+const featureBodyOf = (feature: Feature) => initialValues(feature) as unknown as Record<string, unknown>;
+const FEATURE_LABELS: Record<string, string> = {
+  name: 'catalogue.feature.name',
+  localizedDescription: 'catalogue.feature.description',
+  hidden: 'catalogue.feature.hidden',
+  expandToFeatures: 'catalogue.feature.expandTo',
+  notes: 'catalogue.notes',
+};
+
+/**
+ * Create or edit a feature: name, a description per locale, hidden, expand-to-features and notes.
+ * An edit sends only what the person changed, with If-Match (a change made meanwhile is shown, never reverted).
+ */
 export function FeatureForm({ feature, onSaved, onCancel }: { feature: Feature | null; onSaved(feature: Feature): void; onCancel?(): void }) {
   const { t } = useTranslation();
   const save = useSaveFeature(feature?.id ?? null);
   const form = useForm<FeatureFormValues>({ initialValues: initialValues(feature), validate: formValidator(featureFields) });
 
+  const queryClient = useQueryClient();
+  const done = (record: Feature) => {
+    showSuccess(t(feature ? 'catalogue.saved' : 'catalogue.created', { name: record.name }));
+    onSaved(record);
+  };
+  const edit = useVersionedEdit<Feature>({
+    path: feature ? `/features/${feature.id}` : null,
+    initial: feature,
+    bodyOf: featureBodyOf,
+    labels: FEATURE_LABELS,
+    onReload: (current) => {
+      form.setValues(initialValues(current));
+      form.resetDirty(initialValues(current));
+    },
+    onSaved: async (record) => {
+      await featuresChanged(queryClient);
+      done(record);
+    },
+  });
+
   const submit = form.onSubmit(async (values) => {
     try {
-      const saved = await save.mutateAsync(values);
-      showSuccess(t(feature ? 'catalogue.saved' : 'catalogue.created', { name: saved.name }));
-      onSaved(saved);
+      if (feature) await edit.save(values as unknown as Record<string, unknown>);
+      else done(await save.mutateAsync(values));
     } catch (error) {
       if (!showFieldErrors(form, error, ['expandToFeatures'])) showError(error, feature ? 'catalogue.updateFailed' : 'catalogue.createFailed');
     }
@@ -64,10 +100,15 @@ export function FeatureForm({ feature, onSaved, onCancel }: { feature: Feature |
           exclude={[form.values.name]}
           {...form.getInputProps('expandToFeatures')}
         />
+        <div>
+          <Text size="sm" fw={500}>{t('entitlements.valueType')}</Text>
+          <SegmentedControl data={FEATURE_VALUE_TYPES.map((type) => ({ value: type, label: t(`entitlements.valueTypes.${type}`) }))} {...form.getInputProps('valueType')} />
+        </div>
         <Switch label={t('catalogue.feature.hidden')} description={t('catalogue.feature.hiddenHint')} {...form.getInputProps('hidden', { type: 'checkbox' })} />
         <Textarea label={t('catalogue.notes')} autosize minRows={2} {...form.getInputProps('notes')} />
-        <FormActions editing={Boolean(feature)} saving={save.isPending} onCancel={onCancel} />
+        <FormActions editing={Boolean(feature)} saving={save.isPending || edit.saving} onCancel={onCancel} />
       </Stack>
+      {edit.conflictDialog}
     </form>
   );
 }

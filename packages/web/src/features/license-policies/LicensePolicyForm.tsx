@@ -1,22 +1,29 @@
-import { ActionIcon, Button, Fieldset, Group, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Fieldset, Group, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, LOCALE_NAMES } from '@lm/contract';
 import {
+  LEASE_MODES,
+  LEASE_TTL_SECONDS,
   licensePolicyFields,
   MAX_BORROW_DAYS,
   publicNameEntries,
   SELECTABLE_POLICY_TYPES,
   type LicensePolicy,
+  type LeaseMode,
   type LicensePolicyInput,
   type PolicyType,
 } from '@lm/contract/license-policy';
 import { z } from 'zod';
+import { OVERAGE_PERCENTS } from '@lm/contract/entitlement';
 import { formValidator } from '../../lib/forms.ts';
 import { policyLabel } from '../../lib/license-policies.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { showFieldErrors } from '../../lib/server-errors.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { LICENSE_POLICIES_KEY } from '../../lib/license-policies.ts';
+import { useVersionedEdit } from '../../lib/use-versioned-edit.tsx';
 import { useSaveLicensePolicy } from './api/save-license-policy.ts';
 import { freeUpdatesOptions, machinesIntervalOptions, refetchOptions, unitsPerDay, validityDays, VALIDITY_UNITS, type ValidityUnit } from './policy-options.ts';
 import i18n from '../../lib/i18n.ts';
@@ -35,6 +42,11 @@ interface PolicyFormValues {
   maxDifferentMachinesIntervalHours: string;
   freeUpdatesPeriodDays: string;
   maxBorrowDays: number | string;
+  betaUpdates: boolean;
+  /** Soft limit in percent (DESIGN.md section 6g), as the select holds it. */
+  overagePercent: string;
+  leaseMode: LeaseMode;
+  leaseTtlSeconds: number | string;
   notes: string;
 }
 
@@ -53,6 +65,10 @@ const DEFAULTS: PolicyFormValues = {
   maxDifferentMachinesIntervalHours: String(720),
   freeUpdatesPeriodDays: '',
   maxBorrowDays: 0,
+  betaUpdates: false,
+  overagePercent: '0',
+  leaseMode: 'MACHINE',
+  leaseTtlSeconds: 900,
   notes: '',
 };
 
@@ -70,6 +86,10 @@ function initialValues(policy: LicensePolicy | null): PolicyFormValues {
     maxDifferentMachinesIntervalHours: String(policy.maxDifferentMachinesIntervalHours),
     freeUpdatesPeriodDays: policy.freeUpdatesPeriodDays === null ? '' : String(policy.freeUpdatesPeriodDays),
     maxBorrowDays: policy.maxBorrowDays,
+    betaUpdates: policy.betaUpdates,
+    overagePercent: String(policy.overagePercent),
+    leaseMode: policy.leaseMode,
+    leaseTtlSeconds: policy.leaseTtlSeconds ?? 900,
     notes: policy.notes ?? '',
   };
 }
@@ -94,6 +114,11 @@ function toBody(values: PolicyFormValues): LicensePolicyInput {
     freeUpdatesPeriodDays: values.freeUpdatesPeriodDays === '' ? null : integer(values.freeUpdatesPeriodDays),
     // Only floating seats can be borrowed: another type sends 0, whatever was typed before switching.
     maxBorrowDays: values.type === 'FLOATING' ? integer(values.maxBorrowDays) : 0,
+    betaUpdates: values.betaUpdates,
+    overagePercent: values.type === 'FLOATING' ? integer(values.overagePercent) : 0,
+    // Instance leases (DESIGN.md section 6h) are for floating policies only.
+    leaseMode: values.type === 'FLOATING' ? values.leaseMode : 'MACHINE',
+    leaseTtlSeconds: values.type === 'FLOATING' && values.leaseMode === 'INSTANCE' ? integer(values.leaseTtlSeconds) : null,
     notes: values.notes,
   };
 }
@@ -119,7 +144,25 @@ function validityErrors(values: PolicyFormValues): Record<string, string> {
   return { validityAmount: i18n.t('catalogue.policy.wholeDays', { perDay: i18n.t(`catalogue.duration.${unit}`, { count: unitsPerDay(unit) }) }) };
 }
 
-/** Create or edit a license policy (spec sections 3, 5 and 9). */
+const policyBodyOf = (policy: LicensePolicy) => toBody(initialValues(policy)) as unknown as Record<string, unknown>;
+const POLICY_LABELS: Record<string, string> = {
+  name: 'catalogue.policy.name',
+  type: 'catalogue.policy.type',
+  publicName: 'catalogue.policy.publicName',
+  licenseMaxValidDays: 'catalogue.policy.licenseMaxValid',
+  refetchIntervalSeconds: 'catalogue.policy.refetchInterval',
+  refetchBeforeExpirySeconds: 'catalogue.policy.refetchBeforeExpiry',
+  maxDifferentMachinesCount: 'catalogue.policy.maxDifferentMachinesCount',
+  maxDifferentMachinesIntervalHours: 'catalogue.policy.maxDifferentMachinesInterval',
+  freeUpdatesPeriodDays: 'catalogue.policy.freeUpdatesPeriod',
+  maxBorrowDays: 'catalogue.policy.maxBorrowDays',
+  notes: 'catalogue.notes',
+};
+
+/**
+ * Create or edit a license policy (spec sections 3, 5 and 9). An edit sends only what the person
+ * changed, with If-Match (a change made meanwhile is shown, never reverted).
+ */
 export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: LicensePolicy | null; onSaved(policy: LicensePolicy): void; onCancel?(): void }) {
   const { t } = useTranslation();
   const save = useSaveLicensePolicy(policy?.id ?? null);
@@ -128,11 +171,30 @@ export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: Licen
   const usedLocales = form.values.publicNames.map((entry) => entry.locale);
   const types: PolicyType[] = policy?.type === 'INDEFINITE' ? ['INDEFINITE'] : [...SELECTABLE_POLICY_TYPES];
 
+  const queryClient = useQueryClient();
+  const done = (record: LicensePolicy) => {
+    showSuccess(t(policy ? 'catalogue.saved' : 'catalogue.created', { name: policyLabel(record, t) }));
+    onSaved(record);
+  };
+  const edit = useVersionedEdit<LicensePolicy>({
+    path: policy ? `/license-policies/${policy.id}` : null,
+    initial: policy,
+    bodyOf: policyBodyOf,
+    labels: POLICY_LABELS,
+    onReload: (current) => {
+      form.setValues(initialValues(current));
+      form.resetDirty(initialValues(current));
+    },
+    onSaved: async (record) => {
+      await queryClient.invalidateQueries({ queryKey: LICENSE_POLICIES_KEY });
+      done(record);
+    },
+  });
+
   const submit = form.onSubmit(async (values) => {
     try {
-      const saved = await save.mutateAsync(toBody(values));
-      showSuccess(t(policy ? 'catalogue.saved' : 'catalogue.created', { name: policyLabel(saved, t) }));
-      onSaved(saved);
+      if (policy) await edit.save(toBody(values) as unknown as Record<string, unknown>);
+      else done(await save.mutateAsync(toBody(values)));
     } catch (error) {
       if (!showFieldErrors(form, error)) showError(error, policy ? 'catalogue.updateFailed' : 'catalogue.createFailed');
     }
@@ -238,9 +300,41 @@ export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: Licen
               {...form.getInputProps('maxBorrowDays')}
             />
           )}
+          {form.values.type === 'FLOATING' && (
+            <Select
+              label={t('entitlements.overagePercent')}
+              description={t('entitlements.overagePercentHelp')}
+              allowDeselect={false}
+              data={OVERAGE_PERCENTS.map((percent) => ({ value: String(percent), label: `${percent} %` }))}
+              {...form.getInputProps('overagePercent')}
+            />
+          )}
+          {form.values.type === 'FLOATING' && (
+            <Select
+              label={t('catalogue.policy.leaseMode')}
+              description={t('catalogue.policy.leaseModeHelp')}
+              allowDeselect={false}
+              data={LEASE_MODES.map((mode) => ({ value: mode, label: t(`catalogue.policy.leaseMode${mode}`) }))}
+              {...form.getInputProps('leaseMode')}
+            />
+          )}
+          {form.values.type === 'FLOATING' && form.values.leaseMode === 'INSTANCE' && (
+            <NumberInput
+              label={t('catalogue.policy.leaseTtlSeconds')}
+              description={t('catalogue.policy.leaseTtlSecondsHelp')}
+              required
+              min={LEASE_TTL_SECONDS.min}
+              max={LEASE_TTL_SECONDS.max}
+              allowDecimal={false}
+              allowNegative={false}
+              {...form.getInputProps('leaseTtlSeconds')}
+            />
+          )}
         </SimpleGrid>
+        <Checkbox label={t('releases.betaUpdates')} description={t('releases.betaUpdatesHelp')} {...form.getInputProps('betaUpdates', { type: 'checkbox' })} />
         <Textarea label={t('catalogue.notes')} autosize minRows={2} {...form.getInputProps('notes')} />
-        <FormActions editing={Boolean(policy)} saving={save.isPending} onCancel={onCancel} />
+        <FormActions editing={Boolean(policy)} saving={save.isPending || edit.saving} onCancel={onCancel} />
+        {edit.conflictDialog}
       </Stack>
     </form>
   );

@@ -44,6 +44,9 @@ export default function MyLicensesPage() {
       {offline ? (
         <>
           <OfflineLicenseInstructions />
+          <Anchor component={Link} to="/account/offline">
+            {t('nav.offlineActivation')}
+          </Anchor>
           <Anchor component={Link} to="/account/licenses">
             {t('licenses.allLicenses')}
           </Anchor>

@@ -23,7 +23,7 @@ export function MembersSection({ organization, manages }: { organization: Organi
 
   return (
     <Stack>
-      <Table.ScrollContainer minWidth={480}>
+      <Table.ScrollContainer minWidth={480} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
         <Table data-testid="members">
           <Table.Thead>
             <Table.Tr>

@@ -27,7 +27,7 @@ export function SeatsSection({ organization, manages }: { organization: Organiza
     <Stack>
       {manages && (
         <>
-          <Table.ScrollContainer minWidth={420}>
+          <Table.ScrollContainer minWidth={420} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
             <Table data-testid="organization-tans">
               <Table.Thead>
                 <Table.Tr>
@@ -78,7 +78,7 @@ export function SeatsSection({ organization, manages }: { organization: Organiza
           </form>
         </>
       )}
-      <Table.ScrollContainer minWidth={420}>
+      <Table.ScrollContainer minWidth={420} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
         <Table data-testid="seats">
           <Table.Thead>
             <Table.Tr>
@@ -107,7 +107,7 @@ export function SeatsSection({ organization, manages }: { organization: Organiza
         </Table>
       </Table.ScrollContainer>
       <Text fw={500}>{t('organizations.licenses')}</Text>
-      <Table.ScrollContainer minWidth={420}>
+      <Table.ScrollContainer minWidth={420} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
         <Table data-testid="organization-licenses">
           <Table.Tbody>
             {(licenses.data?.items ?? []).map((license) => (

@@ -7,6 +7,9 @@ import { formValidator } from '../../lib/forms.ts';
 import { policyLabel, useAllLicensePolicies } from '../../lib/license-policies.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { showFieldErrors } from '../../lib/server-errors.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { PRODUCTS_KEY } from '../../lib/products.ts';
+import { useVersionedEdit } from '../../lib/use-versioned-edit.tsx';
 import { useSaveProduct } from './api/save-product.ts';
 import { DownloadLinksInput } from './DownloadLinksInput.tsx';
 import { NoneOrNumberInput } from './NoneOrNumberInput.tsx';
@@ -15,6 +18,15 @@ import { FormActions } from '../../components/FormActions.tsx';
 import { LocalizedDateInput } from '../../components/LocalizedDates.tsx';
 
 const validateBody = formValidator(productFields);
+
+const productBodyOf = (product: Product) => productBody(productFormValues(product)) as unknown as Record<string, unknown>;
+const PRODUCT_LABELS: Record<string, string> = {
+  ...Object.fromEntries(
+    ['name', 'version', 'active', 'trialDays', 'repeatTrialAfterMonths', 'ignoreTrialsBefore', 'releaseDate', 'features', 'downloadLinks'].map((field) => [field, `catalogue.product.${field}`]),
+  ),
+  defaultLicensePolicyId: 'catalogue.product.defaultLicensePolicy',
+  notes: 'catalogue.notes',
+};
 
 interface ProductFormProps {
   /** The product to edit; null creates one. */
@@ -25,7 +37,11 @@ interface ProductFormProps {
   onCancel?(): void;
 }
 
-/** Create, edit or duplicate a product (spec sections 3 and 5). */
+/**
+ * Create, edit or duplicate a product (spec sections 3 and 5). An edit sends only the fields the
+ * person changed, with the version the form shows (If-Match); a change made meanwhile is shown in
+ * the conflict dialog, never reverted.
+ */
 export function ProductForm({ product, template = null, onSaved, onCancel }: ProductFormProps) {
   const { t } = useTranslation();
   const save = useSaveProduct(product?.id ?? null);
@@ -35,11 +51,30 @@ export function ProductForm({ product, template = null, onSaved, onCancel }: Pro
     validate: (values) => validateBody(productBody(values)),
   });
 
+  const queryClient = useQueryClient();
+  const saved = async (record: Product) => {
+    showSuccess(t(product ? 'catalogue.saved' : 'catalogue.created', { name: record.formattedName }));
+    onSaved(record);
+  };
+  const edit = useVersionedEdit<Product>({
+    path: product ? `/products/${product.id}` : null,
+    initial: product,
+    bodyOf: productBodyOf,
+    labels: PRODUCT_LABELS,
+    onReload: (current) => {
+      form.setValues(productFormValues(current));
+      form.resetDirty(productFormValues(current));
+    },
+    onSaved: async (record) => {
+      await queryClient.invalidateQueries({ queryKey: PRODUCTS_KEY });
+      await saved(record);
+    },
+  });
+
   const submit = form.onSubmit(async (values) => {
     try {
-      const saved = await save.mutateAsync(productBody(values));
-      showSuccess(t(product ? 'catalogue.saved' : 'catalogue.created', { name: saved.formattedName }));
-      onSaved(saved);
+      if (product) await edit.save(productBody(values) as unknown as Record<string, unknown>);
+      else await saved(await save.mutateAsync(productBody(values)));
     } catch (error) {
       if (!showFieldErrors(form, error, ['features'])) showError(error, product ? 'catalogue.updateFailed' : 'catalogue.createFailed');
     }
@@ -68,8 +103,9 @@ export function ProductForm({ product, template = null, onSaved, onCancel }: Pro
         <DownloadLinksInput form={form} />
         <Switch label={t('catalogue.product.active')} {...form.getInputProps('active', { type: 'checkbox' })} />
         <Textarea label={t('catalogue.notes')} autosize minRows={2} {...form.getInputProps('notes')} />
-        <FormActions editing={Boolean(product)} saving={save.isPending} onCancel={onCancel} />
+        <FormActions editing={Boolean(product)} saving={save.isPending || edit.saving} onCancel={onCancel} />
       </Stack>
+      {edit.conflictDialog}
     </form>
   );
 }

@@ -13,6 +13,7 @@ const product: Product = {
   ignoreTrialsBefore: '2025-01-01',
   releaseDate: null,
   features: ['pdf'],
+  featureValues: {},
   defaultLicensePolicyId: 2,
   downloadLinks: [{ type: 'win', url: 'https://example.com/a.exe' }],
   notes: null,

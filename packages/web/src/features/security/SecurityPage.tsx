@@ -4,7 +4,9 @@ import { PageTitle } from '../../components/PageTitle.tsx';
 import { useAuth } from '../../lib/auth.ts';
 import { PasswordSection } from './PasswordSection.tsx';
 import { SessionsSection } from './SessionsSection.tsx';
+import { DesktopSignInsSection } from './DesktopSignInsSection.tsx';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
+import { SsoLinkSection } from './SsoLinkSection.tsx';
 
 /**
  * `/account/security`: how the account signs in (two-factor sign-in, the password) and where it is
@@ -46,9 +48,29 @@ export default function SecurityPage() {
           <Grid.Col span={12}>
             <Paper withBorder p="lg" radius="md">
               <Title order={2} size="h3" mb="md">
+                {t('sso.account.title')}
+              </Title>
+              <SsoLinkSection />
+            </Paper>
+          </Grid.Col>
+        )}
+        {!enrolmentRequired && (
+          <Grid.Col span={12}>
+            <Paper withBorder p="lg" radius="md">
+              <Title order={2} size="h3" mb="md">
                 {t('security.sessions.title')}
               </Title>
               <SessionsSection />
+            </Paper>
+          </Grid.Col>
+        )}
+        {!enrolmentRequired && (
+          <Grid.Col span={12}>
+            <Paper withBorder p="lg" radius="md">
+              <Title order={2} size="h3" mb="md">
+                {t('security.desktop.title')}
+              </Title>
+              <DesktopSignInsSection />
             </Paper>
           </Grid.Col>
         )}

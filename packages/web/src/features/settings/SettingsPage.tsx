@@ -6,6 +6,7 @@ import { useAppSettings } from '../../lib/settings.ts';
 import { SettingsSection, type SettingField } from './SettingsSection.tsx';
 import { ThemeFileInput } from './ThemeFileInput.tsx';
 import { WebhookSecretSection } from './WebhookSecretSection.tsx';
+import { SsoSettingsSection } from './SsoSettingsSection.tsx';
 
 const urlOf = (settings: SettingsMap, key: string) => (typeof settings[key] === 'string' ? (settings[key] as string) : null);
 
@@ -100,6 +101,8 @@ export default function SettingsPage() {
           settings={settings}
           fields={[{ key: 'security.requireTwoFactor', label: t('settings.security.requireTwoFactor'), kind: 'boolean' }]}
         />
+
+        <SsoSettingsSection settings={settings} />
 
         <WebhookSecretSection isSet={settings['webhook.secret'] === SECRET_MASK} />
 

@@ -5,8 +5,10 @@ import { z } from 'zod';
 import { settingValueSchema, type SettingKey, type SettingsMap } from '@lm/contract';
 import { ProductSelect } from '../../components/ProductSelect.tsx';
 import { showError, showSuccess } from '../../lib/notify.ts';
-import { useChangeSettings } from './api/change-setting.ts';
+import { useQueryClient } from '@tanstack/react-query';
 import { issueText } from '../../lib/forms.ts';
+import { reloadSettings, SETTINGS_QUERY_KEY } from '../../lib/settings.ts';
+import { useVersionedEdit } from '../../lib/use-versioned-edit.tsx';
 
 export type SettingKind = 'text' | 'url' | 'number' | 'boolean' | 'product';
 
@@ -47,12 +49,34 @@ interface SettingsSectionProps {
   testId?: string;
 }
 
-/** A group of settings with one Save: each changed key is checked as the server checks it, then sent. */
+/**
+ * A group of settings with one Save: each changed key is checked as the server checks it, then the
+ * changed keys are sent in one PATCH with the version of the settings the page shows (If-Match). A
+ * key someone else changed meanwhile is shown in the conflict dialog, never overwritten silently.
+ */
 export function SettingsSection({ title, description, fields, settings, columns = 2, children, testId }: SettingsSectionProps) {
   const { t } = useTranslation();
-  const change = useChangeSettings();
+  const queryClient = useQueryClient();
   const saved: Draft = Object.fromEntries(fields.map((field) => [field.key, draftOf(field, settings[field.key])]));
   const [draft, setDraft] = useState<Draft>(saved);
+  const draftsOf = (map: SettingsMap): Draft => Object.fromEntries(fields.map((field) => [field.key, draftOf(field, map[field.key])]));
+  const edit = useVersionedEdit<SettingsMap>({
+    path: '/settings',
+    method: 'PATCH',
+    initial: settings,
+    bodyOf: (map) => Object.fromEntries(fields.map((field) => [field.key, valueOf(field, draftOf(field, map[field.key]))])),
+    labels: Object.fromEntries(fields.map((field) => [field.key, field.label])),
+    onReload: (current) => {
+      queryClient.setQueryData(SETTINGS_QUERY_KEY, current);
+      setDraft(draftsOf(current));
+    },
+    onSaved: async (current) => {
+      queryClient.setQueryData(SETTINGS_QUERY_KEY, current);
+      await reloadSettings(queryClient);
+      setDraft(draftsOf(current));
+      showSuccess(t('settings.saved'));
+    },
+  });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const changed = fields.filter((field) => draft[field.key] !== saved[field.key]);
 
@@ -67,8 +91,7 @@ export function SettingsSection({ title, description, fields, settings, columns 
     setErrors(found);
     if (Object.keys(found).length) return;
     try {
-      await change.mutateAsync(changed.map((field) => [field.key, valueOf(field, draft[field.key])]));
-      showSuccess(t('settings.saved'));
+      await edit.save(Object.fromEntries(changed.map((field) => [field.key, valueOf(field, draft[field.key])])));
     } catch (error) {
       showError(error, 'settings.changeFailed');
     }
@@ -114,11 +137,12 @@ export function SettingsSection({ title, description, fields, settings, columns 
         {children}
         <SimpleGrid cols={{ base: 1, sm: columns }}>{fields.map(input)}</SimpleGrid>
         <Group justify="flex-end">
-          <Button onClick={save} disabled={changed.length === 0} loading={change.isPending}>
+          <Button onClick={save} disabled={changed.length === 0} loading={edit.saving}>
             {t('common.save')}
           </Button>
         </Group>
       </Stack>
+      {edit.conflictDialog}
     </Paper>
   );
 }

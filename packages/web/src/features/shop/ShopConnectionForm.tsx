@@ -8,7 +8,8 @@ import { ProductSelect } from '../../components/ProductSelect.tsx';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { showFieldErrors } from '../../lib/server-errors.ts';
 import { PolicySelect } from '../../components/PolicySelect.tsx';
-import { useSaveShopConnection } from './api/shop.ts';
+import { useVersionedEdit } from '../../lib/use-versioned-edit.tsx';
+import { useSaveShopConnection, useShopConnectionsChanged } from './api/shop.ts';
 
 interface MappingValues {
   externalId: string;
@@ -30,7 +31,18 @@ interface Values {
 const PROVIDER_NAMES: Record<ShopProvider, string> = { stripe: 'Stripe', paddle: 'Paddle Billing', fastspring: 'FastSpring', shopify: 'Shopify', generic: 'Generic' };
 export const providerName = (provider: ShopProvider) => PROVIDER_NAMES[provider];
 
-/** Create or edit a shop connection: provider, name, the write-only secret, grace days and the mapping of the shop's ids to products. */
+/** A mapping as the API takes it; one marked "no license" (or read back so: no product) names no product, policy or seats. */
+const mappingBody = (mapping: Omit<MappingValues, 'noLicense'> & { noLicense?: boolean }) =>
+  mapping.noLicense || mapping.productId === null
+    ? { externalId: mapping.externalId.trim(), productId: null, licensePolicyId: null, seats: 1 }
+    : { externalId: mapping.externalId.trim(), productId: mapping.productId, licensePolicyId: mapping.licensePolicyId, seats: mapping.seats };
+const connectionBodyOf = (connection: ShopConnection) => ({ name: connection.name, graceDays: connection.graceDays, mappings: connection.mappings.map(mappingBody) });
+const CONNECTION_LABELS = { name: 'shop.name', graceDays: 'shop.graceDays', mappings: 'shop.mappings', secret: 'shop.secret' };
+
+/**
+ * Create or edit a shop connection: provider, name, the write-only secret, grace days and the mapping
+ * of the shop's ids to products. An edit sends only what the person changed, with If-Match.
+ */
 export function ShopConnectionForm({ connection, onSaved, onCancel }: { connection: ShopConnection | null; onSaved(saved: ShopConnection): void; onCancel(): void }) {
   const { t } = useTranslation();
   const save = useSaveShopConnection(connection?.id ?? null);
@@ -49,17 +61,34 @@ export function ShopConnectionForm({ connection, onSaved, onCancel }: { connecti
     },
   });
 
+  const connectionsChanged = useShopConnectionsChanged();
+  const done = (saved: ShopConnection) => {
+    showSuccess(t(connection ? 'shop.saved' : 'shop.added'));
+    onSaved(saved);
+  };
+  const edit = useVersionedEdit<ShopConnection>({
+    path: connection ? `/shop-connections/${connection.id}` : null,
+    initial: connection,
+    bodyOf: connectionBodyOf,
+    labels: CONNECTION_LABELS,
+    formatValue: (field, value) =>
+      field === 'mappings' ? (value as MappingValues[]).map((mapping) => `${mapping.externalId} → #${mapping.productId} ×${mapping.seats}`).join(', ') || '—' : field === 'secret' ? '••••' : String(value ?? '—'),
+    onReload: (current) => {
+      const values = { ...form.getValues(), name: current.name, graceDays: current.graceDays, mappings: current.mappings.map((mapping) => ({ ...mapping, noLicense: mapping.productId === null })), secret: '' };
+      form.setValues(values);
+      form.resetDirty(values);
+    },
+    onSaved: async (saved) => {
+      await connectionsChanged();
+      done(saved);
+    },
+  });
+
   const submit = form.onSubmit(async (values) => {
-    const mappings = values.mappings.map((mapping) =>
-      mapping.noLicense
-        ? { externalId: mapping.externalId.trim(), productId: null, licensePolicyId: null, seats: 1 }
-        : { externalId: mapping.externalId.trim(), productId: mapping.productId!, licensePolicyId: mapping.licensePolicyId, seats: mapping.seats },
-    );
-    const body = { name: values.name, graceDays: values.graceDays, mappings, ...(values.secret ? { secret: values.secret } : {}), ...(connection ? {} : { provider: values.provider }) };
+    const body = { name: values.name, graceDays: values.graceDays, mappings: values.mappings.map(mappingBody), ...(values.secret ? { secret: values.secret } : {}), ...(connection ? {} : { provider: values.provider }) };
     try {
-      const saved = await save.mutateAsync(body as never);
-      showSuccess(t(connection ? 'shop.saved' : 'shop.added'));
-      onSaved(saved);
+      if (connection) await edit.save(body);
+      else done(await save.mutateAsync(body as never));
     } catch (error) {
       if (!showFieldErrors(form, error)) showError(error, connection ? 'shop.saveFailed' : 'shop.addFailed');
     }
@@ -124,8 +153,9 @@ export function ShopConnectionForm({ connection, onSaved, onCancel }: { connecti
             </Button>
           </Group>
         </Stack>
-        <FormActions editing={Boolean(connection)} saving={save.isPending} onCancel={onCancel} />
+        <FormActions editing={Boolean(connection)} saving={save.isPending || edit.saving} onCancel={onCancel} />
       </Stack>
+      {edit.conflictDialog}
     </form>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Anchor, Badge, Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconRepeat, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { SHOP_ORDER_FILTERS, type ShopOrder, type ShopOrderFilter, type ShopOrderTan } from '@lm/contract/shop';
 import { formatTanCode } from '@lm/contract/tan';
 import { ListTable, type ListColumn } from '../../components/ListTable.tsx';
@@ -54,7 +54,12 @@ function OrderTan({ tan }: { tan: ShopOrderTan }) {
 export default function ShopOrdersPage() {
   const { t } = useTranslation();
   const state = useListState('-id', 20);
-  const [outcome, setOutcome] = useState<'all' | ShopOrderFilter>('all');
+  // `?outcome=failed` opens the failed orders (the staff home links so).
+  const [searchParams] = useSearchParams();
+  const [outcome, setOutcome] = useState<'all' | ShopOrderFilter>(() => {
+    const asked = searchParams.get('outcome');
+    return (SHOP_ORDER_FILTERS as readonly (string | null)[]).includes(asked) ? (asked as ShopOrderFilter) : 'all';
+  });
   const [connectionId, setConnectionId] = useState<string | null>(null);
   const connections = useShopConnections();
   const { data, isFetching, error } = useShopOrders({

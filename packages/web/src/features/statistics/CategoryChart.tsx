@@ -25,6 +25,7 @@ const CHART_SERIES: Record<StatisticsCategory, SeriesSpec[]> = {
   'new-users': [{ name: 'users', type: 'bar', color: 'green.6' }],
   'active-users': [{ name: 'users', type: 'bar', color: 'lime.7' }],
   'active-machines': [{ name: 'machines', type: 'bar', color: 'violet.6' }],
+  downloads: [{ name: 'downloads', type: 'bar', color: 'blue.6' }],
 };
 
 export function CategoryChart({ category, result, height = 300 }: { category: StatisticsCategory; result: StatisticsResult; height?: number }) {

@@ -42,7 +42,7 @@ export default function TanCreatePage() {
         setRecent(result.items);
         showSuccess(t('tans.created', { count: result.totalCount }));
       } catch (error) {
-        if (!showFieldErrors(form, error)) showError(error, 'tans.createFailed');
+        if (!showFieldErrors(form, error, ['entitlements', 'metadata'])) showError(error, 'tans.createFailed');
       }
     };
     if (howMany === 1) return void run();

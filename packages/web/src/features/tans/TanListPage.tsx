@@ -7,6 +7,7 @@ import { Link, useSearchParams } from 'react-router';
 import { asSubject, LIST_FILTER_MAX_LENGTH, SELECT_SEARCH_DEBOUNCE_MS } from '@lm/contract';
 import { freeUpdatesState, todayOf } from '@lm/contract/license';
 import { formatTanCode } from '@lm/contract/tan';
+import { TAN_ATTENTION_STATES, type TanAttentionState } from '@lm/contract/dashboard';
 import { ListPager, useCountText } from '../../components/ListPager.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useListPaging } from '../../lib/list-paging.ts';
@@ -23,12 +24,15 @@ import { RowAction } from '../../components/RowAction.tsx';
 
 type RevokedFilter = 'all' | 'active' | 'revoked';
 
+const attentionState = (value: string | null): TanAttentionState | null => (TAN_ATTENTION_STATES as readonly (string | null)[]).includes(value) ? (value as TanAttentionState) : null;
+
 /** A TAN as the permission rules see it. */
 const tanSubject = (tan: TanItem) => asSubject('Tan', { distributorId: tan.distributorId } as Record<string, unknown>);
 
 /** `/tans`: the TAN list with filter, tag filter, revoked state, sort, activations, edit and revoke. */
 /** A tag badge that shrinks, ending with "…", when a row's tags do not fit (the cell's tooltip has them all). */
 const SHRINKING_TAG = { cursor: 'pointer', border: 0, minWidth: 0, display: 'block', whiteSpace: 'nowrap' } as const;
+
 
 export default function TanListPage() {
   const { t } = useTranslation();
@@ -40,18 +44,21 @@ export default function TanListPage() {
   const [filter] = useDebouncedValue(search, SELECT_SEARCH_DEBOUNCE_MS);
   const [tag, setTag] = useState<string | null>(null);
   const [revoked, setRevoked] = useState<RevokedFilter>('all');
+  // `?state=` opens the TANs that need someone (the staff home's figures link so).
+  const [state, setState] = useState<TanAttentionState | null>(() => attentionState(searchParams.get('state')));
   const [sort, setSort] = useState('-createdAt');
   const [editing, setEditing] = useState<TanItem | null>(null);
   const [activations, setActivations] = useState<TanItem | null>(null);
   const tags = useTanTags();
   const limits = useTanLimits();
   const update = useUpdateTan();
-  const paging = useListPaging(JSON.stringify([filter, tag, revoked, sort]));
+  const paging = useListPaging(JSON.stringify([filter, tag, revoked, state, sort]));
   const countText = useCountText();
   const { data, isFetching, error } = useTans({
     filter: filter || undefined,
     tag: tag ?? undefined,
     revoked: revoked === 'all' ? undefined : revoked === 'revoked',
+    state: state ?? undefined,
     ...paging.request,
     limit: paging.limit,
     sort,
@@ -66,7 +73,8 @@ export default function TanListPage() {
     let revokeLicenses = false;
     confirmDanger({
       title: t('tans.revokeTitle'),
-      text: t('tans.revokeText', { code: formatTanCode(tan.code) }),
+      // With licenses activated, the text must not say they stay while the box below revokes them.
+      text: t(tan.activatedCount > 0 ? 'tans.revokeTextActivated' : 'tans.revokeText', { code: formatTanCode(tan.code) }),
       extra:
         tan.activatedCount > 0 ? (
           <Checkbox mt="sm" label={t('tans.revokeLicenses', { count: tan.activatedCount })} onChange={(event) => (revokeLicenses = event.currentTarget.checked)} />
@@ -124,16 +132,19 @@ export default function TanListPage() {
         </Group>
       ),
     },
-    { key: 'product', label: t('tans.product'), render: (tan) => tan.productName },
+    // What people scan the list for gets the room first (issue 49): tags, then the product, then the policy.
+    { key: 'product', label: t('tans.product'), grow: 1.5, render: (tan) => tan.productName },
     {
       key: 'policy',
       label: t('tans.policy'),
+      text: (tan) => (tan.licensePolicyName ? policyLabel({ name: tan.licensePolicyName }, t) : t('tans.policyFromProduct')),
       render: (tan) =>
         tan.licensePolicyName ? (
           policyLabel({ name: tan.licensePolicyName }, t)
         ) : (
-          <Text span size="sm" c="dimmed">
-            {t('tans.policyFromProduct')}
+          // The short word on every row; the whole phrase on hover.
+          <Text span size="sm" c="dimmed" title={t('tans.policyFromProduct')}>
+            {t('tableFit.productDefault')}
           </Text>
         ),
     },
@@ -171,11 +182,12 @@ export default function TanListPage() {
     {
       key: 'tags',
       label: t('tans.tags'),
+      grow: 2,
       text: (tan) => tan.tags.join(', '),
       render: (tan) => (
         <Group gap={4} wrap="nowrap">
           {tan.tags.map((value) => (
-            <Badge key={value} component="button" type="button" variant="light" size="sm" tt="none" style={SHRINKING_TAG} onClick={() => resetPage(setTag)(value)}>
+            <Badge key={value} component="button" type="button" variant="light" size="sm" tt="none" style={SHRINKING_TAG} title={value} onClick={() => resetPage(setTag)(value)}>
               {value}
             </Badge>
           ))}
@@ -223,6 +235,15 @@ export default function TanListPage() {
           w={{ base: '100%', sm: 240 }}
         />
         <Select label={t('tans.tagFilter')} data={tags.data?.items ?? []} value={tag} onChange={resetPage(setTag)} clearable searchable w={{ base: '100%', sm: 200 }} />
+        <Select
+          label={t('dashboard.tanFilter')}
+          data={TAN_ATTENTION_STATES.map((value) => ({ value, label: t(`dashboard.tanStates.${value}`) }))}
+          value={state}
+          onChange={(value) => resetPage(setState)(attentionState(value))}
+          clearable
+          w={{ base: '100%', sm: 220 }}
+          data-testid="tan-attention-filter"
+        />
         <SegmentedControl
           value={revoked}
           onChange={(value) => resetPage(setRevoked)(value as RevokedFilter)}

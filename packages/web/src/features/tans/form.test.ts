@@ -20,6 +20,8 @@ const tan: TanItem = {
   policyType: 'INDEFINITE',
   freeUpdatesUntil: '2027-01-31',
   tags: ['fair:2026', 'Müller'],
+  entitlements: [],
+  metadata: {},
   notes: null,
   createdAt: new Date('2026-01-01T00:00:00.000Z'),
   updatedAt: new Date('2026-01-01T00:00:00.000Z'),
@@ -37,8 +39,10 @@ describe('the TAN form', () => {
   it('turns select strings into the ids and nulls the API takes, and back', () => {
     const values = toTanForm(tan);
     const fields = { productId: 3, licensePolicyId: null, licenseCount: 5, distributorId: 4, freeUpdatesUntil: '2027-01-31', validUntil: '2027-06-30', tags: ['fair:2026', 'Müller'] };
-    expect(values).toEqual({ ...fields, notes: '' });
-    expect(toTanBody(values)).toEqual({ ...fields, notes: null });
+    expect(values).toEqual({ ...fields, entitlements: '', metadata: '', notes: '' });
+    expect(toTanBody(values)).toEqual({ ...fields, entitlements: [], metadata: {}, notes: null });
+    const granted = toTanBody({ ...values, entitlements: 'MAX_PROJECTS=50\nSIMULATION', metadata: 'customer=ACME' });
+    expect(granted).toMatchObject({ entitlements: [{ feature: 'MAX_PROJECTS', value: 50 }, { feature: 'SIMULATION', value: null }], metadata: { customer: 'ACME' } });
     expect(toTanBody({ ...values, validUntil: '' as never }).validUntil).toBeNull();
   });
 

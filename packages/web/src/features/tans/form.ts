@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { csvLine } from '@lm/contract/csv';
 import { formatTanCode, isTanTag, TAN_MAX_TAGS, type TanFieldsInput } from '@lm/contract/tan';
 import type { TanItem } from './api/tans.ts';
+import { formatGrants, formatMetadata, parseGrantsText, parseMetadataText } from '../../lib/grants-text.ts';
 
 /** The TAN form as Mantine holds it: selects give strings, the count a number or ''. */
 export interface TanFormValues {
@@ -13,6 +14,9 @@ export interface TanFormValues {
   /** A subscription's paid period plus grace: the licenses run until the end of this day. */
   validUntil: string | null;
   tags: string[];
+  /** Grants and metadata as text lines (features/entitlements/grants-text.ts). */
+  entitlements: string;
+  metadata: string;
   notes: string;
 }
 
@@ -24,6 +28,8 @@ export const emptyTanForm: TanFormValues = {
   freeUpdatesUntil: null,
   validUntil: null,
   tags: [],
+  entitlements: '',
+  metadata: '',
   notes: '',
 };
 
@@ -40,6 +46,8 @@ export function tanFormSchema(maxLicenseCount: number) {
       .array(z.string())
       .max(TAN_MAX_TAGS)
       .refine((tags) => tags.every(isTanTag), 'validation.tanTag'),
+    entitlements: z.string().max(100_000),
+    metadata: z.string().max(100_000),
     notes: z.string().max(10000),
   });
 }
@@ -53,6 +61,8 @@ export const TAN_FIELD_LABELS: Record<keyof TanFormValues, string> = {
   freeUpdatesUntil: 'tans.freeUpdatesUntil',
   validUntil: 'tans.validUntil',
   tags: 'tans.tags',
+  entitlements: 'entitlements.tanGrants',
+  metadata: 'entitlements.tanMetadata',
   notes: 'tans.notes',
 };
 
@@ -67,6 +77,8 @@ export function toTanBody(values: TanFormValues): TanFieldsInput {
     freeUpdatesUntil: values.freeUpdatesUntil || null,
     validUntil: values.validUntil || null,
     tags: values.tags,
+    entitlements: parseGrantsText(values.entitlements),
+    metadata: parseMetadataText(values.metadata),
     notes: values.notes.trim() ? values.notes : null,
   };
 }
@@ -80,6 +92,8 @@ export function toTanForm(tan: TanItem): TanFormValues {
     freeUpdatesUntil: tan.freeUpdatesUntil,
     validUntil: tan.validUntil,
     tags: tan.tags,
+    entitlements: formatGrants(tan.entitlements),
+    metadata: formatMetadata(tan.metadata),
     notes: tan.notes ?? '',
   };
 }

@@ -12,9 +12,17 @@ import { showError, showSuccess } from '../../lib/notify.ts';
 import { markTakenEmail } from '../../lib/server-errors.ts';
 import { USERS_KEY, usersApi } from './api.ts';
 import { Dialog } from '../../components/Dialog.tsx';
+import { useVersionedEdit } from '../../lib/use-versioned-edit.tsx';
 import { confirmDanger } from '../../components/confirm-danger.tsx';
 
-/** Edits one account; notes and role (and every other field) only as far as the field rules allow. */
+const userBodyOf = (user: User) => userPayload(userFormValues(user), USER_FORM_FIELDS);
+const USER_CONFLICT_LABELS = Object.fromEntries(USER_FORM_FIELDS.map((field) => [field, `users.fields.${field}`]));
+
+/**
+ * Edits one account; notes and role (and every other field) only as far as the field rules allow.
+ * Only the fields the person changed are sent, with the version the dialog shows (If-Match): a
+ * consent withdrawn meanwhile is shown in a conflict dialog, never switched on again.
+ */
 export function UserEditModal({ user, onClose }: { user: User; onClose: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -27,13 +35,25 @@ export function UserEditModal({ user, onClose }: { user: User; onClose: () => vo
     enabled: mayResetTwoFactor,
   });
   const form = useForm<UserFormValues>({ mode: 'uncontrolled', initialValues: userFormValues(user), validate: formValidator(userFields) });
-
-  const submit = form.onSubmit(async (values) => {
-    try {
-      await usersApi.update(user.id, userPayload(values, USER_FORM_FIELDS.filter((field) => access(field).allowed)));
+  const edit = useVersionedEdit<User>({
+    path: `/users/${user.id}`,
+    initial: user,
+    bodyOf: userBodyOf,
+    labels: USER_CONFLICT_LABELS,
+    onReload: (current) => {
+      form.setValues(userFormValues(current));
+      form.resetDirty(userFormValues(current));
+    },
+    onSaved: async () => {
       await queryClient.invalidateQueries({ queryKey: USERS_KEY });
       showSuccess(t('users.saved'));
       onClose();
+    },
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      await edit.save(userPayload(values, USER_FORM_FIELDS.filter((field) => access(field).allowed)));
     } catch (error) {
       // Spec section 8: 'Update failed'; a taken address or the last administrator say why.
       const explained = error instanceof ApiError && (error.code === 'ERR_DUPLICATE_EMAIL' || error.code === 'ERR_LAST_ADMIN');
@@ -77,13 +97,14 @@ export function UserEditModal({ user, onClose }: { user: User; onClose: () => vo
             <Button variant="default" onClick={onClose}>
               {t('common.cancel')}
             </Button>
-            <Button type="submit" loading={form.submitting}>
+            <Button type="submit" loading={form.submitting || edit.saving}>
               {t('common.save')}
             </Button>
             </Group>
           </Group>
         </Stack>
       </form>
+      {edit.conflictDialog}
     </Dialog>
   );
 }

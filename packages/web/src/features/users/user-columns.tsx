@@ -12,6 +12,7 @@ import { confirmDanger } from '../../components/confirm-danger.tsx';
 import { RowAction } from '../../components/RowAction.tsx';
 import type { DataColumn } from '../../components/data-table/DataTable.tsx';
 import { formatDate } from '../../lib/format.ts';
+import { BreakableEmail } from '../../components/BreakableEmail.tsx';
 
 /** The users table's columns: each account's values, and its actions as far as the rules allow them. */
 export function useUserColumns(onEdit: (user: User) => void): DataColumn<User>[] {
@@ -48,15 +49,17 @@ export function useUserColumns(onEdit: (user: User) => void): DataColumn<User>[]
       key: 'email',
       label: t('users.fields.email'),
       sortField: 'email',
+      // What people scan for first: the address, then the name; a country is a word or two.
+      grow: 1.5,
       render: (user) => (
         <Text span size="sm" fw={500}>
-          {user.email}
+          <BreakableEmail email={user.email} />
         </Text>
       ),
     },
     { key: 'name', label: t('users.columns.name'), sortField: 'lastName', render: (user) => (user.formattedName === user.email ? '' : `${user.firstName} ${user.lastName}`.trim()) },
     { key: 'company', label: t('users.fields.company'), sortField: 'company', render: (user) => user.company },
-    { key: 'country', label: t('users.fields.country'), render: (user) => countryName(user.country, currentLocale()) },
+    { key: 'country', label: t('users.fields.country'), grow: 0.6, render: (user) => countryName(user.country, currentLocale()) },
     { key: 'accessRole', label: t('users.fields.accessRole'), kind: 'fit', sortField: 'accessRole', render: (user) => t(`users.roles.${user.accessRole}`) },
     {
       key: 'registration',

@@ -9,7 +9,8 @@ import { formValidator } from '../../lib/forms.ts';
 import i18n from '../../lib/i18n.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { showFieldErrors } from '../../lib/server-errors.ts';
-import { useSaveEndpoint } from './api/webhooks.ts';
+import { useVersionedEdit } from '../../lib/use-versioned-edit.tsx';
+import { useEndpointsChanged, useSaveEndpoint } from './api/webhooks.ts';
 
 interface Values {
   url: string;
@@ -25,13 +26,20 @@ function urlMessage(error: unknown): string | null {
   return detail.code && i18n.exists(`webhooks.urlErrors.${detail.code}`) ? i18n.t(`webhooks.urlErrors.${detail.code}`) : null;
 }
 
-/** Create or edit an endpoint: its address, the events it receives, on or off, and a description. */
+const valuesOf = (endpoint: WebhookEndpoint | null): Values => ({ url: endpoint?.url ?? '', events: endpoint?.events ?? [], enabled: endpoint?.enabled ?? true, description: endpoint?.description ?? '' });
+const bodyOf = (values: Values) => ({ ...values, description: values.description || null });
+const ENDPOINT_LABELS = { url: 'webhooks.url', events: 'webhooks.events', enabled: 'webhooks.enabled', description: 'webhooks.description' };
+
+/**
+ * Create or edit an endpoint: its address, the events it receives, on or off, and a description. An
+ * edit sends only what the person changed, with If-Match (a change made meanwhile is shown, never reverted).
+ */
 export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint: WebhookEndpoint | null; onSaved(saved: WebhookEndpoint | WebhookEndpointWithSecret): void; onCancel(): void }) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const save = useSaveEndpoint(endpoint?.id ?? null);
   const form = useForm<Values>({
-    initialValues: { url: endpoint?.url ?? '', events: endpoint?.events ?? [], enabled: endpoint?.enabled ?? true, description: endpoint?.description ?? '' },
+    initialValues: valuesOf(endpoint),
     validate: (values) => {
       const errors = formValidator(webhookEndpointFields)(values);
       // An empty address keeps the shared "required" text; an address of another kind learns what one must look like.
@@ -41,11 +49,30 @@ export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint: Webhoo
     },
   });
 
+  const endpointsChanged = useEndpointsChanged();
+  const done = (saved: WebhookEndpoint | WebhookEndpointWithSecret) => {
+    showSuccess(t(endpoint ? 'webhooks.saved' : 'webhooks.added'));
+    onSaved(saved);
+  };
+  const edit = useVersionedEdit<WebhookEndpoint>({
+    path: endpoint ? `/webhook-endpoints/${endpoint.id}` : null,
+    initial: endpoint,
+    bodyOf: (record) => bodyOf(valuesOf(record)),
+    labels: ENDPOINT_LABELS,
+    onReload: (current) => {
+      form.setValues(valuesOf(current));
+      form.resetDirty(valuesOf(current));
+    },
+    onSaved: async (saved) => {
+      await endpointsChanged();
+      done(saved);
+    },
+  });
+
   const submit = form.onSubmit(async (values) => {
     try {
-      const saved = await save.mutateAsync({ ...values, description: values.description || null } as WebhookEndpointFields);
-      showSuccess(t(endpoint ? 'webhooks.saved' : 'webhooks.added'));
-      onSaved(saved);
+      if (endpoint) await edit.save(bodyOf(values));
+      else done(await save.mutateAsync(bodyOf(values) as WebhookEndpointFields));
     } catch (error) {
       const message = urlMessage(error);
       if (message) form.setFieldError('url', message);
@@ -66,8 +93,9 @@ export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint: Webhoo
         </Checkbox.Group>
         <Textarea label={t('webhooks.description')} autosize minRows={1} maxLength={500} {...form.getInputProps('description')} />
         <Switch label={t('webhooks.enabled')} {...form.getInputProps('enabled', { type: 'checkbox' })} />
-        <FormActions editing={Boolean(endpoint)} saving={save.isPending} onCancel={onCancel} />
+        <FormActions editing={Boolean(endpoint)} saving={save.isPending || edit.saving} onCancel={onCancel} />
       </Stack>
+      {edit.conflictDialog}
     </form>
   );
 }

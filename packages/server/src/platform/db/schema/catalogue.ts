@@ -38,6 +38,8 @@ export interface FeaturesTable {
   localized_description: string;
   hidden: Bool;
   notes: string | null;
+  /** Migration 0033: none, integer or string. */
+  value_type: ColumnType<'none' | 'integer' | 'string', 'none' | 'integer' | 'string' | undefined, 'none' | 'integer' | 'string'>;
   created_at: string;
   updated_at: string;
 }
@@ -60,6 +62,18 @@ export interface LicensePoliciesTable {
   free_updates_period_days: number | null;
   /** Migration 0021: how many days a machine may borrow a floating seat for offline use; 0 = none. */
   max_borrow_days: ColumnType<number, number | undefined, number>;
+  /** Migration 0031: licenses of the policy may have beta releases. */
+  beta_updates: ColumnType<Bool, Bool | undefined, Bool>;
+  /** Migration 0028: MACHINE (a TAN's count is machines) or USER (named users), the reassignment wait and machines per person. */
+  seat_mode: ColumnType<'MACHINE' | 'USER', 'MACHINE' | 'USER' | undefined, 'MACHINE' | 'USER'>;
+  seat_reassign_hours: ColumnType<number, number | undefined, number>;
+  machines_per_user: ColumnType<number, number | undefined, number>;
+  /** Migration 0033: grants (JSON) and the soft limit in percent. */
+  entitlements: ColumnType<string, string | undefined, string>;
+  overage_percent: ColumnType<number, number | undefined, number>;
+  /** Migration 0034: INSTANCE (a FLOATING policy whose TAN leases a seat per process) or MACHINE, and the lease's time to live. */
+  lease_mode: ColumnType<'MACHINE' | 'INSTANCE', 'MACHINE' | 'INSTANCE' | undefined, 'MACHINE' | 'INSTANCE'>;
+  lease_ttl_seconds: ColumnType<number | null, number | null | undefined, number | null>;
   notes: string | null;
   created_at: string;
   updated_at: string;
@@ -76,6 +90,8 @@ export interface ProductsTable {
   release_date: string | null;
   default_license_policy_id: number | null;
   notes: string | null;
+  /** Migration 0033: feature name → default value (JSON). */
+  feature_values: ColumnType<string, string | undefined, string>;
   created_at: string;
   updated_at: string;
 }
@@ -91,4 +107,39 @@ export interface ProductDownloadLinksTable {
   type: 'mac' | 'win' | 'offline';
   url: string;
   position: number;
+}
+
+/** Migration 0031: a build of a product version (DESIGN.md section 6i). */
+export interface ReleasesTable {
+  id: Generated<number>;
+  product_id: number;
+  version: string;
+  channel: 'stable' | 'beta';
+  released_at: string;
+  /** JSON: Markdown per language. */
+  notes: string;
+  yanked: Bool;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReleaseArtifactsTable {
+  id: Generated<number>;
+  release_id: number;
+  platform: 'windows' | 'macos' | 'linux' | 'any';
+  arch: 'x86_64' | 'arm64' | 'any';
+  filename: string;
+  /** bigint: PostgreSQL answers a string; read it with Number(). */
+  size: ColumnType<number | string, number, number>;
+  sha256: string;
+  sig: string;
+  kid: string;
+  storage_key: string;
+  created_at: string;
+}
+
+export interface ReleaseDownloadsTable {
+  release_id: number;
+  month: string;
+  count: number;
 }

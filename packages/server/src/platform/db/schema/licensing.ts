@@ -17,6 +17,11 @@ export interface TansTable {
   /** Migration 0021: suspended (reversible, an unpaid subscription) and the end of a subscription's paid period plus grace. */
   suspended: ColumnType<Bool, Bool | undefined, Bool>;
   valid_until: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Migration 0028: the organization that owns the TAN (and the licenses made from it). */
+  organization_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Migration 0033: grants and metadata (JSON). */
+  entitlements: ColumnType<string, string | undefined, string>;
+  metadata: ColumnType<string, string | undefined, string>;
   created_at: string;
   updated_at: string;
 }
@@ -48,6 +53,18 @@ export interface LicensesTable {
   tan_valid_until: ColumnType<string | null, string | null | undefined, string | null>;
   /** The license this one continues after a free upgrade (migration 0007); it counts as no new activation. */
   upgraded_from_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Migration 0028: the organization that owns the license, and the named-user seat a signed-in machine uses. */
+  organization_id: ColumnType<number | null, number | null | undefined, number | null>;
+  seat_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Migration 0033: the license's own grants and metadata (JSON), and copies of its TAN's. */
+  entitlements: ColumnType<string, string | undefined, string>;
+  metadata: ColumnType<string, string | undefined, string>;
+  tan_entitlements: ColumnType<string, string | undefined, string>;
+  tan_metadata: ColumnType<string, string | undefined, string>;
+  /** Migration 0034: a license activated offline is bound to this install key (SHA-256 thumbprint), by a file issued then. */
+  install_key_id: ColumnType<string | null, string | null | undefined, string | null>;
+  install_public_key: ColumnType<string | null, string | null | undefined, string | null>;
+  offline_file_issued_at: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -78,6 +95,12 @@ export interface SigningKeysTable {
   private_key: string;
   active: Bool;
   created_at: string;
+  /** Migration 0030: when it starts signing (published before); the newest started key signs. */
+  activates_at: string | null;
+  /** Migration 0030: set by `keys:retire`, after which it never signs. */
+  retired_at: string | null;
+  /** Migration 0030: when it leaves the published keys (null: published for good). */
+  unpublish_at: string | null;
 }
 
 export interface AnyLicLinksTable {
@@ -99,6 +122,31 @@ export interface FloatingSeatsTable {
   renewed_at: string;
   /** Migration 0021: the end of a borrowed lease (the machine took the seat offline); null when not borrowed. */
   borrowed_until: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Migration 0033: granted beyond the count (a soft limit). */
+  overage: ColumnType<Bool, Bool | undefined, Bool>;
+}
+
+/** Migration 0033: over-limit grants, one row per TAN, day, license and machine. */
+export interface LicenseOveragesTable {
+  tan_id: number;
+  license_id: number;
+  machine_id: string;
+  day: string;
+}
+
+/** Migration 0034: a process's lease of a seat of an INSTANCE TAN; live while leased_until lies ahead. */
+export interface InstanceLeasesTable {
+  tan_id: number;
+  instance_id: string;
+  leased_until: string;
+  renewed_at: string;
+}
+
+/** Migration 0034: the nonce of every deactivation proof accepted, so that none is accepted twice. */
+export interface OfflineProofNoncesTable {
+  nonce: string;
+  license_id: number;
+  used_at: string;
 }
 
 export interface LicenseLastSeenTable {

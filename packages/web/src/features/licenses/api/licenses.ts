@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ListResult, User } from '@lm/contract';
-import type { ExtendLicense, License, LicenseUpdate, TemporaryLicense, TemporaryOptions } from '@lm/contract/license';
+import type { ExtendLicense, License, TemporaryLicense, TemporaryOptions } from '@lm/contract/license';
 import { api } from '../../../lib/api.ts';
 
 /** A license as the API client hands it over: timestamps parsed to dates. */
@@ -57,8 +57,6 @@ export const useChangeMachine = () =>
 export const useMove = () => useLicenseMutation(({ id, email }: { id: number; email: string }) => api<LicenseItem>(`/licenses/${id}/move`, { method: 'POST', body: { email } }));
 export const useDelete = () => useLicenseMutation((id: number) => api(`/licenses/${id}`, { method: 'DELETE' }));
 export const useUpgrade = () => useLicenseMutation((id: number) => api<LicenseItem>(`/licenses/${id}/upgrade`, { method: 'POST' }));
-export const useAdminUpdate = () =>
-  useLicenseMutation(({ id, ...body }: LicenseUpdate & { id: number }) => api<LicenseItem>(`/licenses/${id}`, { method: 'PUT', body }));
 
 /** The signed license file (issue 6 serves it): a plain download link. */
 export function licenseFileUrl(id: number, format: 'lic' | 'json' = 'lic'): string {

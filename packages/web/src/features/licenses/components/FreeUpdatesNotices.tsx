@@ -1,5 +1,5 @@
 import { Alert, List, Stack } from '@mantine/core';
-import { IconAlertTriangle, IconClockExclamation } from '@tabler/icons-react';
+import { IconInfoCircle, IconClockExclamation } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { daysBetween, todayOf } from '@lm/contract/license';
 import type { LicenseItem } from '../api/licenses.ts';
@@ -29,7 +29,7 @@ export function FreeUpdatesNotices({ licenses }: { licenses: readonly LicenseIte
         </Alert>
       )}
       {expired.length > 0 && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle />} title={t('licenses.expiredTitle', { count: expired.length })} role="status">
+        <Alert color="gray" variant="light" icon={<IconInfoCircle />} title={t('licenses.expiredTitle', { count: expired.length })} role="status">
           <List size="sm">{expired.map(item)}</List>
         </Alert>
       )}

@@ -1,12 +1,13 @@
 import { useState, type ReactNode } from 'react';
 import { ActionIcon, Alert, Badge, Button, Card, Group, Popover, Stack, Table, Text, Title } from '@mantine/core';
 import { openConfirmModal } from '../../../components/modals.tsx';
-import { IconArrowsExchange, IconCalendarPlus, IconDeviceDesktop, IconDownload, IconEdit, IconGift, IconInfoCircle, IconTrash } from '@tabler/icons-react';
+import { IconArrowsExchange, IconCalendarPlus, IconDeviceDesktop, IconDownload, IconEdit, IconGift, IconHistory, IconInfoCircle, IconListCheck, IconPackage, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { todayOf } from '@lm/contract/license';
 import { formatTanCode } from '@lm/contract/tan';
 import { ChangeLogLink } from '../../../components/ChangeLogLink.tsx';
-import { useAbility } from '../../../lib/auth.ts';
+import { useAbility, useAuth } from '../../../lib/auth.ts';
+import { Link } from 'react-router';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { licenseFileUrl, useDelete, type LicenseItem } from '../api/licenses.ts';
 import { currentLocale } from '../../../lib/i18n.ts';
@@ -14,8 +15,11 @@ import { formatDate, formatDateTime } from '../../../lib/format.ts';
 import { hasEnded, lastValidDay, licenseSubject, policyName } from '../format.ts';
 import { AdminEditDialog, ChangeMachineDialog, ExtendDialog, MoveDialog } from './LicenseDialogs.tsx';
 import { useUpgradeOffer } from './FreeUpgrade.tsx';
+import { LicenseTimelineDialog } from '../../../components/LicenseTimeline.tsx';
 
-type Dialog = 'extend' | 'machine' | 'move' | 'edit' | null;
+import { LicenseEntitlementsDialog } from '../../../components/LicenseEntitlementsDialog.tsx';
+
+type Dialog = 'extend' | 'machine' | 'move' | 'edit' | 'events' | 'entitlements' | null;
 
 function FreeUpdatesInfo({ license }: { license: LicenseItem }) {
   const { t } = useTranslation();
@@ -54,6 +58,7 @@ function SeatInfo({ seat }: { seat: LicenseItem['seat'] }) {
 export function LicenseCard({ license, showOwner = false }: { license: LicenseItem; showOwner?: boolean }) {
   const { t } = useTranslation();
   const ability = useAbility();
+  const { user } = useAuth();
   const remove = useDelete();
   const offerUpgrade = useUpgradeOffer();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -68,8 +73,9 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
 
   const lastDay = lastValidDay(license);
   const validity = lastDay ? formatDate(lastDay) : license.permanent ? t('licenses.permanent') : t('licenses.unlimited');
-  // The subscription's end is the license's when it comes first: said so, since a renewal moves it.
-  const bySubscription = lastDay !== null && lastDay === license.tanValidUntil;
+  // A shop subscription's end is the license's when it comes first: said so, since a renewal moves it.
+  // An end set by hand on the TAN is no subscription and is not described as one.
+  const bySubscription = license.tanSubscription && lastDay !== null && lastDay === license.tanValidUntil;
 
   const confirmDelete = () =>
     openConfirmModal({
@@ -183,6 +189,11 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
               </FileButton>
             </Button.Group>
           )}
+          {downloadable && license.ownerId === user?.id && (
+            <Button size="xs" variant="light" component={Link} to={`/account/downloads?licenseId=${license.id}`} leftSection={<IconPackage size={14} />} data-testid="software-downloads">
+              {t('releases.open')}
+            </Button>
+          )}
           {live && can('update', 'machineId') && (
             <Button size="xs" variant="light" leftSection={<IconDeviceDesktop size={14} />} onClick={() => setDialog('machine')}>
               {t('licenses.changeMachine')}
@@ -203,11 +214,17 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
               {t('licenses.edit')}
             </Button>
           )}
+          <Button size="xs" variant="light" leftSection={<IconListCheck size={14} />} onClick={() => setDialog('entitlements')} data-testid="license-entitlements-button">
+            {t('entitlements.button')}
+          </Button>
           {can('delete') && (
             <Button size="xs" variant="light" color="red" leftSection={<IconTrash size={14} />} onClick={confirmDelete}>
               {t('common.delete')}
             </Button>
           )}
+          <Button size="xs" variant="subtle" leftSection={<IconHistory size={14} />} onClick={() => setDialog('events')} data-testid="license-events-open">
+            {t('licenseEvents.open')}
+          </Button>
           <ChangeLogLink model="License" recordId={license.id} inline />
         </Group>
       </Stack>
@@ -215,6 +232,10 @@ export function LicenseCard({ license, showOwner = false }: { license: LicenseIt
       {dialog === 'machine' && <ChangeMachineDialog license={license} onClose={() => setDialog(null)} />}
       {dialog === 'move' && <MoveDialog license={license} onClose={() => setDialog(null)} />}
       {dialog === 'edit' && <AdminEditDialog license={license} onClose={() => setDialog(null)} />}
+      {dialog === 'events' && <LicenseTimelineDialog licenseId={license.id} title={license.productName} onClose={() => setDialog(null)} />}
+      {dialog === 'entitlements' && (
+        <LicenseEntitlementsDialog licenseId={license.id} productName={license.productName} editable={can('update', 'entitlements')} onClose={() => setDialog(null)} />
+      )}
     </Card>
   );
 }

@@ -9,7 +9,9 @@ import { formatDate } from '../../../lib/format.ts';
 import { formValidator } from '../../../lib/forms.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { showFieldErrors } from '../../../lib/server-errors.ts';
-import { useAdminUpdate, useChangeMachine, useExtend, useMove, type LicenseItem } from '../api/licenses.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { LICENSES_KEY, useChangeMachine, useExtend, useMove, type LicenseItem } from '../api/licenses.ts';
+import { useVersionedEdit } from '../../../lib/use-versioned-edit.tsx';
 import { LocalizedDateInput } from '../../../components/LocalizedDates.tsx';
 import { Dialog } from '../../../components/Dialog.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
@@ -21,17 +23,23 @@ interface DialogProps {
 
 const extendForm = z.object({ amount: z.number().int().min(1).max(MAX_EXTENSION_AMOUNT), unit: z.enum(TRIAL_EXTENSION_UNITS) });
 
-/** Extend a trial by days, weeks or months, offering only what its latest end allows. */
+/**
+ * Extend a trial by days, weeks or months (all three always offered, product spec), the amount
+ * limited to what its latest end allows; asking for more is told the spec's "You cannot extend the
+ * license this far into the future" with the latest end.
+ */
 export function ExtendDialog({ license, onClose }: DialogProps) {
   const { t } = useTranslation();
   const extend = useExtend();
   const limits = extensionLimits(license, todayOf());
-  const units = TRIAL_EXTENSION_UNITS.filter((unit) => limits[unit] > 0);
+  const tooFar = () =>
+    license.latestTrialEnd ? t('errors.ERR_EXTEND_TOO_FAR_latest', { latest: formatDate(license.latestTrialEnd) }) : t('errors.ERR_EXTEND_TOO_FAR');
   const form = useForm<{ amount: number | string; unit: TrialExtensionUnit }>({
     initialValues: { amount: Math.min(7, limits.days) || 1, unit: 'days' },
+    validateInputOnChange: true,
     validate: (values) => {
       const errors = formValidator(extendForm)(values);
-      if (Number(values.amount) > limits[values.unit]) errors.amount = t('licenses.extendAtMost', { count: limits[values.unit], unit: t(`licenses.units.${values.unit}`) });
+      if (Number(values.amount) > limits[values.unit]) errors.amount = tooFar();
       return errors;
     },
   });
@@ -50,7 +58,7 @@ export function ExtendDialog({ license, onClose }: DialogProps) {
       <form onSubmit={submit} noValidate>
         <Stack>
           {license.latestTrialEnd && <Text size="sm">{t('licenses.extendLatest', { date: formatDate(license.latestTrialEnd) })}</Text>}
-          {units.length === 0 ? (
+          {limits.days === 0 ? (
             <>
               <Text size="sm" c="dimmed" data-testid="extend-none-left">
                 {t('licenses.extendNoneLeft')}
@@ -63,8 +71,24 @@ export function ExtendDialog({ license, onClose }: DialogProps) {
             </>
           ) : (
             <>
-              <NumberInput label={t('licenses.extendAmount')} min={1} max={limits[unit]} allowDecimal={false} data-autofocus {...form.getInputProps('amount')} />
-              <SegmentedControl data={units.map((value) => ({ value, label: t(`licenses.units.${value}`) }))} {...form.getInputProps('unit')} />
+              <NumberInput
+                label={t('licenses.extendAmount')}
+                description={limits[unit] > 0 ? t('licenses.extendAtMost', { count: limits[unit], unit: t(`licenses.units.${unit}`) }) : undefined}
+                min={1}
+                max={Math.max(1, limits[unit])}
+                clampBehavior="none"
+                allowDecimal={false}
+                data-autofocus
+                {...form.getInputProps('amount')}
+              />
+              <SegmentedControl
+                data={TRIAL_EXTENSION_UNITS.map((value) => ({ value, label: t(`licenses.units.${value}`) }))}
+                {...form.getInputProps('unit')}
+                onChange={(value) => {
+                  form.setFieldValue('unit', value as TrialExtensionUnit);
+                  form.validateField('amount');
+                }}
+              />
               <FormActions submitLabel={t('licenses.extend')} saving={extend.isPending} onCancel={onClose} />
             </>
           )}
@@ -128,16 +152,36 @@ export function MoveDialog({ license, onClose }: DialogProps) {
   );
 }
 
-/** The administrator's edit: valid until, permanent, revoked. */
+const adminFields = (license: LicenseItem) => ({ validUntil: license.validUntil || null, permanent: license.permanent, revoked: license.revoked });
+const ADMIN_EDIT_LABELS = { validUntil: 'licenses.validUntil', permanent: 'licenses.permanent', revoked: 'licenses.revokedLabel' };
+
+/**
+ * The administrator's edit: valid until, permanent, revoked. Only what the person changed is sent,
+ * with the version the dialog shows (If-Match): a revocation made meanwhile is never undone silently.
+ */
 export function AdminEditDialog({ license, onClose }: DialogProps) {
   const { t } = useTranslation();
-  const update = useAdminUpdate();
-  const form = useForm({ initialValues: { validUntil: license.validUntil, permanent: license.permanent, revoked: license.revoked } });
-  const submit = form.onSubmit(async (values) => {
-    try {
-      await update.mutateAsync({ id: license.id, validUntil: values.validUntil || null, permanent: values.permanent, revoked: values.revoked });
+  const queryClient = useQueryClient();
+  const form = useForm({ initialValues: adminFields(license) });
+  const edit = useVersionedEdit<LicenseItem>({
+    path: `/licenses/${license.id}`,
+    initial: license,
+    bodyOf: adminFields,
+    labels: ADMIN_EDIT_LABELS,
+    formatValue: (field, value) => (field === 'validUntil' ? (value ? formatDate(String(value)) : t('licenses.unlimited')) : value ? t('common.yes') : t('common.no')),
+    onReload: (current) => {
+      form.setValues(adminFields(current));
+      form.resetDirty(adminFields(current));
+    },
+    onSaved: async () => {
+      await queryClient.invalidateQueries({ queryKey: LICENSES_KEY });
       showSuccess(t('licenses.saved'));
       onClose();
+    },
+  });
+  const submit = form.onSubmit(async (values) => {
+    try {
+      await edit.save({ validUntil: values.validUntil || null, permanent: values.permanent, revoked: values.revoked });
     } catch (error) {
       if (!showFieldErrors(form, error)) showError(error, 'licenses.updateFailed');
     }
@@ -149,9 +193,10 @@ export function AdminEditDialog({ license, onClose }: DialogProps) {
           <LocalizedDateInput label={t('licenses.validUntil')} clearable placeholder={t('licenses.unlimited')} {...form.getInputProps('validUntil')} />
           <Checkbox label={t('licenses.permanent')} {...form.getInputProps('permanent', { type: 'checkbox' })} />
           <Checkbox label={t('licenses.revokedLabel')} color="red" {...form.getInputProps('revoked', { type: 'checkbox' })} />
-          <FormActions editing saving={update.isPending} onCancel={onClose} />
+          <FormActions editing saving={edit.saving} onCancel={onClose} />
         </Stack>
       </form>
+      {edit.conflictDialog}
     </Dialog>
   );
 }

@@ -11,6 +11,12 @@ export function useShopConnections() {
   return useQuery({ queryKey: [...KEY, 'list'], queryFn: ({ signal }) => api<ListResult<ShopConnection>>('/shop-connections', { signal }) });
 }
 
+/** After a connection was changed by an edit form's versioned save: the lists anew. */
+export function useShopConnectionsChanged(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: KEY });
+}
+
 /** POST /shop-connections, or PUT /shop-connections/{id} (a secret left out keeps the stored one). */
 export function useSaveShopConnection(id: number | null) {
   const queryClient = useQueryClient();

@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CACHE_LIFETIME_MS, type ListResult } from '@lm/contract';
 import type { Tan, TanFieldsInput, TanLimits } from '@lm/contract/tan';
+import type { TanAttentionState } from '@lm/contract/dashboard';
 import { api } from '../../../lib/api.ts';
 import { clearAcrossTabs } from '../../../lib/cache-broadcast.ts';
 
@@ -11,6 +12,8 @@ export interface TanListParams {
   filter?: string;
   tag?: string;
   revoked?: boolean;
+  /** Only the TANs that need someone (the staff home links here). */
+  state?: TanAttentionState;
   offset: number;
   /** The previous page's next-page cursor (lib/list-paging.ts). */
   after?: string;
@@ -27,7 +30,7 @@ export function useTans(params: TanListParams) {
     queryFn: ({ signal }) =>
       api<ListResult<TanItem>>('/tans', {
         signal,
-        query: { filter: params.filter, tag: params.tag, revoked: params.revoked === undefined ? undefined : String(params.revoked), offset: params.offset, after: params.after, limit: params.limit, sort: params.sort },
+        query: { filter: params.filter, tag: params.tag, revoked: params.revoked === undefined ? undefined : String(params.revoked), state: params.state, offset: params.offset, after: params.after, limit: params.limit, sort: params.sort },
       }),
     placeholderData: keepPreviousData,
   });
@@ -50,6 +53,12 @@ function useTanMutation<Input, Output>(call: (input: Input) => Promise<Output>) 
       await clearAcrossTabs(queryClient, [TANS_KEY, TAGS_KEY]);
     },
   });
+}
+
+/** After a TAN was changed elsewhere than through these mutations (an edit dialog's versioned save): lists and tags anew, in every tab. */
+export function useTansChanged(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return () => clearAcrossTabs(queryClient, [TANS_KEY, TAGS_KEY]);
 }
 
 export const useCreateTans = () =>

@@ -9,7 +9,8 @@ import { ChangeLogLink } from '../../../components/ChangeLogLink.tsx';
 import { formValidator } from '../../../lib/forms.ts';
 import { showError, showSuccess } from '../../../lib/notify.ts';
 import { showFieldErrors } from '../../../lib/server-errors.ts';
-import { useUpdateTan, type TanItem } from '../api/tans.ts';
+import { useTansChanged, type TanItem } from '../api/tans.ts';
+import { useVersionedEdit } from '../../../lib/use-versioned-edit.tsx';
 import { useAllLicensePolicies } from '../../../lib/license-policies.ts';
 import { TAN_FIELD_LABELS, tanFormSchema, toTanBody, toTanForm, type TanFormValues } from '../form.ts';
 import { TanFormFields } from './TanFormFields.tsx';
@@ -24,16 +25,42 @@ interface Props {
   onClose: () => void;
 }
 
-/** Edits a TAN; picking another product asks whether to extend its free updates (spec section 4). */
+/** The TAN's editable fields as the change names them, for sending only what changed. */
+const tanBodyOf = (tan: TanItem) => ({ ...toTanBody(toTanForm(tan)), revoked: tan.revoked, suspended: tan.suspended });
+
+const TAN_CONFLICT_LABELS: Record<string, string> = { ...TAN_FIELD_LABELS, revoked: 'tans.revoked', suspended: 'tans.suspended' };
+
+/**
+ * Edits a TAN; picking another product asks whether to extend its free updates (spec section 4).
+ * Only the fields the person changed are sent, with the version the dialog shows (If-Match): a
+ * change made meanwhile (a shop's renewal) is shown in a conflict dialog, never reverted.
+ */
 export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClose }: Props) {
   const { t } = useTranslation();
-  const update = useUpdateTan();
+  const tansChanged = useTansChanged();
   const policies = useAllLicensePolicies();
   const schema = useMemo(() => tanFormSchema(maxLicenseCount ?? Number.MAX_SAFE_INTEGER), [maxLicenseCount]);
   const form = useForm<TanFormValues>({ initialValues: toTanForm(tan), validate: formValidator(schema, TAN_FIELD_LABELS) });
   const [revoked, setRevoked] = useState(tan.revoked);
   const [suspended, setSuspended] = useState(tan.suspended);
   const [revokeLicenses, setRevokeLicenses] = useState(false);
+  const edit = useVersionedEdit<TanItem>({
+    path: `/tans/${tan.id}`,
+    initial: tan,
+    bodyOf: tanBodyOf,
+    labels: TAN_CONFLICT_LABELS,
+    onReload: (current) => {
+      form.setValues(toTanForm(current));
+      form.resetDirty(toTanForm(current));
+      setRevoked(current.revoked);
+      setSuspended(current.suspended);
+    },
+    onSaved: async () => {
+      await tansChanged();
+      showSuccess(t('tans.updated'));
+      onClose();
+    },
+  });
   // Only a revocation made now can take the licenses with it.
   const revoking = revoked && !tan.revoked && tan.activatedCount > 0;
 
@@ -54,11 +81,9 @@ export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClo
 
   const submit = form.onSubmit(async (values) => {
     try {
-      await update.mutateAsync({ id: tan.id, body: { ...toTanBody(values), revoked, suspended, ...(revoking && revokeLicenses ? { revokeLicenses: true } : {}) } });
-      showSuccess(t('tans.updated'));
-      onClose();
+      await edit.save({ ...toTanBody(values), revoked, suspended, ...(revoking && revokeLicenses ? { revokeLicenses: true } : {}) });
     } catch (error) {
-      if (!showFieldErrors(form, error)) showError(error, 'tans.updateFailed');
+      if (!showFieldErrors(form, error, ['entitlements', 'metadata'])) showError(error, 'tans.updateFailed');
     }
   });
 
@@ -89,9 +114,10 @@ export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClo
               onChange={(event) => setRevokeLicenses(event.currentTarget.checked)}
             />
           )}
-          <FormActions editing saving={update.isPending} onCancel={onClose} />
+          <FormActions editing saving={edit.saving} onCancel={onClose} />
         </Stack>
       </form>
+      {edit.conflictDialog}
     </Dialog>
   );
 }

@@ -96,6 +96,10 @@ export function TanFormFields({ form, maxLicenseCount, canChooseDistributor, lab
           onChange={(tags) => form.setFieldValue('tags', [...new Set(tags.flatMap(parseTanTags))] )}
         />
       </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Textarea label={t('entitlements.tanGrants')} description={t('entitlements.grantsHelp')} autosize minRows={2} maxRows={6} ff="monospace" data-testid="tan-entitlements" {...form.getInputProps('entitlements')} />
+        <Textarea label={t('entitlements.tanMetadata')} description={t('entitlements.metadataHelp')} autosize minRows={2} maxRows={6} ff="monospace" data-testid="tan-metadata" {...form.getInputProps('metadata')} />
+      </SimpleGrid>
       <Textarea label={t('tans.notes')} autosize minRows={2} maxRows={6} {...form.getInputProps('notes')} />
     </>
   );

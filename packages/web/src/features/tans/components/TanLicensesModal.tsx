@@ -1,4 +1,4 @@
-import { Anchor, Badge, Loader, Text } from '@mantine/core';
+import { Anchor, Badge, Loader, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -9,6 +9,7 @@ import type { TanItem } from '../api/tans.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { Dialog } from '../../../components/Dialog.tsx';
 import { DataTable, type DataColumn } from '../../../components/data-table/DataTable.tsx';
+import { LicenseTimeline } from '../../../components/LicenseTimeline.tsx';
 
 interface ActivatedLicense {
   id: number;
@@ -91,6 +92,10 @@ export function TanLicensesModal({ tan, onClose }: { tan: TanItem; onClose: () =
       {data && data.items.length > 0 && (
         <DataTable id="tan-licenses" columns={columns} items={data.items} rowKey={(license) => license.id} />
       )}
+      <Title order={4} size="h5" mt="md" mb="xs">
+        {t('licenseEvents.timeline')}
+      </Title>
+      <LicenseTimeline tanId={tan.id} />
     </Dialog>
   );
 }

@@ -25,6 +25,12 @@ export function useSaveEndpoint(id: number | null) {
 }
 
 /** PUT /webhook-endpoints/{id} with only `enabled`. */
+/** After an endpoint was changed by the edit form's versioned save: the lists anew. */
+export function useEndpointsChanged(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: KEY });
+}
+
 export function useSwitchEndpoint() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -19,6 +19,10 @@ import java.time.ZoneOffset;
  *               [--borrow-days N] [--release] [--refresh] [--import FILE]
  *               [--now ISO-TIME] [--clock-tolerance-hours N]
  * harness fingerprint --product NAME
+ * harness request --product NAME [--version V] --machine ID --store DIR --out FILE
+ * harness import --file F --product NAME [--version V] --machine ID --store DIR --keys FILE
+ * harness deactivate --product NAME [--version V] --machine ID --store DIR --keys FILE --out FILE
+ * harness lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]
  * </pre>
  *
  * check prints one JSON line {"valid","reason","licenseId","offline","expiresAt"} (the message why not
@@ -29,7 +33,11 @@ public final class Harness {
     private static final String USAGE = """
             usage: harness check --server URL --product NAME [--version V] --machine ID|auto --store DIR --keys FILE
                                  [--borrow-days N] [--release] [--refresh] [--import FILE] [--now ISO-TIME] [--clock-tolerance-hours N]
-                   harness fingerprint --product NAME""";
+                   harness fingerprint --product NAME
+                   harness request --product NAME [--version V] --machine ID --store DIR --out FILE
+                   harness import --file F --product NAME [--version V] --machine ID --store DIR --keys FILE
+                   harness deactivate --product NAME [--version V] --machine ID --store DIR --keys FILE --out FILE
+                   harness lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]""";
 
     private Harness() {}
 
@@ -38,8 +46,8 @@ public final class Harness {
     }
 
     static int run(String[] args) {
-        if (args.length < 1 || !(args[0].equals("check") || args[0].equals("fingerprint"))) return usage(null);
-        String server = null, product = null, version = null, machine = null, store = null, keysFile = null, importFile = null, now = null;
+        if (args.length < 1 || !java.util.List.of("check", "fingerprint", "request", "import", "deactivate", "lease").contains(args[0])) return usage(null);
+        String server = null, product = null, version = null, machine = null, store = null, keysFile = null, importFile = null, now = null, out = null, key = null, instance = null;
         int borrowDays = 0;
         long toleranceHours = 48;
         boolean release = false, refresh = false;
@@ -58,7 +66,10 @@ public final class Harness {
                     case "--store" -> store = value;
                     case "--keys" -> keysFile = value;
                     case "--borrow-days" -> borrowDays = Integer.parseInt(value);
-                    case "--import" -> importFile = value;
+                    case "--import", "--file" -> importFile = value;
+                    case "--out" -> out = value;
+                    case "--key" -> key = value;
+                    case "--instance" -> instance = value;
                     case "--now" -> now = value;
                     case "--clock-tolerance-hours" -> toleranceHours = Long.parseLong(value);
                     default -> { return usage("unknown option " + name); }
@@ -73,6 +84,20 @@ public final class Harness {
                 System.out.println(MachineFingerprint.of(product));
                 return 0;
             }
+            if (args[0].equals("lease")) {
+                if (server == null || product == null || key == null || keysFile == null || instance == null) return usage(null);
+                return Offline.lease(server, product, version, key, instance, PublicKeys.fromJson(Files.readString(Path.of(keysFile), StandardCharsets.UTF_8)), release);
+            }
+            if (args[0].equals("request")) {
+                if (product == null || machine == null || store == null || out == null) return usage(null);
+                return Offline.request(product, version, machine, Path.of(store), Path.of(out));
+            }
+            if (args[0].equals("deactivate")) {
+                if (product == null || machine == null || store == null || out == null || keysFile == null) return usage(null);
+                return Offline.deactivate(product, machine, Path.of(store), PublicKeys.fromJson(Files.readString(Path.of(keysFile), StandardCharsets.UTF_8)), Path.of(out));
+            }
+            if (args[0].equals("import") && importFile == null) return usage(null);
+            if (server == null && args[0].equals("import")) server = "http://127.0.0.1:9";
             if (server == null || product == null || machine == null || store == null || keysFile == null) return usage(null);
             if (machine.equals("auto")) machine = MachineFingerprint.of(product);
             Clock clock = Clock.systemUTC();
@@ -91,6 +116,7 @@ public final class Harness {
                     .publicKeys(PublicKeys.fromJson(Files.readString(Path.of(keysFile), StandardCharsets.UTF_8)))
                     .store(Path.of(store))
                     .borrowDays(borrowDays)
+                    .installKeyId(InstallKey.load(Path.of(store)).keyId)
                     .clockTolerance(Duration.ofHours(toleranceHours))
                     .clock(clock)
                     .build();
@@ -105,6 +131,9 @@ public final class Harness {
             System.out.println(status.toJson());
             if (!status.valid()) System.err.println(status.message());
             return status.valid() ? 0 : 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 2;
         } catch (IOException | RuntimeException e) {
             System.err.println(e.getMessage());
             return 2;

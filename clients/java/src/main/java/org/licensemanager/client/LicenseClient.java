@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -40,6 +41,8 @@ public final class LicenseClient {
     private final PublicKeys keys;
     private final LicenseStore store;
     private final int borrowDays;
+    /** This installation's install key id: a file bound to another key is refused (DESIGN.md section 6h). */
+    private final String installKeyId;
     private final Duration requestTimeout, clockTolerance;
     private final Clock clock;
     private final HttpClient http;
@@ -54,6 +57,7 @@ public final class LicenseClient {
         this.keys = Objects.requireNonNull(b.publicKeys, "publicKeys");
         this.store = new LicenseStore(Objects.requireNonNull(b.store, "store"));
         this.borrowDays = b.borrowDays;
+        this.installKeyId = b.installKeyId;
         this.requestTimeout = b.requestTimeout;
         this.clockTolerance = b.clockTolerance;
         this.clock = b.clock;
@@ -65,7 +69,7 @@ public final class LicenseClient {
     }
 
     public static final class Builder {
-        private String serverUrl, product, version, machineId;
+        private String serverUrl, product, version, machineId, installKeyId;
         private PublicKeys publicKeys;
         private Path store;
         private int borrowDays;
@@ -86,6 +90,8 @@ public final class LicenseClient {
         public Builder store(Path value) { store = value; return this; }
         /** Borrow a floating seat for offline use for that many days at the next request (0: no). */
         public Builder borrowDays(int value) { borrowDays = value; return this; }
+        /** {@link InstallKey#keyId} of this installation: files bound to another install key are refused. */
+        public Builder installKeyId(String value) { installKeyId = value; return this; }
         public Builder requestTimeout(Duration value) { requestTimeout = value; return this; }
         /** How far the local clock may lag the server's time before CLOCK_TAMPERED (48 hours). */
         public Builder clockTolerance(Duration value) { clockTolerance = value; return this; }
@@ -140,7 +146,7 @@ public final class LicenseClient {
     public void release() throws IOException {
         HttpResponse<String> response;
         try {
-            response = request("DELETE", null, false);
+            response = request("DELETE", null, false, null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
@@ -172,6 +178,7 @@ public final class LicenseClient {
     /** The last word on any status: a clock behind the server's vouched time beyond the tolerance. */
     private LicenseStatus finish(LicenseStatus status) {
         Duration behind = Duration.between(clock.instant(), trusted);
+        if (behind.compareTo(clockTolerance) > 0) noteTampering();
         // It spoils a valid or an expired verdict (the clock was set back to keep a file alive); the
         // server's own refusals (revoked, no seat, ...) stand as they are.
         if (behind.compareTo(clockTolerance) > 0 && (status.valid() || status.reason() == Reason.EXPIRED)) {
@@ -179,6 +186,16 @@ public final class LicenseClient {
                     status.offline(), status.fromServer(), status.license());
         }
         return status;
+    }
+
+    /** Remembers in the store when the clock was first seen set back, until a license request reports it (DESIGN.md 6j). */
+    private void noteTampering() {
+        if (store.read(LicenseStore.CLOCK_TAMPERED_FILE) != null) return;
+        try {
+            store.write(LicenseStore.CLOCK_TAMPERED_FILE, now().truncatedTo(ChronoUnit.MILLIS).toString());
+        } catch (IOException e) {
+            // a store that cannot be written keeps nothing, files neither
+        }
     }
 
     private void raiseTrusted(Instant time) {
@@ -200,6 +217,8 @@ public final class LicenseClient {
     }
 
     private boolean fits(LicensePayload payload) {
+        Object bound = payload.fields().get("installKeyId");
+        if (bound != null && !bound.equals(installKeyId)) return false;
         return (payload.machineId().equals(machineId) || payload.isAnyLic()) && payload.productName().equals(product) && (version == null || payload.productVersion().equals(version));
     }
 
@@ -282,10 +301,11 @@ public final class LicenseClient {
         return refreshDueAt(candidate.payload());
     }
 
-    private HttpResponse<String> request(String method, String ifNoneMatch, boolean borrow) throws IOException, InterruptedException {
+    private HttpResponse<String> request(String method, String ifNoneMatch, boolean borrow, String clockTamperedAt) throws IOException, InterruptedException {
         StringBuilder body = new StringBuilder("{\"machineId\":").append(Json.quote(machineId)).append(",\"product\":").append(Json.quote(product));
         if (version != null) body.append(",\"version\":").append(Json.quote(version));
         if (borrow && borrowDays > 0) body.append(",\"borrowDays\":").append(borrowDays);
+        if (clockTamperedAt != null) body.append(",\"clockTamperedAt\":").append(Json.quote(clockTamperedAt.strip()));
         body.append('}');
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(serverUrl + "/api/client/v1/license"))
                 .timeout(requestTimeout)
@@ -300,9 +320,12 @@ public final class LicenseClient {
         Candidate held = stored.usable().stream().filter(c -> !c.payload().isAnyLic()).findFirst().orElse(null);
         // A borrow asks for a new file (one that says borrowedUntil), so it sends no If-None-Match.
         boolean borrow = borrowDays > 0 && (held == null || borrowPending(held.payload()));
+        // A clock set back is reported with this request, and forgotten once the server answered it.
+        if (Duration.between(clock.instant(), trusted).compareTo(clockTolerance) > 0) noteTampering();
+        String tamperedAt = store.read(LicenseStore.CLOCK_TAMPERED_FILE);
         HttpResponse<String> response;
         try {
-            response = request("POST", held != null && !borrow ? held.tag() : null, borrow);
+            response = request("POST", held != null && !borrow ? held.tag() : null, borrow, tamperedAt);
         } catch (IOException | IllegalArgumentException e) {
             return offline(stored, "the license server cannot be reached (" + e + ")");
         } catch (InterruptedException e) {
@@ -311,6 +334,7 @@ public final class LicenseClient {
         }
         recordServerTime(response);
         int status = response.statusCode();
+        if (tamperedAt != null && status < 500) store.remove(LicenseStore.CLOCK_TAMPERED_FILE);
         if (status == 304 && held != null && !borrow) {
             try {
                 store.write(LicenseStore.CONFIRMED_FILE, held.tag() + " " + now().toEpochMilli() + "\n");

@@ -34,8 +34,33 @@ public record LicensePayload(
         return "ANYLIC".equals(kind) && "*".equals(machineId);
     }
 
+    /** Whether the license has the feature (DESIGN.md section 6g; files before entitlements: its features). */
     public boolean hasFeature(String feature) {
-        return features.contains(feature);
+        Map<String, Object> entitlements = Json.object(fields.get("entitlements"));
+        return entitlements != null ? entitlements.containsKey(feature) : features.contains(feature);
+    }
+
+    /**
+     * The feature's value: a {@link Long} or a {@link String}, {@link Boolean#TRUE} for a flag, null
+     * when the license lacks the feature.
+     */
+    public Object featureValue(String feature) {
+        if (!hasFeature(feature)) return null;
+        Map<String, Object> entitlements = Json.object(fields.get("entitlements"));
+        Object value = entitlements == null ? Boolean.TRUE : entitlements.get(feature);
+        if (value instanceof Double number && number == Math.rint(number)) return number.longValue();
+        return value == null ? Boolean.TRUE : value;
+    }
+
+    /** The license's metadata: key–value pairs of the license and its TAN (empty when none). */
+    public Map<String, String> metadata() {
+        Map<String, Object> metadata = Json.object(fields.get("metadata"));
+        if (metadata == null) return Map.of();
+        Map<String, String> result = new java.util.TreeMap<>();
+        metadata.forEach((key, value) -> {
+            if (value instanceof String text) result.put(key, text);
+        });
+        return java.util.Collections.unmodifiableMap(result);
     }
 
     boolean isExpired(Instant now) {

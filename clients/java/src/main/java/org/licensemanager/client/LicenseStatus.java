@@ -29,6 +29,24 @@ public record LicenseStatus(boolean valid, Reason reason, String message, boolea
         // The file's own text of the time (the server's, with milliseconds), not Instant's shortest form.
         String expiresAt = !valid || license.expiresAt() == null ? "null" : Json.quote(String.valueOf(license.fields().get("expiresAt")));
         return "{\"valid\":" + valid + ",\"reason\":" + (reason == null ? "null" : Json.quote(reason.name())) + ",\"licenseId\":" + licenseId
-                + ",\"offline\":" + offline + ",\"expiresAt\":" + expiresAt + "}";
+                + ",\"offline\":" + offline + ",\"expiresAt\":" + expiresAt + (valid ? entitlementsJson() : "") + "}";
+    }
+
+    /** Each feature's value through featureValue, and the metadata (DESIGN.md section 6g), as JSON members. */
+    private String entitlementsJson() {
+        StringBuilder out = new StringBuilder(",\"entitlements\":{");
+        String separator = "";
+        for (String feature : license.features()) {
+            Object value = license.featureValue(feature);
+            out.append(separator).append(Json.quote(feature)).append(':').append(value instanceof String text ? Json.quote(text) : String.valueOf(value));
+            separator = ",";
+        }
+        out.append("},\"metadata\":{");
+        separator = "";
+        for (var entry : license.metadata().entrySet()) {
+            out.append(separator).append(Json.quote(entry.getKey())).append(':').append(Json.quote(entry.getValue()));
+            separator = ",";
+        }
+        return out.append('}').toString();
     }
 }

@@ -21,6 +21,8 @@ public final class LicenseStore {
     static final String FETCHED_FILE = "license.json";
     static final String SERVER_TIME_FILE = "server-time";
     static final String CONFIRMED_FILE = "confirmed.state";
+    /** A clock set back that the server was not told of yet (sent as clockTamperedAt with the next request). */
+    static final String CLOCK_TAMPERED_FILE = "clock-tampered";
 
     private final Path directory;
 

@@ -124,7 +124,7 @@ final class BehaviourTests {
             clock.now = NOW.plus(DAY.multipliedBy(5));
             status = client.check();
             check(status.valid() && status.offline(), "due, server unreachable: offline");
-            check(status.toJson().equals("{\"valid\":true,\"reason\":null,\"licenseId\":42,\"offline\":true,\"expiresAt\":\"2026-06-07T20:26:40Z\"}"), "the harness line: " + status.toJson());
+            check(status.toJson().equals("{\"valid\":true,\"reason\":null,\"licenseId\":42,\"offline\":true,\"expiresAt\":\"2026-06-07T20:26:40Z\",\"entitlements\":{\"export:pdf\":true,\"Zeichnen ä\":true},\"metadata\":{}}"), "the harness line: " + status.toJson());
             clock.now = NOW.plus(DAY.multipliedBy(10));
             status = client.check();
             check(!status.valid() && status.reason() == Reason.EXPIRED && status.offline(), "expired, offline");
@@ -208,6 +208,10 @@ final class BehaviourTests {
             clock.now = NOW.plus(DAY.multipliedBy(6));
             status = client.check();
             check(!status.valid() && status.reason() == Reason.CLOCK_TAMPERED && status.license() != null, "three days back: CLOCK_TAMPERED");
+            String noted = Files.readString(store.resolve("clock-tampered"));
+            check(noted.equals(NOW.plus(DAY.multipliedBy(9)).toString()), "the tampering is kept for the next request: " + noted);
+            client.check();
+            check(Files.readString(store.resolve("clock-tampered")).equals(noted), "seen again: still the first time");
             // the server's own refusal stands even with the clock set back
             server.next.set(new Answer(403, "{\"error\":\"ERR_LICENSE_REVOKED\",\"message\":\"revoked\"}", null));
             Path revokedStore = newStore();

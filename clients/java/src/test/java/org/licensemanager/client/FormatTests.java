@@ -105,6 +105,19 @@ final class FormatTests {
                 check(!valid && e.problem().name().equals(c.get("problem")), name + " is refused as " + c.get("problem") + " (got " + e.problem() + ")");
             }
         }
+        for (Object item : (List<?>) expected.get("entitlements")) {
+            Map<String, Object> c = Json.object(item);
+            String name = (String) c.get("name");
+            LicensePayload payload = LicenseFiles.verify(Files.readString(dir.resolve(name)), vectorKeys);
+            Json.object(c.get("hasFeature")).forEach((feature, has) -> check(payload.hasFeature(feature) == (Boolean) has, name + " hasFeature " + feature));
+            Json.object(c.get("featureValue")).forEach((feature, value) -> {
+                Object want = value instanceof Double number ? (Object) number.longValue() : value;
+                check(java.util.Objects.equals(payload.featureValue(feature), want), name + " featureValue " + feature + ": " + payload.featureValue(feature));
+            });
+            Map<String, String> metadata = new java.util.TreeMap<>();
+            Json.object(c.get("metadata")).forEach((key, value) -> metadata.put(key, (String) value));
+            check(payload.metadata().equals(metadata), name + " metadata");
+        }
         for (Object item : (List<?>) expected.get("timeTokens")) {
             Map<String, Object> c = Json.object(item);
             var time = ServerTime.verify((String) c.get("value"), vectorKeys);
