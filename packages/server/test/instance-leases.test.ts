@@ -74,6 +74,18 @@ describeBothDatabases('instance leases', (t) => {
     expect(await live(tan.id)).toBe(3);
   });
 
+  it('a container started 50 times in a row, each start a new instance and a clean exit, never holds more than its one seat', async () => {
+    const [tan] = await s.tans({ productId: product.id, licenseCount: 1 });
+    for (let start = 0; start < 50; start++) {
+      const instanceId = instance();
+      // Alternating instances (two on PostgreSQL): a start never depends on which one answers.
+      expect((await lease(start, tan.code, instanceId)).statusCode, `start ${start}`).toBe(200);
+      expect(await live(tan.id)).toBe(1);
+      expect((await release(tan.code, instanceId)).statusCode, `exit ${start}`).toBe(204);
+    }
+    expect(await live(tan.id)).toBe(0);
+  });
+
   it('frees the seat of an instance killed without DELETE once its lease lapses, with no job', async () => {
     const [tan] = await s.tans({ productId: product.id, licenseCount: 1 });
     const killed = instance();
