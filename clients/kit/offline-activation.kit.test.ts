@@ -41,6 +41,11 @@ function offlineClients(): string[] {
 
 const clients = offlineClients();
 
+it('every client with a harness speaks the offline commands (request, deactivate, lease)', () => {
+  expect(clients).toEqual(clientsWithHarness());
+  if (process.env.CI === 'true') expect(clients).toEqual(['c', 'java', 'node', 'python']);
+});
+
 describe.runIf(clients.length > 0).each(clients)('client %s: air-gapped sites and containers', (client) => {
   const suite = clientSuite(client);
   const { server, store, work } = suite;
