@@ -100,16 +100,21 @@ export class KitServer {
     await promisify(execFile)(PROJECT_NODE, [CLI, 'keys:rotate', ...(activateAt ? ['--activate-at', activateAt.toISOString()] : [])], { cwd: this.dataDir, env: this.env() });
   }
 
-  /** A call of the administrator (logged in once per start). */
-  async api<T = any>(method: string, url: string, body?: unknown): Promise<T> {
+  /** The administrator's session cookie (logged in once per start). */
+  async adminCookie(): Promise<string> {
     if (!this.cookie) {
       const login = await fetch(`${this.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }) });
       if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
       this.cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     }
+    return this.cookie;
+  }
+
+  /** A call of the administrator. */
+  async api<T = any>(method: string, url: string, body?: unknown): Promise<T> {
     const response = await fetch(`${this.url}${url}`, {
       method,
-      headers: { cookie: this.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { cookie: await this.adminCookie(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();

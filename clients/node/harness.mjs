@@ -6,7 +6,9 @@
  *   import --file F --product NAME [--version V] --machine ID --store DIR --keys FILE
  *   deactivate --product NAME [--version V] --machine ID --store DIR --keys FILE --out FILE
  *   lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]
- * check and import print one JSON line { valid, reason, licenseId, offline, expiresAt, entitlements?, metadata? }; request
+ *   updates --server URL --product NAME --version V --machine ID --keys FILE --platform P --arch A
+ *           [--channel stable|beta] [--out DIR]
+ * updates prints { latest, newer, reason, file, error } (clients/kit/README.md); check and import print one JSON line { valid, reason, licenseId, offline, expiresAt, entitlements?, metadata? }; request
  * and deactivate print { written, installKeyId[, licenseId] }; exit 0 valid/done, 1 not, 2 usage.
  * Test hook: LICENSE_HARNESS_CLOCK_OFFSET_SECONDS moves the client's clock (never the server's).
  */
@@ -14,20 +16,22 @@ import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 // The SDK compiled by ./harness into .build/ (the same sources as the published package).
-import { featureValue, InstanceLease, LicenseClient, metadata, verifyLicenseFile } from './.build/index.js';
+import { checkForUpdate, downloadUpdate, featureValue, InstanceLease, LicenseClient, metadata, verifyLicenseFile } from './.build/index.js';
 import { deactivationProof, directoryStore, installKey, licenseRequest, machineFingerprint } from './.build/node.js';
 
 const USAGE = `usage: harness check --server URL --product NAME [--version V] --machine ID|auto --store DIR --keys FILE [--borrow-days N] [--release]
        harness request --product NAME [--version V] --machine ID --store DIR --out FILE
        harness import --file F --product NAME [--version V] --machine ID --store DIR --keys FILE
        harness deactivate --product NAME [--version V] --machine ID --store DIR --keys FILE --out FILE
-       harness lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]`;
+       harness lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]
+       harness updates --server URL --product NAME --version V --machine ID --keys FILE --platform P --arch A [--channel stable|beta] [--out DIR]`;
 const REQUIRED = {
   check: ['server', 'product', 'machine', 'store', 'keys'],
   request: ['product', 'machine', 'store', 'out'],
   import: ['file', 'product', 'machine', 'store', 'keys'],
   deactivate: ['product', 'machine', 'store', 'keys', 'out'],
   lease: ['server', 'product', 'key', 'keys', 'instance'],
+  updates: ['server', 'product', 'version', 'machine', 'keys', 'platform', 'arch'],
 };
 
 function usage(problem) {
@@ -50,6 +54,9 @@ try {
       out: { type: 'string' },
       key: { type: 'string' },
       instance: { type: 'string' },
+      platform: { type: 'string' },
+      arch: { type: 'string' },
+      channel: { type: 'string', default: 'stable' },
       'borrow-days': { type: 'string' },
       release: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -61,7 +68,7 @@ try {
 const { values, positionals } = parsed;
 if (values.help) usage();
 const command = positionals[0];
-if (!REQUIRED[command] || positionals.length !== 1) usage('the commands are check, request, import, deactivate and lease');
+if (!REQUIRED[command] || positionals.length !== 1) usage('the commands are check, request, import, deactivate, lease and updates');
 for (const name of REQUIRED[command]) if (!values[name]) usage(`--${name} is required`);
 const borrowDays = values['borrow-days'] === undefined ? undefined : Number(values['borrow-days']);
 if (borrowDays !== undefined && !(Number.isInteger(borrowDays) && borrowDays > 0)) usage('--borrow-days takes a whole number of days');
@@ -90,6 +97,39 @@ if (command === 'lease') {
   process.stdout.write(`${JSON.stringify(line)}\n`);
   if (!status.valid) process.stderr.write(`${status.message}\n`);
   process.exit(status.valid ? 0 : 1);
+}
+
+if (command === 'updates') {
+  // The newest release the machine's license may have; with --out its first file for the platform,
+  // kept (as its own name in DIR) only once size, SHA-256 and signature are right (DESIGN.md section 6i).
+  const line = { latest: null, newer: null, reason: null, file: null, error: null };
+  try {
+    const publicKeys = JSON.parse(await readFile(values.keys, 'utf8')).keys;
+    const update = await checkForUpdate({
+      serverUrl: values.server,
+      product: values.product,
+      version: values.version,
+      machineId: values.machine,
+      platform: values.platform,
+      arch: values.arch,
+      channel: values.channel,
+      publicKeys,
+    });
+    line.latest = update.latest?.version ?? null;
+    line.newer = update.newer?.version ?? null;
+    line.reason = update.newer?.reason ?? null;
+    const artifact = update.latest?.artifacts[0];
+    if (values.out && artifact) {
+      const bytes = await downloadUpdate(artifact, publicKeys);
+      line.file = path.join(values.out, path.basename(artifact.filename));
+      await writeFile(line.file, bytes);
+    }
+  } catch (error) {
+    line.error = error.code ?? 'ERROR';
+    process.stderr.write(`${error.message}\n`);
+  }
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+  process.exit(line.error ? 1 : 0);
 }
 
 const machineId = values.machine === 'auto' ? await machineFingerprint(values.product) : values.machine;
