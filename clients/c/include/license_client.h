@@ -166,6 +166,73 @@ LC_API void lc_install_key_free(lc_install_key *key);
 LC_API char *lc_license_request(const lc_install_key *key, const char *product, const char *version, const char *machine_id);
 LC_API char *lc_deactivation_proof(const lc_install_key *key, long long license_id, const char *machine_id, const char *file_issued_at);
 
+/*
+ * Updates (DESIGN.md section 6i): lc_check_for_update asks the server (POST /api/client/v1/updates)
+ * which newer release this machine's license may have and believes the answer only when it is signed
+ * by a pinned key; lc_download_update fetches one of its files through the signed link and keeps it
+ * only once its size, SHA-256 and the server's signature over "artifact/" + SHA-256 are right.
+ */
+typedef struct {
+    const char *server_url;
+    const char *product;
+    const char *version;        /* the running version (semver), required */
+    const char *machine_id;
+    const char *public_keys;    /* the JSON of GET /api/client/v1/keys, pinned in the software */
+    const char *platform;       /* "windows", "macos", "linux" or "any" */
+    const char *arch;           /* "x86_64", "arm64" or "any" */
+    const char *channel;        /* "stable" (NULL) or "beta" */
+    long request_timeout_ms;    /* 0: 15000 (for the download: to connect) */
+} lc_update_options;
+
+/** One file of a release (all strings as the server sent them). */
+typedef struct {
+    char *platform, *arch;
+    char *filename;             /* kept as its last path component */
+    long long size;             /* bytes */
+    char *sha256;               /* hex */
+    char *sig;                  /* base64 Ed25519 over "artifact/" + sha256, by the key kid */
+    char *kid;
+    char *url;                  /* the signed, short-lived download link */
+    char *url_expires_at;       /* ISO 8601 */
+} lc_update_artifact;
+
+/** A verified updates answer. Release it with lc_update_info_free. */
+typedef struct {
+    /* The newest release newer than the running version that the license may have, with its files
+       for this platform: latest_version NULL when there is none. */
+    char *latest_version;
+    char *latest_released_at;
+    char *latest_notes_json;    /* the release notes, {"en":"Markdown",...} */
+    lc_update_artifact *artifacts;
+    size_t artifact_count;
+    /* The newest release the license may not have, and why: newer_version NULL when there is none. */
+    char *newer_version;
+    char *newer_released_at;
+    char *newer_reason;         /* "free-updates-ended", "beta-not-allowed", ... */
+    char *issued_at;
+    char *payload_json;         /* the whole verified payload */
+} lc_update_info;
+
+/** Why an updates call failed: the server's code ("ERR_NO_LICENSE", ...), "BAD_SIGNATURE",
+    "SIZE_MISMATCH", "CHECKSUM_MISMATCH", "UNREACHABLE", "HTTP_<status>", "MALFORMED",
+    "BAD_FILENAME", "INVALID_KEYS", "WRITE_FAILED" or "INVALID_OPTIONS"; and a sentence. */
+typedef struct {
+    char code[64];
+    char message[512];
+} lc_update_error;
+
+/** Asks the server for updates. 0 and *info (free it), or -1 with *error (error may be NULL). */
+LC_API int lc_check_for_update(const lc_update_options *options, lc_update_info *info, lc_update_error *error);
+LC_API void lc_update_info_free(lc_update_info *info);
+/**
+ * Downloads one file of an update into target_dir (which must exist), streamed to a temporary file
+ * there while hashed, and renamed to the last part of its filename only when its signature, size
+ * and SHA-256 are right; nothing is kept otherwise. 0 and the file's path in path (may be NULL), or
+ * -1 with *error.
+ */
+LC_API int lc_download_update(const lc_update_artifact *artifact, const char *public_keys, const char *target_dir, char *path, size_t path_size,
+                              lc_update_error *error);
+
 #ifdef __cplusplus
 }
 #endif

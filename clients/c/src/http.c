@@ -72,6 +72,45 @@ int lc_http(const char *method, const char *url, const char *body, const char *i
     return 0;
 }
 
+/* A download: only a 2xx body reaches the sink (a redirect's or an error page's body is dropped). */
+typedef struct { CURL *curl; lc_http_sink sink; void *context; } stream;
+
+static size_t on_stream(char *data, size_t size, size_t count, void *context) {
+    stream *target = context;
+    long status = 0;
+    curl_easy_getinfo(target->curl, CURLINFO_RESPONSE_CODE, &status);
+    if (status < 200 || status > 299) return size * count;
+    return target->sink(data, size * count, target->context);
+}
+
+int lc_http_get_stream(const char *url, long connect_timeout_ms, lc_http_sink sink, void *context, long *status, char *error, size_t size) {
+    stream target;
+    CURLcode code;
+    *status = 0;
+    target.curl = curl_easy_init();
+    target.sink = sink;
+    target.context = context;
+    if (!target.curl) { lc_set_error(error, size, "libcurl could not start"); return -1; }
+    curl_easy_setopt(target.curl, CURLOPT_URL, url);
+    curl_easy_setopt(target.curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(target.curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(target.curl, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(target.curl, CURLOPT_MAXREDIRS, 5L);
+    curl_easy_setopt(target.curl, CURLOPT_CONNECTTIMEOUT_MS, connect_timeout_ms);
+    /* No limit on the whole (a file may take long), but a transfer stalled for a minute ends. */
+    curl_easy_setopt(target.curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(target.curl, CURLOPT_LOW_SPEED_TIME, 60L);
+    curl_easy_setopt(target.curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(target.curl, CURLOPT_WRITEFUNCTION, on_stream);
+    curl_easy_setopt(target.curl, CURLOPT_WRITEDATA, &target);
+    curl_easy_setopt(target.curl, CURLOPT_USERAGENT, "license-client-c/" "1.0.0");
+    code = curl_easy_perform(target.curl);
+    curl_easy_getinfo(target.curl, CURLINFO_RESPONSE_CODE, status);
+    curl_easy_cleanup(target.curl);
+    if (code != CURLE_OK) { lc_set_error(error, size, "%s", curl_easy_strerror(code)); return -1; }
+    return 0;
+}
+
 void lc_http_answer_free(lc_http_answer *answer) {
     free(answer->body);
     free(answer->server_time);

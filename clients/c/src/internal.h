@@ -23,6 +23,8 @@ typedef struct { lc_key *keys; size_t count; } lc_keys;
 int lc_keys_parse(const char *json, lc_keys *keys, char *error, size_t size);
 void lc_keys_free(lc_keys *keys);
 int lc_verify_ed25519(const char *pem, const unsigned char *message, size_t message_length, const unsigned char *signature, size_t signature_length);
+/* Verifies base64 sig over prefix + text with the pinned key kid: 0 when genuine, else -1 with a message. */
+int lc_verify_signed(const lc_keys *keys, const char *kid, const char *prefix, const char *text, const char *sig, char *error, size_t size);
 
 /* A verified payload and what the client decides with. */
 typedef struct {
@@ -57,8 +59,16 @@ char *lc_read_file(const char *path, size_t *length);
 typedef struct { long status; char *body; char *server_time; } lc_http_answer;
 int lc_http(const char *method, const char *url, const char *body, const char *if_none_match, long timeout_ms, lc_http_answer *answer, char *error, size_t size);
 void lc_http_answer_free(lc_http_answer *answer);
+/* A GET whose 2xx body goes to sink piece by piece (a download; other bodies are dropped); *status the
+ * final HTTP status. -1 with a message when the server could not be reached or sink refused (returned
+ * less than length). */
+typedef size_t (*lc_http_sink)(const char *data, size_t length, void *context);
+int lc_http_get_stream(const char *url, long connect_timeout_ms, lc_http_sink sink, void *context, long *status, char *error, size_t size);
 /* The body of a license request (POST/DELETE /api/client/v1/license); borrow_days 0 and clock_tampered_at NULL leave them out. */
 char *lc_license_request_body(const char *machine_id, const char *product, const char *version, int borrow_days, const char *clock_tampered_at);
+
+/* The body of a 2xx updates answer verified and read (lc_check_for_update without the request). */
+int lc_update_answer(const char *body, const lc_keys *keys, lc_update_info *info, lc_update_error *error);
 
 /* Shared by the client's parts. */
 char *lc_copy(const char *text); /* NULL stays NULL */

@@ -90,7 +90,7 @@ int lc_verify_ed25519(const char *pem, const unsigned char *message, size_t mess
 }
 
 /* Verifies base64 `sig` over prefix + enc with the pinned key kid; 0 when genuine. */
-static int verify_signed(const lc_keys *keys, const char *kid, const char *prefix, const char *enc, const char *sig, char *error, size_t size) {
+int lc_verify_signed(const lc_keys *keys, const char *kid, const char *prefix, const char *enc, const char *sig, char *error, size_t size) {
     const lc_key *key = find_key(keys, kid);
     unsigned char *signature = NULL;
     size_t signature_length = 0, prefix_length = strlen(prefix), enc_length = strlen(enc);
@@ -184,7 +184,7 @@ int lc_verify_file(const char *text, const lc_keys *keys, lc_payload *payload, c
         lc_set_error(error, size, "not a license file: it lacks enc, sig, alg \"ed25519\" or kid");
         goto fail;
     }
-    if (verify_signed(keys, kid, "license/", enc, sig, error, size) != 0) goto fail;
+    if (lc_verify_signed(keys, kid, "license/", enc, sig, error, size) != 0) goto fail;
     if (lc_base64_decode(enc, strlen(enc), &decoded, &decoded_length) != 0 || strlen((char *)decoded) != decoded_length ||
         !(payload->root = lc_json_parse((char *)decoded, decoded_length)) || payload->root->type != LC_JSON_OBJECT) {
         lc_set_error(error, size, "the payload is not JSON");
@@ -249,7 +249,7 @@ int lc_verify_time_token(const char *token, const lc_keys *keys, long long *ms) 
     enc[dot - token] = 0;
     if (lc_base64_decode(enc, strlen(enc), &decoded, &decoded_length) != 0) goto done;
     root = lc_json_parse((char *)decoded, decoded_length);
-    if (!lc_json_string(root, "kid") || verify_signed(keys, lc_json_string(root, "kid"), "time/", enc, dot + 1, NULL, 0) != 0) goto done;
+    if (!lc_json_string(root, "kid") || lc_verify_signed(keys, lc_json_string(root, "kid"), "time/", enc, dot + 1, NULL, 0) != 0) goto done;
     t = lc_json_get(root, "t");
     if (t && t->type == LC_JSON_NUMBER && t->number > 0) { *ms = (long long)t->number * 1000; result = 0; }
 done:

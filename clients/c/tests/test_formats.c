@@ -232,6 +232,92 @@ static void test_shared_vectors(void) {
     free(keys_text);
 }
 
+/* Section 6i: an updates answer is believed only with a pinned key's signature over "updates/" + enc,
+ * and an artifact's file only with one over "artifact/" + its SHA-256; nothing is kept otherwise. */
+static char *signed_answer(EVP_PKEY *key, const char *kid, const char *prefix, const char *payload) {
+    char enc[4096], message[4200], signature[128], *answer = malloc(8192);
+    base64((const unsigned char *)payload, strlen(payload), enc);
+    snprintf(message, sizeof message, "%s%s", prefix, enc);
+    sign(key, message, signature);
+    snprintf(answer, 8192, "{\"enc\":\"%s\",\"sig\":\"%s\",\"alg\":\"ed25519\",\"kid\":\"%s\"}", enc, signature, kid);
+    return answer;
+}
+
+static int entries_in(const char *dir) {
+    char command[128];
+    FILE *listing;
+    int count = 0, c;
+    snprintf(command, sizeof command, "ls -A '%s'", dir);
+    if (!(listing = popen(command, "r"))) return -1;
+    while ((c = fgetc(listing)) != EOF) count += c == '\n';
+    pclose(listing);
+    return count;
+}
+
+static void test_updates(void) {
+    static const char sha[] = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"; /* SHA-256 of "test" */
+    char payload[2048], message[128], artifact_sig[128], dir[64], path[256] = "unchanged", *answer, *altered;
+    lc_keys keys;
+    lc_update_info info;
+    lc_update_error error;
+    lc_update_artifact artifact;
+    snprintf(message, sizeof message, "artifact/%s", sha);
+    sign(signing_key, message, artifact_sig);
+    snprintf(payload, sizeof payload,
+             "{\"latest\":{\"version\":\"2.1.0\",\"releasedAt\":\"2026-05-01T00:00:00.000Z\",\"notes\":{\"en\":\"Faster \\\"export\\\"\"},"
+             "\"artifacts\":[{\"platform\":\"linux\",\"arch\":\"x86_64\",\"filename\":\"dist/studio-2.1.0.tar.gz\",\"size\":4,\"sha256\":\"%s\",\"sig\":\"%s\","
+             "\"kid\":\"k1\",\"url\":\"" NOWHERE "/file\",\"urlExpiresAt\":\"2026-05-01T01:00:00.000Z\"}]},"
+             "\"newer\":{\"version\":\"3.0.0\",\"releasedAt\":\"2026-05-20T00:00:00.000Z\",\"reason\":\"free-updates-ended\"},\"issuedAt\":\"2026-05-28T00:00:00.000Z\"}",
+             sha, artifact_sig);
+    lc_keys_parse(keys_json, &keys, NULL, 0);
+
+    answer = signed_answer(signing_key, "k1", "updates/", payload);
+    CHECK(lc_update_answer(answer, &keys, &info, &error) == 0);
+    CHECK(info.latest_version && strcmp(info.latest_version, "2.1.0") == 0 && info.artifact_count == 1 && info.artifacts[0].size == 4);
+    CHECK(info.newer_version && strcmp(info.newer_version, "3.0.0") == 0 && strcmp(info.newer_reason, "free-updates-ended") == 0);
+    CHECK(info.latest_notes_json && strcmp(info.latest_notes_json, "{\"en\":\"Faster \\\"export\\\"\"}") == 0);
+    /* one byte of enc changed */
+    altered = malloc(strlen(answer) + 1);
+    strcpy(altered, answer);
+    altered[12] = altered[12] == 'A' ? 'B' : 'A';
+    lc_update_info tampered;
+    CHECK(lc_update_answer(altered, &keys, &tampered, &error) != 0 && strcmp(error.code, "BAD_SIGNATURE") == 0 && !tampered.latest_version);
+    free(altered);
+    free(answer);
+    /* another key under the pinned kid, a key not pinned, and a license file's signature reused */
+    answer = signed_answer(other_key, "k1", "updates/", payload);
+    CHECK(lc_update_answer(answer, &keys, &tampered, &error) != 0 && strcmp(error.code, "BAD_SIGNATURE") == 0);
+    free(answer);
+    answer = signed_answer(other_key, "k9", "updates/", payload);
+    CHECK(lc_update_answer(answer, &keys, &tampered, &error) != 0 && strcmp(error.code, "BAD_SIGNATURE") == 0);
+    free(answer);
+    answer = signed_answer(signing_key, "k1", "license/", payload);
+    CHECK(lc_update_answer(answer, &keys, &tampered, &error) != 0 && strcmp(error.code, "BAD_SIGNATURE") == 0);
+    free(answer);
+    CHECK(lc_update_answer("{\"error\":\"x\"}", &keys, &tampered, &error) != 0 && strcmp(error.code, "MALFORMED") == 0);
+
+    /* The artifact: its checksum must be the signed one before anything is fetched or kept. */
+    strcpy(dir, "/tmp/lc-updates-XXXXXX");
+    if (!mkdtemp(dir)) abort();
+    artifact = info.artifacts[0];
+    artifact.sha256 = "0f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+    CHECK(lc_download_update(&artifact, keys_json, dir, path, sizeof path, &error) != 0 && strcmp(error.code, "BAD_SIGNATURE") == 0 && path[0] == 0);
+    artifact = info.artifacts[0];
+    artifact.kid = "k9";
+    CHECK(lc_download_update(&artifact, keys_json, dir, path, sizeof path, &error) != 0 && strcmp(error.code, "BAD_SIGNATURE") == 0);
+    artifact = info.artifacts[0];
+    artifact.filename = "../..";
+    CHECK(lc_download_update(&artifact, keys_json, dir, path, sizeof path, &error) != 0 && strcmp(error.code, "BAD_FILENAME") == 0);
+    artifact.filename = "dist\\";
+    CHECK(lc_download_update(&artifact, keys_json, dir, path, sizeof path, &error) != 0 && strcmp(error.code, "BAD_FILENAME") == 0);
+    /* signed, but the link leads nowhere: the temporary file is gone again */
+    CHECK(lc_download_update(&info.artifacts[0], keys_json, dir, path, sizeof path, &error) != 0 && strcmp(error.code, "UNREACHABLE") == 0);
+    CHECK(entries_in(dir) == 0);
+    remove_dir(dir);
+    lc_update_info_free(&info);
+    lc_keys_free(&keys);
+}
+
 int main(void) {
     setup_keys();
     test_json();
@@ -240,5 +326,6 @@ int main(void) {
     test_tag();
     test_time_token();
     test_shared_vectors();
+    test_updates();
     return finish_tests();
 }

@@ -10,10 +10,14 @@
  *   harness import --file F --product NAME [--version V] --machine ID --store DIR --keys FILE
  *   harness deactivate --product NAME [--version V] --machine ID --store DIR --keys FILE --out FILE
  *   harness lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]
+ *   harness updates --server URL --product NAME --version V --machine ID --keys FILE --platform P --arch A
+ *                   [--channel stable|beta] [--out DIR]
  *
  * check prints one JSON line {"valid","reason","licenseId","offline","expiresAt"} (the message why
  * not on stderr) and exits 0 when valid, 1 when not, 2 on wrong usage. The local clock: --now, or
  * LICENSE_HARNESS_CLOCK_OFFSET_SECONDS (seconds added to the system clock, negative to set it back).
+ * updates prints {"latest","newer","reason","file","error"} and exits 0 when done, 1 when refused or
+ * not verified (clients/kit/README.md).
  */
 #include "license_client.h"
 
@@ -32,7 +36,9 @@ static void usage(void) {
           "       harness request --product NAME [--version V] --machine ID --store DIR --out FILE\n"
           "       harness import --file F --product NAME [--version V] --machine ID --store DIR --keys FILE\n"
           "       harness deactivate --product NAME [--version V] --machine ID --store DIR --keys FILE --out FILE\n"
-          "       harness lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]\n",
+          "       harness lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]\n"
+          "       harness updates --server URL --product NAME --version V --machine ID --keys FILE --platform P --arch A\n"
+          "                       [--channel stable|beta] [--out DIR]\n",
           stderr);
 }
 
@@ -198,9 +204,50 @@ static int run_lease(const lc_options *options, const char *license_key, const c
     return code;
 }
 
+static void append_nullable(lc_buffer *line, const char *name, const char *value) {
+    lc_buffer_append_str(line, name);
+    if (value) lc_buffer_append_json_string(line, value);
+    else lc_buffer_append_str(line, "null");
+}
+
+/* updates: the newest release the machine's license may have; with --out its first file for the
+   platform, kept in DIR only once signature, size and SHA-256 are right (DESIGN.md section 6i). */
+static int run_updates(lc_update_options *options, const char *keys_file, const char *out) {
+    lc_update_info info;
+    lc_update_error error;
+    lc_buffer line = {0};
+    char path[4096];
+    const char *file = NULL;
+    int failed;
+    memset(&info, 0, sizeof info);
+    memset(&error, 0, sizeof error);
+    options->public_keys = lc_read_file(keys_file, NULL);
+    if (!options->public_keys) { fprintf(stderr, "cannot read %s\n", keys_file); return 2; }
+    lc_global_init();
+    failed = lc_check_for_update(options, &info, &error) != 0;
+    if (!failed && out && info.latest_version && info.artifact_count > 0) {
+        failed = lc_download_update(&info.artifacts[0], options->public_keys, out, path, sizeof path, &error) != 0;
+        if (!failed) file = path;
+    }
+    append_nullable(&line, "{\"latest\":", info.latest_version);
+    append_nullable(&line, ",\"newer\":", info.newer_version);
+    append_nullable(&line, ",\"reason\":", info.newer_reason);
+    append_nullable(&line, ",\"file\":", file);
+    append_nullable(&line, ",\"error\":", failed ? error.code : NULL);
+    lc_buffer_append_str(&line, "}\n");
+    fputs(line.data ? line.data : "{}\n", stdout);
+    if (failed) fprintf(stderr, "%s\n", error.message);
+    free(line.data);
+    lc_update_info_free(&info);
+    free((char *)options->public_keys);
+    lc_global_cleanup();
+    return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
     lc_options options;
     const char *keys_file = NULL, *import_file = NULL, *now_text = NULL, *out = NULL, *license_key = NULL, *instance = NULL;
+    lc_update_options update;
     lc_install_key install_key;
     int release = 0, refresh = 0, i, valid;
     long long now;
@@ -208,9 +255,10 @@ int main(int argc, char **argv) {
     lc_client *client;
     lc_status status;
     memset(&options, 0, sizeof options);
-    static const char *commands[] = {"check", "fingerprint", "request", "import", "deactivate", "lease"};
+    memset(&update, 0, sizeof update);
+    static const char *commands[] = {"check", "fingerprint", "request", "import", "deactivate", "lease", "updates"};
     int known = 0;
-    for (i = 0; argc >= 2 && i < 6; i++) known |= strcmp(argv[1], commands[i]) == 0;
+    for (i = 0; argc >= 2 && i < 7; i++) known |= strcmp(argv[1], commands[i]) == 0;
     if (!known) { usage(); return 2; }
     for (i = 2; i < argc; i++) {
         const char *name = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -231,6 +279,9 @@ int main(int argc, char **argv) {
         else if (strcmp(name, "--instance") == 0) instance = value;
         else if (strcmp(name, "--now") == 0) now_text = value;
         else if (strcmp(name, "--clock-tolerance-hours") == 0) options.clock_tolerance_hours = atol(value);
+        else if (strcmp(name, "--platform") == 0) update.platform = value;
+        else if (strcmp(name, "--arch") == 0) update.arch = value;
+        else if (strcmp(name, "--channel") == 0) update.channel = value;
         else { fprintf(stderr, "unknown option %s\n", name); usage(); return 2; }
     }
     if (strcmp(argv[1], "fingerprint") == 0) {
@@ -238,6 +289,15 @@ int main(int argc, char **argv) {
         if (lc_machine_fingerprint(options.product, machine, sizeof machine, error, sizeof error) != 0) { fprintf(stderr, "%s\n", error); return 1; }
         puts(machine);
         return 0;
+    }
+    if (strcmp(argv[1], "updates") == 0) {
+        if (!options.server_url || !options.product || !options.version || !options.machine_id || !keys_file || !update.platform || !update.arch ||
+            (update.channel && strcmp(update.channel, "stable") != 0 && strcmp(update.channel, "beta") != 0)) { usage(); return 2; }
+        update.server_url = options.server_url;
+        update.product = options.product;
+        update.version = options.version;
+        update.machine_id = options.machine_id;
+        return run_updates(&update, keys_file, out);
     }
     if (strcmp(argv[1], "lease") == 0) {
         if (!options.server_url || !options.product || !license_key || !keys_file || !instance) { usage(); return 2; }
