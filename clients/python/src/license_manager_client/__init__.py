@@ -1,11 +1,12 @@
 """License Manager client for Python desktop software: fetch, verify (Ed25519), store and refresh
-the signed license file of this machine, offline until it expires, with trusted time.
+the signed license file of this machine, offline until it expires, with trusted time; updates for entitled licenses.
 See README.md."""
 
 from .client import DEFAULT_CLOCK_TOLERANCE, LicenseClient, LicenseStatus, refresh_due_at
 from .files import InvalidLicenseFile, LicenseFile, PublicKey, feature_value, has_feature, license_file_tag, metadata, parse_license_file, verify_license_file, verify_server_time
 from .fingerprint import machine_fingerprint, operating_system_machine_id
 from .store import DirectoryStore, MemoryStore
+from .updates import NewerRelease, Release, UpdateArtifact, UpdateError, UpdateInfo, check_for_update, download_update
 
 __all__ = [
     "DEFAULT_CLOCK_TOLERANCE",
@@ -15,7 +16,14 @@ __all__ = [
     "LicenseFile",
     "LicenseStatus",
     "MemoryStore",
+    "NewerRelease",
     "PublicKey",
+    "Release",
+    "UpdateArtifact",
+    "UpdateError",
+    "UpdateInfo",
+    "check_for_update",
+    "download_update",
     "feature_value",
     "has_feature",
     "metadata",

@@ -7,6 +7,11 @@ Air-gapped commands (DESIGN.md section 6h): ``request --product --machine --stor
 ``import --file F --product --machine --store --keys``, ``deactivate --product --machine --store
 --keys --out FILE`` and ``lease --server --product --key TAN --keys --instance ID [--release]``.
 
+Updates (DESIGN.md section 6i): ``updates --server URL --product NAME --version V --machine ID
+--keys FILE --platform P --arch A [--channel stable|beta] [--out DIR]`` prints one JSON line
+{latest, newer, reason, file, error}; with --out it downloads the first file of ``latest``, kept only
+once verified; exit 0 done, 1 refused or not verified, 2 usage.
+
 Prints one JSON line {valid, reason, licenseId, offline, expiresAt}; exit 0 valid, 1 not, 2 usage.
 Test hook: LICENSE_HARNESS_CLOCK_OFFSET_SECONDS moves the client's clock (never the server's).
 """
@@ -26,6 +31,7 @@ from .files import verify_license_file
 from .fingerprint import machine_fingerprint
 from .offline import InstallKey, InstanceLease
 from .store import DirectoryStore
+from .updates import UpdateError, check_for_update, download_update
 
 
 def positive(text: str) -> int:
@@ -64,9 +70,18 @@ def main(argv: list[str] | None = None) -> int:
         lease.add_argument(name, required=True)
     lease.add_argument("--version")
     lease.add_argument("--release", action="store_true")
+    updates = commands.add_parser("updates", help="the newest release the license may have; with --out, download and verify its file")
+    for name in ("--server", "--product", "--version", "--machine", "--keys"):
+        updates.add_argument(name, required=True)
+    updates.add_argument("--platform", required=True, choices=("windows", "macos", "linux", "any"))
+    updates.add_argument("--arch", required=True, choices=("x86_64", "arm64", "any"))
+    updates.add_argument("--channel", default="stable", choices=("stable", "beta"))
+    updates.add_argument("--out", help="the folder to download the release's first file into")
     args = parser.parse_args(argv)
     if args.command == "lease":
         return run_lease(args)
+    if args.command == "updates":
+        return run_updates(args)
     if args.command in ("request", "deactivate"):
         return run_offline(args)
 
@@ -129,6 +144,27 @@ def run_offline(args: argparse.Namespace) -> int:
     print("no license file of this installation for this machine and product", file=sys.stderr)
     print(json.dumps({"written": None, "installKeyId": key.key_id, "licenseId": None}))
     return 1
+
+
+def run_updates(args: argparse.Namespace) -> int:
+    """The newest release the machine's license may have; with --out its first file, kept only once verified."""
+    line: dict[str, object] = {"latest": None, "newer": None, "reason": None, "file": None, "error": None}
+    try:
+        keys = PublicKey.load_keys_json(Path(args.keys).read_text("utf-8"))
+        update = check_for_update(args.server, args.product, args.version, args.machine, args.platform, args.arch, keys, channel=args.channel)
+        line["latest"] = update.latest.version if update.latest else None
+        line["newer"] = update.newer.version if update.newer else None
+        line["reason"] = update.newer.reason if update.newer else None
+        if args.out and update.latest and update.latest.artifacts:
+            line["file"] = str(download_update(update.latest.artifacts[0], keys, args.out))
+    except UpdateError as error:
+        line["error"] = error.code
+        print(error, file=sys.stderr)
+    except Exception as error:  # the keys file unreadable, the folder missing, …
+        line["error"] = "ERROR"
+        print(f"{type(error).__name__}: {error}", file=sys.stderr)
+    print(json.dumps(line))
+    return 1 if line["error"] else 0
 
 
 def run_lease(args: argparse.Namespace) -> int:
