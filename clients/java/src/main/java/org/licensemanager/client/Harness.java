@@ -23,11 +23,15 @@ import java.time.ZoneOffset;
  * harness import --file F --product NAME [--version V] --machine ID --store DIR --keys FILE
  * harness deactivate --product NAME [--version V] --machine ID --store DIR --keys FILE --out FILE
  * harness lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]
+ * harness updates --server URL --product NAME --version V --machine ID --keys FILE --platform P --arch A
+ *                 [--channel stable|beta] [--out DIR]
  * </pre>
  *
  * check prints one JSON line {"valid","reason","licenseId","offline","expiresAt"} (the message why not
  * on stderr) and exits 0 when valid, 1 when not, 2 on wrong usage. The local clock: --now, or
  * LICENSE_HARNESS_CLOCK_OFFSET_SECONDS (seconds added to the system clock, negative to set it back).
+ * updates prints one JSON line {"latest","newer","reason","file","error"} (DESIGN.md section 6i) and
+ * exits 0 when done, 1 when refused or not verified.
  */
 public final class Harness {
     private static final String USAGE = """
@@ -37,7 +41,8 @@ public final class Harness {
                    harness request --product NAME [--version V] --machine ID --store DIR --out FILE
                    harness import --file F --product NAME [--version V] --machine ID --store DIR --keys FILE
                    harness deactivate --product NAME [--version V] --machine ID --store DIR --keys FILE --out FILE
-                   harness lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]""";
+                   harness lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]
+                   harness updates --server URL --product NAME --version V --machine ID --keys FILE --platform P --arch A [--channel stable|beta] [--out DIR]""";
 
     private Harness() {}
 
@@ -46,8 +51,9 @@ public final class Harness {
     }
 
     static int run(String[] args) {
-        if (args.length < 1 || !java.util.List.of("check", "fingerprint", "request", "import", "deactivate", "lease").contains(args[0])) return usage(null);
-        String server = null, product = null, version = null, machine = null, store = null, keysFile = null, importFile = null, now = null, out = null, key = null, instance = null;
+        if (args.length < 1 || !java.util.List.of("check", "fingerprint", "request", "import", "deactivate", "lease", "updates").contains(args[0])) return usage(null);
+        String server = null, product = null, version = null, machine = null, store = null, keysFile = null, importFile = null, now = null, out = null, key = null, instance = null,
+                platform = null, arch = null, channel = "stable";
         int borrowDays = 0;
         long toleranceHours = 48;
         boolean release = false, refresh = false;
@@ -70,6 +76,9 @@ public final class Harness {
                     case "--out" -> out = value;
                     case "--key" -> key = value;
                     case "--instance" -> instance = value;
+                    case "--platform" -> platform = value;
+                    case "--arch" -> arch = value;
+                    case "--channel" -> channel = value;
                     case "--now" -> now = value;
                     case "--clock-tolerance-hours" -> toleranceHours = Long.parseLong(value);
                     default -> { return usage("unknown option " + name); }
@@ -87,6 +96,11 @@ public final class Harness {
             if (args[0].equals("lease")) {
                 if (server == null || product == null || key == null || keysFile == null || instance == null) return usage(null);
                 return Offline.lease(server, product, version, key, instance, PublicKeys.fromJson(Files.readString(Path.of(keysFile), StandardCharsets.UTF_8)), release);
+            }
+            if (args[0].equals("updates")) {
+                if (server == null || product == null || version == null || machine == null || keysFile == null || platform == null || arch == null) return usage(null);
+                if (!channel.equals("stable") && !channel.equals("beta")) return usage("--channel is stable or beta");
+                return updates(server, product, version, machine, Path.of(keysFile), platform, arch, channel, out == null ? null : Path.of(out));
             }
             if (args[0].equals("request")) {
                 if (product == null || machine == null || store == null || out == null) return usage(null);
@@ -138,6 +152,34 @@ public final class Harness {
             System.err.println(e.getMessage());
             return 2;
         }
+    }
+
+    /** The updates command: the newest release the license may have; with out, its first file, kept only once verified. */
+    private static int updates(String server, String product, String version, String machine, Path keysFile, String platform, String arch, String channel, Path out)
+            throws InterruptedException {
+        String latest = null, newer = null, reason = null, file = null, error = null;
+        try {
+            PublicKeys keys = PublicKeys.fromJson(Files.readString(keysFile, StandardCharsets.UTF_8));
+            Updates.UpdateInfo info = Updates.checkForUpdate(server, product, version, machine, platform, arch, channel, keys);
+            latest = info.latest() == null ? null : info.latest().version();
+            newer = info.newer() == null ? null : info.newer().version();
+            reason = info.newer() == null ? null : info.newer().reason();
+            if (out != null && info.latest() != null && !info.latest().artifacts().isEmpty()) {
+                file = Updates.download(info.latest().artifacts().get(0), keys, out).toString();
+            }
+        } catch (Updates.UpdateException e) {
+            error = e.code();
+            System.err.println(e.getMessage());
+        } catch (IOException | RuntimeException e) {
+            error = e instanceof IOException && !(e instanceof java.nio.file.FileSystemException) ? "UNREACHABLE" : "ERROR";
+            System.err.println(e);
+        }
+        System.out.println("{\"latest\":" + quoted(latest) + ",\"newer\":" + quoted(newer) + ",\"reason\":" + quoted(reason) + ",\"file\":" + quoted(file) + ",\"error\":" + quoted(error) + "}");
+        return error == null ? 0 : 1;
+    }
+
+    private static String quoted(String value) {
+        return value == null ? "null" : Json.quote(value);
     }
 
     private static int usage(String problem) {

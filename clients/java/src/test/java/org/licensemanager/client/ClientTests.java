@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * The unit tests of the Java client, run by {@code ./build test} without any test library: each test
  * runs, its failed checks are listed, and the exit status says whether all passed. The tests are in
- * FormatTests and BehaviourTests; what they share in TestSupport.
+ * FormatTests, BehaviourTests and UpdatesTests; what they share in TestSupport.
  */
 public final class ClientTests {
     private ClientTests() {}
@@ -28,6 +28,8 @@ public final class ClientTests {
                 Map.entry("release and borrowing", BehaviourTests::releaseAndBorrow),
                 Map.entry("trusted time", BehaviourTests::trustedTime),
                 Map.entry("fingerprint", BehaviourTests::fingerprint),
+                Map.entry("updates: the signed answer and refusals", UpdatesTests::checkForUpdate),
+                Map.entry("updates: downloads kept only when verified", UpdatesTests::download),
                 Map.entry("shared test vectors", FormatTests::sharedVectors))) {
             int before = failures;
             try {
