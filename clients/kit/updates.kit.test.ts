@@ -59,6 +59,11 @@ async function upload(server: KitServer, bytes: Buffer): Promise<string> {
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
+it('every client with a harness checks for updates', () => {
+  expect(CLIENTS).toEqual(clientsWithHarness());
+  if (process.env.CI === 'true') expect(CLIENTS).toEqual(['c', 'java', 'node', 'python']);
+});
+
 describe.runIf(CLIENTS.length > 0).each(CLIENTS)('client %s: updates for entitled licenses', (client) => {
   const suite = clientSuite(client);
   const { server, work } = suite;
