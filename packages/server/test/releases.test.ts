@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { beforeAll, expect, it } from 'vitest';
 import { checkForUpdate, downloadUpdate, type PublicKey } from '@license-manager/sdk';
 import type { App } from '../src/app.ts';
+import { pruneAbandonedUploads } from '../src/modules/releases/uploads.ts';
 import { client, describeBothDatabases, expectError, loggedIn } from './harness.ts';
 import { activate, createTans, insertPolicy, insertProduct, isoDaysFromToday, machine } from './licensing-test-data.ts';
 
@@ -234,6 +235,29 @@ describeBothDatabases(
       const added = await client(t.app, admin.cookie).post(`/api/releases/${release.id}/artifacts`, { body: { uploadId: location.split('/').pop(), platform: 'linux', arch: 'x86_64', filename: 'big.tar.gz' } });
       expect(added.statusCode, added.body).toBe(201);
       expect(added.json().artifacts[0].sha256).toBe(sha256(bytes));
+    });
+
+    it('removes uploads abandoned for a day (cut, or finished and never saved), and keeps those under way', async () => {
+      const begin = async (bytes: Buffer, sent: number) => {
+        const created = await t.app.inject({ method: 'POST', url: '/api/uploads', headers: { ...TUS, cookie: admin.cookie, 'upload-length': String(bytes.length) } });
+        const location = String(created.headers.location);
+        const patched = await t.app.inject({ method: 'PATCH', url: location, headers: { ...TUS, cookie: admin.cookie, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: bytes.subarray(0, sent) });
+        expect(patched.statusCode).toBe(204);
+        return location;
+      };
+      const cut = await begin(randomBytes(1000), 400);
+      const unsaved = await begin(randomBytes(500), 500);
+      const underWay = await begin(randomBytes(1000), 300);
+      const uploads = path.join(DATA_DIR, 'artifacts', 'uploads');
+      const dayAndAHourAgo = new Date(Date.now() - 25 * 3600_000);
+      for (const location of [cut, unsaved]) {
+        const id = location.split('/').pop()!;
+        for (const file of [id, `${id}.json`]) fs.utimesSync(path.join(uploads, file), dayAndAHourAgo, dayAndAHourAgo);
+      }
+      expect(await pruneAbandonedUploads(t.app.ctx)).toBe(2);
+      const offsetOf = async (location: string) => (await t.app.inject({ method: 'HEAD', url: location, headers: { ...TUS, cookie: admin.cookie } })).statusCode;
+      expect([await offsetOf(cut), await offsetOf(unsaved), await offsetOf(underWay)]).toEqual([404, 404, 200]);
+      expect(fs.readdirSync(uploads).filter((name) => name.startsWith(cut.split('/').pop()!))).toEqual([]);
     });
   },
   { env: { DATA_DIR, ARTIFACT_MAX_SIZE: String(MAX) } },

@@ -88,6 +88,21 @@ export class HashingFileStore extends FileStore {
     this.hashes.delete(id);
   }
 
+  /**
+   * The uploads whose files nobody touched since `before` (ms): a dialog closed without saving, a cut
+   * never resumed. A saved upload has left this folder, so whatever stays this long is abandoned.
+   */
+  async untouchedSince(before: number): Promise<string[]> {
+    const names = await fs.promises.readdir(this.directory).catch(() => [] as string[]);
+    const ids = [...new Set(names.map((name) => name.replace(/\.json$/, '')))].filter((id) => UPLOAD_ID.test(id));
+    const lastTouched = async (id: string) => {
+      const times = await Promise.all(Object.values(this.filesOf(id)).map((file) => fs.promises.stat(file).then((stat) => stat.mtimeMs, () => 0)));
+      return Math.max(...times);
+    };
+    const touched = await Promise.all(ids.map(async (id) => ({ id, at: await lastTouched(id) })));
+    return touched.filter((upload) => upload.at < before).map((upload) => upload.id);
+  }
+
   private async stateAt(id: string, offset: number): Promise<HashState> {
     const known = this.hashes.get(id);
     if (known && known.length === offset) return known;

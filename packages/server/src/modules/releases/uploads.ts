@@ -5,6 +5,18 @@ import { authorize } from '../../platform/http/auth.ts';
 import { uploadStore } from './storage.ts';
 
 export const UPLOADS_PATH = '/api/uploads';
+/** An upload untouched this long is abandoned: its files go (a resumed upload touches them with each part). */
+export const ABANDONED_UPLOAD_MS = 24 * 3600_000;
+const PRUNE_INTERVAL_MS = 3600_000;
+
+/** Removes the abandoned uploads' files; how many. */
+export async function pruneAbandonedUploads(ctx: AppContext, now = Date.now()): Promise<number> {
+  const store = uploadStore(ctx);
+  const abandoned = await store.untouchedSince(now - ABANDONED_UPLOAD_MS);
+  for (const id of abandoned) await store.remove(id).catch(() => undefined);
+  if (abandoned.length) ctx.log.info({ uploads: abandoned.length }, 'abandoned uploads removed');
+  return abandoned.length;
+}
 
 /**
  * The tus endpoint `/api/uploads` (DESIGN.md section 6i): creation (`POST` with `Upload-Length`,
@@ -35,4 +47,8 @@ export function registerUploads(app: FastifyInstance, ctx: AppContext): void {
   for (const url of ['/uploads', '/uploads/:uploadId']) {
     app.route({ method: ['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'], url, schema: { hide: true }, handler });
   }
+  // Each hour, without a job runner: abandoned uploads would otherwise fill the disk.
+  const prune = () => void pruneAbandonedUploads(ctx).catch((error: unknown) => ctx.log.warn({ err: error }, 'abandoned uploads were not removed'));
+  const timer = setInterval(prune, PRUNE_INTERVAL_MS).unref();
+  app.addHook('onClose', async () => clearInterval(timer));
 }
