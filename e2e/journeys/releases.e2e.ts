@@ -44,7 +44,7 @@ describeJourney('releases: an administrator publishes and uploads, a customer do
   });
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-  it('an administrator publishes 1.1.0 and uploads its installer, watching the progress to the end', async () => {
+  it('an administrator publishes 1.1.0 and uploads its installer through a broken connection, watching the progress to the end', async () => {
     const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, ADMIN.email, ADMIN.password);
@@ -84,8 +84,17 @@ describeJourney('releases: an administrator publishes and uploads, a customer do
     fs.writeFileSync(file, installer.next);
     await adding.locator('input[type=file]').first().setInputFiles(file);
     await expect.poll(() => adding.getByTestId('artifact-filename').inputValue()).toBe('release-studio-1.1.0.exe');
+    // The connection breaks during the first send: Uppy asks the server where it stands and goes on.
+    let cuts = 0;
+    await page.route('**/api/uploads/**', async (route) => {
+      if (route.request().method() === 'PATCH' && cuts === 0) {
+        cuts += 1;
+        await route.abort('connectionreset');
+      } else await route.continue();
+    });
     await adding.getByRole('button', { name: /^Upload/ }).click();
     await adding.getByTestId('upload-done').waitFor();
+    expect(cuts).toBe(1);
     // Uppy's status bar says the upload is complete (it showed the progress on the way there).
     await adding.getByText('Complete', { exact: true }).waitFor();
     await screenshot(page, 'releases-upload-done-1280');
