@@ -41,6 +41,12 @@ export function clientsWithHarness(): string[] {
 /** The license server as a process on one data directory and port, for the whole suite of one client. */
 export class KitServer {
   readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-kit-'));
+  /** Settings beyond the kit's own (DEVICE_POLL_INTERVAL_SECONDS for the desktop sign-in). */
+  private readonly settings: Record<string, string>;
+
+  constructor(settings: Record<string, string> = {}) {
+    this.settings = settings;
+  }
   url = '';
   private port = 0;
   private child: ChildProcess | undefined;
@@ -48,7 +54,7 @@ export class KitServer {
   private cookie = '';
 
   private env(): Record<string, string> {
-    return cleanEnv({ PORT: String(this.port), HOST: '127.0.0.1', DATA_DIR: this.dataDir, PUBLIC_URL: this.url, LOG_LEVEL: 'warn', WEB_DIST: path.join(this.dataDir, 'no-web-app'), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+    return cleanEnv({ PORT: String(this.port), HOST: '127.0.0.1', DATA_DIR: this.dataDir, PUBLIC_URL: this.url, LOG_LEVEL: 'warn', WEB_DIST: path.join(this.dataDir, 'no-web-app'), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ...this.settings });
   }
 
   /**
@@ -221,8 +227,8 @@ export function kidOfFile(file: string): string {
  * One client's suite, at the top of its describe: a server of its own on SQLite with the kit's
  * catalogue and the keys pinned in a file, a work folder, and the harness bound to them.
  */
-export function clientSuite(client: string) {
-  const server = new KitServer();
+export function clientSuite(client: string, settings: Record<string, string> = {}) {
+  const server = new KitServer(settings);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `lm-kit-${client}-`));
   const state = {} as { catalogue: Awaited<ReturnType<typeof setUpCatalogue>>; keys: string };
   beforeAll(async () => {
