@@ -8,6 +8,11 @@
  *   lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]
  *   updates --server URL --product NAME --version V --machine ID --keys FILE --platform P --arch A
  *           [--channel stable|beta] [--out DIR]
+ *   signin --server URL --product NAME [--version V] --machine ID|auto --store DIR --keys FILE
+ *   signout --server URL --store DIR
+ * signin (desktop sign-in, RFC 8628) prints { userCode, verificationUri, verificationUriComplete,
+ * expiresIn, interval } at once, polls until approved, keeps the token in the store and then prints
+ * the check's line; signout prints { signedOut } (exit 1 when there was no sign-in).
  * updates prints { latest, newer, reason, file, error } (clients/kit/README.md); check and import print one JSON line { valid, reason, licenseId, offline, expiresAt, entitlements?, metadata? }; request
  * and deactivate print { written, installKeyId[, licenseId] }; exit 0 valid/done, 1 not, 2 usage.
  * Test hook: LICENSE_HARNESS_CLOCK_OFFSET_SECONDS moves the client's clock (never the server's).
@@ -24,7 +29,9 @@ const USAGE = `usage: harness check --server URL --product NAME [--version V] --
        harness import --file F --product NAME [--version V] --machine ID --store DIR --keys FILE
        harness deactivate --product NAME [--version V] --machine ID --store DIR --keys FILE --out FILE
        harness lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]
-       harness updates --server URL --product NAME --version V --machine ID --keys FILE --platform P --arch A [--channel stable|beta] [--out DIR]`;
+       harness updates --server URL --product NAME --version V --machine ID --keys FILE --platform P --arch A [--channel stable|beta] [--out DIR]
+       harness signin --server URL --product NAME [--version V] --machine ID|auto --store DIR --keys FILE
+       harness signout --server URL --store DIR`;
 const REQUIRED = {
   check: ['server', 'product', 'machine', 'store', 'keys'],
   request: ['product', 'machine', 'store', 'out'],
@@ -32,6 +39,8 @@ const REQUIRED = {
   deactivate: ['product', 'machine', 'store', 'keys', 'out'],
   lease: ['server', 'product', 'key', 'keys', 'instance'],
   updates: ['server', 'product', 'version', 'machine', 'keys', 'platform', 'arch'],
+  signin: ['server', 'product', 'machine', 'store', 'keys'],
+  signout: ['server', 'store'],
 };
 
 function usage(problem) {
@@ -68,7 +77,7 @@ try {
 const { values, positionals } = parsed;
 if (values.help) usage();
 const command = positionals[0];
-if (!REQUIRED[command] || positionals.length !== 1) usage('the commands are check, request, import, deactivate, lease and updates');
+if (!REQUIRED[command] || positionals.length !== 1) usage('the commands are check, request, import, deactivate, lease, updates, signin and signout');
 for (const name of REQUIRED[command]) if (!values[name]) usage(`--${name} is required`);
 const borrowDays = values['borrow-days'] === undefined ? undefined : Number(values['borrow-days']);
 if (borrowDays !== undefined && !(Number.isInteger(borrowDays) && borrowDays > 0)) usage('--borrow-days takes a whole number of days');
@@ -132,6 +141,15 @@ if (command === 'updates') {
   process.exit(line.error ? 1 : 0);
 }
 
+if (command === 'signout') {
+  // Ends the desktop sign-in: only the server and the store are needed.
+  const client = new LicenseClient({ serverUrl: values.server, product: values.product ?? '', machineId: values.machine ?? '', publicKeys: [], store: directoryStore(values.store) });
+  const signedOut = await client.signOut();
+  if (!signedOut) process.stderr.write('the store holds no sign-in\n');
+  process.stdout.write(`${JSON.stringify({ signedOut })}\n`);
+  process.exit(signedOut ? 0 : 1);
+}
+
 const machineId = values.machine === 'auto' ? await machineFingerprint(values.product) : values.machine;
 const key = await installKey(values.store);
 
@@ -171,7 +189,18 @@ const client = new LicenseClient({
   now,
 });
 
-const status = command === 'import' ? await client.importFile(await readFile(values.file, 'utf8')) : await client.check();
+let status;
+if (command === 'signin') {
+  // The code goes out at once (a pipe's writes are synchronous on POSIX), then the polling.
+  status = await client
+    .signIn({
+      onCode: (code) => {
+        process.stdout.write(`${JSON.stringify(code)}\n`);
+        process.stderr.write(`Open ${code.verificationUri} and enter ${code.userCode}\n`);
+      },
+    })
+    .catch((error) => ({ valid: false, reason: 'UNREACHABLE', message: error.message, offline: false }));
+} else status = command === 'import' ? await client.importFile(await readFile(values.file, 'utf8')) : await client.check();
 if (values.release) await client.release().catch((error) => process.stderr.write(`release failed: ${error.message}\n`));
 const line = status.valid
   ? {

@@ -1,5 +1,5 @@
 import { isExpired, licenseFileTag, parseLicenseFile, refreshDueAfterConfirmation, refreshDueAt, verifyLicenseFile, type LicensePayload, type PublicKey } from './format.js';
-import { memoryStore, type LicenseStore } from './store.js';
+import { FETCHED_FILE_NAME, memoryStore, type LicenseStore } from './store.js';
 import { TrustedClock } from './trusted-time.js';
 
 /** Why there is no valid license. */
@@ -13,7 +13,34 @@ export type InvalidReason =
   | 'TOO_MANY_MACHINES'
   | 'UNREACHABLE' // no stored file, and the server cannot be reached
   | 'INVALID_FILE' // an imported or stored file that does not verify (altered, or signed by a key not pinned), or is not for this machine and product
-  | 'CLOCK_TAMPERED'; // the local clock is behind the trusted time (the server's signed time, files' issue times) by more than the tolerance
+  | 'CLOCK_TAMPERED' // the local clock is behind the trusted time (the server's signed time, files' issue times) by more than the tolerance
+  | 'SEAT_UNASSIGNED' // desktop sign-in: the person has no seat of this product (any more); an administrator of the organization assigns one
+  | 'SIGNED_OUT' // desktop sign-in: the server no longer knows the sign-in (revoked, or the person left the organization); the token is deleted
+  | 'SIGNIN_DENIED' // desktop sign-in: the person denied it on /device
+  | 'SIGNIN_EXPIRED'; // desktop sign-in: nobody approved the code in time
+
+/** What the person needs to approve a desktop sign-in (RFC 8628 section 3.2), for `signIn`'s `onCode`. */
+export interface DeviceCode {
+  /** The code to enter, e.g. `BCDF-GHJK`. */
+  userCode: string;
+  /** The portal's page where the person enters the code, e.g. `https://licenses.example.com/device`. */
+  verificationUri: string;
+  /** The same page with the code filled in: open it in the browser (or show it as a QR code). */
+  verificationUriComplete: string;
+  /** Seconds until the code expires. */
+  expiresIn: number;
+  /** Seconds between polls, as the server asks. */
+  interval: number;
+}
+
+export interface SignInOptions {
+  /** Called once the code is there: show it and the address to the person (or open the browser). */
+  onCode: (code: DeviceCode) => void | Promise<void>;
+  /** Aborts the polling (the person cancelled): `signIn` then rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** How to wait between polls; default `setTimeout` (for tests). */
+  sleep?: (ms: number) => Promise<void>;
+}
 
 export type LicenseStatus =
   | {
@@ -72,7 +99,11 @@ const SERVER_REASONS: Record<string, InvalidReason> = {
   ERR_LICENSE_UPGRADED: 'UPGRADED',
   ERR_NO_SEAT: 'NO_SEAT',
   ERR_TOO_MANY_MACHINES: 'TOO_MANY_MACHINES',
+  ERR_SEAT_UNASSIGNED: 'SEAT_UNASSIGNED',
 };
+
+/** RFC 8628 section 3.5: how much longer to wait after each `slow_down`. */
+const SLOW_DOWN_MS = 5000;
 
 interface Candidate {
   name: string;
@@ -109,6 +140,8 @@ export class LicenseClient {
   private confirmed: { tag: string; at: Date } | undefined;
   /** A clock tampering seen and not reported yet, for a store that does not keep it. */
   private unreportedTampering: string | null = null;
+  /** The sign-in's token, for a store that does not keep it. */
+  private unstoredToken: string | null = null;
 
   constructor(options: LicenseClientOptions) {
     this.options = options;
@@ -159,9 +192,101 @@ export class LicenseClient {
     return await this.judgeClock(this.valid(payload, 'store', false));
   }
 
+  /**
+   * Desktop sign-in of a named user (DESIGN.md 6f; the OAuth 2.0 Device Authorization Grant, RFC
+   * 8628): asks the server for a code, hands it to `onCode` (show it with the address, or open
+   * `verificationUriComplete` in the browser), and polls until the person approves it in the portal.
+   * The token is kept in the store and sent with every license request from then on; the status is
+   * the seat's license, fetched with it. `SIGNIN_DENIED` / `SIGNIN_EXPIRED` when the person denied it
+   * or nobody approved in time (no token kept); `UNREACHABLE` when the server cannot be reached.
+   */
+  async signIn(options: SignInOptions): Promise<LicenseStatus> {
+    const { product, machineId, version } = this.options;
+    // The default wait ends early when the signal aborts.
+    const sleep =
+      options.sleep ??
+      ((ms: number) =>
+        new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            options.signal?.removeEventListener('abort', done);
+            resolve();
+          };
+          const timer = setTimeout(done, ms);
+          options.signal?.addEventListener('abort', done, { once: true });
+        }));
+    let response: Response;
+    try {
+      response = await this.post('/api/client/v1/device/authorize', { product, machineId, ...(version === undefined ? {} : { version }) });
+    } catch (error) {
+      return invalid('UNREACHABLE', `the license server cannot be reached (${(error as Error).message})`, true);
+    }
+    const started = (await response.json().catch(() => ({}))) as Partial<{ device_code: string; user_code: string; verification_uri: string; verification_uri_complete: string; expires_in: number; interval: number; message: string }>;
+    if (!response.ok || !started.device_code || !started.user_code || !started.verification_uri) {
+      throw new Error(`the license server refused the sign-in (${response.status}${started.message ? `: ${started.message}` : ''})`);
+    }
+    const expiresIn = started.expires_in ?? 900;
+    let interval = Math.max(started.interval ?? 5, 1) * 1000;
+    await options.onCode({
+      userCode: started.user_code,
+      verificationUri: started.verification_uri,
+      verificationUriComplete: started.verification_uri_complete ?? started.verification_uri,
+      expiresIn,
+      interval: interval / 1000,
+    });
+    const deadline = Date.now() + expiresIn * 1000;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      await sleep(interval);
+      options.signal?.throwIfAborted();
+      if (Date.now() > deadline) return invalid('SIGNIN_EXPIRED', 'nobody approved the sign-in in time; sign in again');
+      let poll: Response;
+      try {
+        poll = await this.post('/api/client/v1/device/token', { device_code: started.device_code });
+      } catch {
+        continue; // a network hiccup: poll again until the code expires
+      }
+      const body = (await poll.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string };
+      if (poll.ok && body.access_token) {
+        await this.setToken(body.access_token);
+        this.confirmed = undefined;
+        return await this.refresh();
+      }
+      if (body.error === 'authorization_pending') continue;
+      if (body.error === 'slow_down' || poll.status === 429) interval += SLOW_DOWN_MS;
+      else if (body.error === 'access_denied') return invalid('SIGNIN_DENIED', body.error_description ?? 'the sign-in was denied');
+      else if (body.error === 'expired_token' || body.error === 'invalid_grant') return invalid('SIGNIN_EXPIRED', body.error_description ?? 'the sign-in expired; sign in again');
+      // anything else (a 5xx): poll again until the code expires
+    }
+  }
+
+  /** Whether the store holds a desktop sign-in's token. */
+  async signedIn(): Promise<boolean> {
+    return (await this.token()) !== null;
+  }
+
+  /**
+   * Ends the desktop sign-in: tells the server (`DELETE /api/client/v1/device/token`, when it can be
+   * reached; else the sign-in stays listed under the person's Security page until revoked there),
+   * deletes the token and the file fetched with it. False when there was no sign-in.
+   */
+  async signOut(): Promise<boolean> {
+    const token = await this.token();
+    if (!token) return false;
+    await this.fetch(this.url('/api/client/v1/device/token'), {
+      method: 'DELETE',
+      headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 15_000),
+    }).catch(() => undefined);
+    await this.setToken(null);
+    await this.store.remove(FETCHED_FILE_NAME);
+    this.confirmed = undefined;
+    return true;
+  }
+
   /** Gives a floating seat back (at exit) and forgets the file of this machine. */
   async release(): Promise<void> {
-    const response = await this.request('DELETE');
+    const response = await this.request('DELETE', await this.token());
     if (!response.ok && response.status !== 404) throw new Error(`the license server answered ${response.status}`);
     const stored = await this.stored();
     await this.forget([...stored.usable, ...stored.expired].filter((candidate) => !isAnyLic(candidate)));
@@ -283,11 +408,42 @@ export class LicenseClient {
     for (const candidate of candidates) await this.store.remove(candidate.name);
   }
 
-  private async request(method: 'POST' | 'DELETE', ifNoneMatch?: string, clockTamperedAt?: string | null): Promise<Response> {
-    const { serverUrl, machineId, product, version, borrowDays } = this.options;
-    return this.fetch(`${serverUrl.replace(/\/$/, '')}/api/client/v1/license`, {
+  private url(pathname: string): string {
+    return `${this.options.serverUrl.replace(/\/$/, '')}${pathname}`;
+  }
+
+  /** The desktop sign-in's token, or null. */
+  private async token(): Promise<string | null> {
+    if (!this.store.readToken) return this.unstoredToken;
+    return (await this.store.readToken().catch(() => null)) || null;
+  }
+
+  private async setToken(token: string | null): Promise<void> {
+    if (this.store.writeToken) await this.store.writeToken(token);
+    else this.unstoredToken = token;
+  }
+
+  /** A JSON POST of the desktop sign-in's protocol. */
+  private async post(pathname: string, body: Record<string, unknown>): Promise<Response> {
+    return this.fetch(this.url(pathname), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 15_000),
+    });
+  }
+
+  /** A license request; with a desktop sign-in's token as `Authorization: Bearer`. */
+  private async request(method: 'POST' | 'DELETE', token: string | null, ifNoneMatch?: string, clockTamperedAt?: string | null): Promise<Response> {
+    const { machineId, product, version, borrowDays } = this.options;
+    return this.fetch(this.url('/api/client/v1/license'), {
       method,
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: JSON.stringify({ machineId, product, ...(version === undefined ? {} : { version }), ...(method === 'POST' && borrowDays ? { borrowDays } : {}), ...(clockTamperedAt ? { clockTamperedAt } : {}) }),
       signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 15_000),
     });
@@ -301,9 +457,10 @@ export class LicenseClient {
     // A clock set back is reported with this request, and forgotten once the server answered it.
     if (this.clock.tamperedBy() !== null) await this.noteTampering();
     const tamperedAt = await this.tamperingToReport();
+    const token = await this.token();
     let response: Response;
     try {
-      response = await this.request('POST', tag, tamperedAt);
+      response = await this.request('POST', token, tag, tamperedAt);
     } catch (error) {
       return this.offline(stored, `the license server cannot be reached (${(error as Error).message})`);
     }
@@ -334,7 +491,10 @@ export class LicenseClient {
     } catch {
       // not an error body of the license server
     }
-    const reason = body.error ? SERVER_REASONS[body.error] : undefined;
+    // A 401 to a request with the sign-in's token: the sign-in ended (revoked, or the person left).
+    const signedOut = response.status === 401 && token !== null;
+    if (signedOut) await this.setToken(null);
+    const reason = signedOut ? 'SIGNED_OUT' : body.error ? SERVER_REASONS[body.error] : undefined;
     if (!reason) return this.offline(stored, `the license server answered ${response.status}`);
     // The server's final word: this machine's stored files no longer count; an ANY-Lic file still does.
     await this.forget([...stored.usable, ...stored.expired].filter((candidate) => !isAnyLic(candidate)));

@@ -1,4 +1,4 @@
-export { LicenseClient, type InvalidReason, type LicenseClientOptions, type LicenseStatus } from './client.js';
+export { LicenseClient, type DeviceCode, type InvalidReason, type LicenseClientOptions, type LicenseStatus, type SignInOptions } from './client.js';
 export { InstanceLease, type InstanceLeaseOptions, type LeaseStatus } from './lease.js';
 export {
   featureValue,
@@ -17,6 +17,6 @@ export {
   type LicensePayload,
   type PublicKey,
 } from './format.js';
-export { FETCHED_FILE_NAME, SERVER_TIME_FILE_NAME, memoryStore, type LicenseStore, type StoredFile } from './store.js';
+export { DESKTOP_TOKEN_FILE_NAME, FETCHED_FILE_NAME, SERVER_TIME_FILE_NAME, memoryStore, type LicenseStore, type StoredFile } from './store.js';
 export { DEFAULT_CLOCK_TOLERANCE_MS } from './trusted-time.js';
 export { checkForUpdate, downloadUpdate, UpdateError, type CheckForUpdateOptions, type UpdateArtifact, type UpdateInfo } from './updates.js';

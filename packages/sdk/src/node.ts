@@ -3,10 +3,10 @@
  * only under the `node` condition); kept apart from the main entry so that browsers and renderers
  * never load node:fs. Its declarations name no Node types, so TypeScript users need no @types/node.
  */
-import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CLOCK_TAMPERED_FILE_NAME, FETCHED_FILE_NAME, SERVER_TIME_FILE_NAME, type LicenseStore } from './store.js';
+import { CLOCK_TAMPERED_FILE_NAME, DESKTOP_TOKEN_FILE_NAME, FETCHED_FILE_NAME, SERVER_TIME_FILE_NAME, type LicenseStore } from './store.js';
 
 /**
  * Where the desktop software looks for license files: the `licenses` folder in the application's
@@ -24,7 +24,8 @@ export function defaultLicenseDirectory(appName: string, platform: string = proc
 
 /**
  * A folder of license files: every `.lic` and `.json` file in it is a candidate (an offline file the
- * user copied there works), and the file fetched from the server is kept as `license.json`.
+ * user copied there works), and the file fetched from the server is kept as `license.json`. A
+ * desktop sign-in's token is kept as `desktop-token`, readable by this user only (mode 0600).
  */
 export function directoryStore(directory: string): LicenseStore {
   return {
@@ -63,6 +64,20 @@ export function directoryStore(directory: string): LicenseStore {
       if (at === null) return this.remove(CLOCK_TAMPERED_FILE_NAME);
       await mkdir(directory, { recursive: true });
       await writeFile(path.join(directory, CLOCK_TAMPERED_FILE_NAME), at, 'utf8');
+    },
+    async readToken() {
+      return (await readFile(path.join(directory, DESKTOP_TOKEN_FILE_NAME), 'utf8').catch(() => '')).trim() || null;
+    },
+    async writeToken(token) {
+      if (token === null) return this.remove(DESKTOP_TOKEN_FILE_NAME);
+      await mkdir(directory, { recursive: true });
+      // Created 0600 (never readable by others, not even for a moment: a new file gets its mode at
+      // creation) beside the old one, then renamed over it.
+      const temporary = path.join(directory, `.${DESKTOP_TOKEN_FILE_NAME}.${process.pid}.tmp`);
+      await unlink(temporary).catch(() => undefined);
+      await writeFile(temporary, token, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
+      await chmod(temporary, 0o600);
+      await rename(temporary, path.join(directory, DESKTOP_TOKEN_FILE_NAME));
     },
     async remove(name) {
       await unlink(path.join(directory, name)).catch((error: NodeJS.ErrnoException) => {

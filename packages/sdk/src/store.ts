@@ -25,6 +25,13 @@ export interface LicenseStore {
    */
   readClockTampered?(): Promise<string | null>;
   writeClockTampered?(at: string | null): Promise<void>;
+  /**
+   * The access token of a desktop sign-in (DESIGN.md 6f, `LicenseClient.signIn`), sent as
+   * `Authorization: Bearer` with every license request; null deletes it. A secret: keep it where
+   * only this user can read it. Optional; without it the client keeps the token until it exits.
+   */
+  readToken?(): Promise<string | null>;
+  writeToken?(token: string | null): Promise<void>;
 }
 
 /** The name under which a store keeps the fetched file. */
@@ -36,12 +43,22 @@ export const SERVER_TIME_FILE_NAME = 'server-time';
 /** The name under which the directory store keeps a clock tampering not reported yet. */
 export const CLOCK_TAMPERED_FILE_NAME = 'clock-tampered';
 
+/** The name under which the directory store keeps a desktop sign-in's token (mode 0600; not a license file). */
+export const DESKTOP_TOKEN_FILE_NAME = 'desktop-token';
+
 /** A store in memory: nothing survives a restart (tests, or apps that keep the file elsewhere). */
 export function memoryStore(initial: StoredFile[] = []): LicenseStore {
   const files = new Map(initial.map((file) => [file.name, file.text]));
   let serverTime: string | null = null;
   let clockTampered: string | null = null;
+  let token: string | null = null;
   return {
+    async readToken() {
+      return token;
+    },
+    async writeToken(value) {
+      token = value;
+    },
     async readClockTampered() {
       return clockTampered;
     },
