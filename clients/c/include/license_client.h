@@ -46,7 +46,12 @@ typedef enum {
     LC_TOO_MANY_MACHINES,
     LC_UNREACHABLE,      /* no usable stored file, and the server cannot be reached */
     LC_INVALID_FILE,     /* a file that does not verify or is not for this machine and product */
-    LC_CLOCK_TAMPERED    /* the local clock is behind the server's vouched time by more than the tolerance */
+    LC_CLOCK_TAMPERED,   /* the local clock is behind the server's vouched time by more than the tolerance */
+    /* Desktop sign-in of named users (lc_sign_in): */
+    LC_SEAT_UNASSIGNED,  /* the signed-in person has no seat for this product any more */
+    LC_SIGNED_OUT,       /* the sign-in ended (signed out or revoked elsewhere): the token is deleted */
+    LC_SIGNIN_DENIED,    /* the person denied the sign-in on the /device page */
+    LC_SIGNIN_EXPIRED    /* the code expired (or the wait was cancelled) before it was approved */
 } lc_reason;
 
 /** "VALID", "NO_LICENSE", ... (the names the harness prints). */
@@ -69,6 +74,8 @@ typedef struct {
     void *now_context;
     /* This installation's install key id (lc_install_key_load): a file bound to another key is refused. */
     const char *install_key_id;
+    /* For tests: waits ms milliseconds between the polls of lc_sign_in (NULL: sleeps); gets now_context. */
+    void (*sleep_ms)(long long ms, void *context);
 } lc_options;
 
 /** The outcome of a check. Release it with lc_status_free. */
@@ -113,6 +120,36 @@ LC_API int lc_import_file(lc_client *client, const char *text, lc_status *status
 /** Frees a floating seat (DELETE) and forgets this machine's stored file. 0 on success. */
 LC_API int lc_release(lc_client *client, char *error, size_t error_size);
 LC_API int lc_has_feature(const lc_status *status, const char *feature);
+
+/*
+ * Desktop sign-in of named users (DESIGN.md section 6f; the OAuth 2.0 Device Authorization Grant,
+ * RFC 8628). lc_sign_in asks the server for a code, hands it to on_code at once (show the person
+ * user_code and verification_uri, or open verification_uri_complete in the browser), then polls until
+ * the person approves on the portal's /device page. The token is kept in the store folder (file
+ * "desktop-token", mode 0600), and every later license request of this client carries it as
+ * "Authorization: Bearer"; the seat's license file is fetched at once. Returns status->valid;
+ * failures: LC_SIGNIN_DENIED, LC_SIGNIN_EXPIRED, LC_UNREACHABLE, or the server's refusal of the file.
+ */
+typedef struct {
+    const char *user_code;                 /* "ABCD-EFGH" */
+    const char *verification_uri;          /* ".../device" */
+    const char *verification_uri_complete; /* ".../device?code=ABCD-EFGH" */
+    long expires_in;                       /* seconds the code is good for */
+    long interval;                         /* seconds between polls */
+} lc_sign_in_code;
+typedef void (*lc_sign_in_code_callback)(const lc_sign_in_code *code, void *context);
+/* Asked about once a second while waiting: 0 stops the sign-in (LC_SIGNIN_EXPIRED). */
+typedef int (*lc_sign_in_keep_waiting)(void *context);
+/** on_code is required; keep_waiting may be NULL (wait until approved, denied or expired). Blocks. */
+LC_API int lc_sign_in(lc_client *client, lc_sign_in_code_callback on_code, lc_sign_in_keep_waiting keep_waiting, void *context, lc_status *status);
+/** 1 while the store holds a sign-in token. */
+LC_API int lc_signed_in(const lc_client *client);
+/**
+ * Signs out: DELETE /api/client/v1/device/token with the token, then the token and the seat's fetched
+ * file are deleted from the store. 0 when signed out, 1 when there was no token, -1 (token kept, try
+ * again) when the server could not be reached.
+ */
+LC_API int lc_sign_out(lc_client *client, char *error, size_t error_size);
 
 /* What lc_feature_value found (DESIGN.md section 6g). */
 #define LC_FEATURE_ABSENT 0

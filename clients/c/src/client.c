@@ -9,6 +9,10 @@
 
 #include <curl/curl.h>
 
+#ifdef _WIN32
+#include <windows.h>
+#endif
+
 #define FETCHED_FILE "license.json"
 /* The highest server time token seen (verified again at every read, so editing it gains nothing). */
 #define SERVER_TIME_FILE "server-time"
@@ -25,6 +29,7 @@ struct lc_client {
     long timeout_ms;
     long long tolerance_ms;
     long long (*now_ms)(void *);
+    void (*sleep_ms)(long long, void *);
     void *now_context;
     long long trusted;      /* the highest verified server time known, ms; 0: none */
 };
@@ -44,7 +49,7 @@ typedef struct {
 static const struct { const char *code; lc_reason reason; } SERVER_REASONS[] = {
     {"ERR_NO_LICENSE", LC_NO_LICENSE},     {"ERR_LICENSE_REVOKED", LC_REVOKED}, {"ERR_LICENSE_SUSPENDED", LC_SUSPENDED},
     {"ERR_LICENSE_EXPIRED", LC_EXPIRED},   {"ERR_LICENSE_UPGRADED", LC_UPGRADED}, {"ERR_NO_SEAT", LC_NO_SEAT},
-    {"ERR_TOO_MANY_MACHINES", LC_TOO_MANY_MACHINES},
+    {"ERR_TOO_MANY_MACHINES", LC_TOO_MANY_MACHINES}, {"ERR_SEAT_UNASSIGNED", LC_SEAT_UNASSIGNED},
 };
 
 int lc_global_init(void) { return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -1; }
@@ -83,6 +88,7 @@ lc_client *lc_client_new(const lc_options *options, char *error, size_t error_si
     client->tolerance_ms = (options->clock_tolerance_hours > 0 ? options->clock_tolerance_hours : 48) * HOUR_MS;
     client->now_ms = options->now_ms;
     client->now_context = options->now_context;
+    client->sleep_ms = options->sleep_ms;
     return client;
 }
 
@@ -244,7 +250,7 @@ static char *license_url(lc_client *client) {
 static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *status) {
     const lc_payload *held = NULL;
     lc_http_answer answer;
-    char error[256], message[512], *body, *url, *tampered;
+    char error[256], message[512], *body, *url, *tampered, *token;
     int result, borrow;
     size_t i, j;
     lc_json *error_body;
@@ -258,11 +264,25 @@ static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *statu
     if ((tampered = lc_store_read(client->store_dir, CLOCK_TAMPERED_FILE))) tampered[strcspn(tampered, "\r\n")] = 0;
     body = lc_license_request_body(client->machine_id, client->product, client->version, borrow ? client->borrow_days : 0, tampered);
     url = license_url(client);
-    result = body && url ? lc_http("POST", url, body, held && !borrow ? held->tag : NULL, client->timeout_ms, &answer, error, sizeof error) : -1;
+    /* A desktop sign-in (lc_sign_in): every license request carries its token. */
+    token = lc_store_token(client->store_dir);
+    result = body && url ? lc_http_auth("POST", url, body, held && !borrow ? held->tag : NULL, token, client->timeout_ms, &answer, error, sizeof error) : -1;
     free(body);
     free(url);
     if (tampered && result == 0 && answer.status < 500) lc_store_remove(client->store_dir, CLOCK_TAMPERED_FILE);
     free(tampered);
+    if (token && result == 0 && answer.status == 401) {
+        /* The sign-in ended (signed out, revoked under Security, the person removed): its token and file go. */
+        free(token);
+        lc_store_remove(client->store_dir, LC_TOKEN_FILE);
+        record_server_time(client, answer.server_time);
+        lc_http_answer_free(&answer);
+        forget_machine_files(client, stored);
+        for (j = 0; j < stored->usable; j++)
+            if (lc_is_any_lic(&stored->items[j].payload)) return lc_status_set_valid(status, &stored->items[j].payload, 0, 0);
+        return lc_status_set_invalid(status, LC_SIGNED_OUT, "the desktop sign-in has ended: sign in again");
+    }
+    free(token);
     if (result != 0) {
         snprintf(message, sizeof message, "the license server cannot be reached (%s)", error);
         return offline_status(client, status, stored, message, LC_UNREACHABLE);
@@ -374,7 +394,9 @@ int lc_release(lc_client *client, char *error, size_t error_size) {
     stored_files stored;
     lc_http_answer answer;
     char *body = lc_license_request_body(client->machine_id, client->product, client->version, 0, NULL), *url = license_url(client), message[256];
-    int result = body && url ? lc_http("DELETE", url, body, NULL, client->timeout_ms, &answer, message, sizeof message) : -1;
+    char *token = lc_store_token(client->store_dir);
+    int result = body && url ? lc_http_auth("DELETE", url, body, NULL, token, client->timeout_ms, &answer, message, sizeof message) : -1;
+    free(token);
     free(body);
     free(url);
     if (result != 0) { lc_set_error(error, error_size, "the license server cannot be reached (%s)", message); return -1; }
@@ -385,4 +407,201 @@ int lc_release(lc_client *client, char *error, size_t error_size) {
     stored_free(&stored);
     lc_http_answer_free(&answer);
     return result;
+}
+
+/* Desktop sign-in (DESIGN.md section 6f, RFC 8628). */
+
+static char *device_url(const char *server_url, const char *path) {
+    lc_buffer url = {0};
+    size_t n = strlen(server_url);
+    while (n > 0 && server_url[n - 1] == '/') n--;
+    lc_buffer_append(&url, server_url, n);
+    lc_buffer_append_str(&url, path);
+    return url.data;
+}
+
+/* Waits ms, asking keep_waiting about once a second: 0 when it said stop. */
+static int wait_ms(lc_client *client, long long ms, lc_sign_in_keep_waiting keep_waiting, void *context) {
+    if (client->sleep_ms) {
+        client->sleep_ms(ms, client->now_context);
+        return !keep_waiting || keep_waiting(context);
+    }
+    while (ms > 0) {
+        long long step = ms > 1000 ? 1000 : ms;
+#ifdef _WIN32
+        Sleep((DWORD)step);
+#else
+        struct timespec pause;
+        pause.tv_sec = (time_t)(step / 1000);
+        pause.tv_nsec = (long)(step % 1000) * 1000000L;
+        while (nanosleep(&pause, &pause) != 0) {}
+#endif
+        ms -= step;
+        if (keep_waiting && !keep_waiting(context)) return 0;
+    }
+    return 1;
+}
+
+static int sign_in_failed(lc_status *status, lc_reason reason, const char *message, int offline) {
+    lc_status_set_invalid(status, reason, message);
+    status->offline = offline;
+    return 0;
+}
+
+static void server_refusal(const lc_http_answer *answer, char *message, size_t size, lc_reason *reason) {
+    lc_json *body = answer->body ? lc_json_parse(answer->body, strlen(answer->body)) : NULL;
+    const char *code = lc_json_string(body, "error"), *text = lc_json_string(body, "message");
+    size_t i;
+    *reason = LC_UNREACHABLE;
+    for (i = 0; code && i < sizeof SERVER_REASONS / sizeof *SERVER_REASONS; i++)
+        if (strcmp(code, SERVER_REASONS[i].code) == 0) *reason = SERVER_REASONS[i].reason;
+    if (text) snprintf(message, size, "%s", text);
+    else snprintf(message, size, "the license server answered %ld", answer->status);
+    lc_json_free(body);
+}
+
+int lc_sign_in(lc_client *client, lc_sign_in_code_callback on_code, lc_sign_in_keep_waiting keep_waiting, void *context, lc_status *status) {
+    lc_buffer body = {0};
+    lc_http_answer answer;
+    lc_json *grant;
+    lc_sign_in_code code;
+    char error[256], message[512], *url, *device_code = NULL;
+    double number;
+    long long interval_ms, expires_ms, waited = 0;
+    int result;
+    lc_status_clear(status);
+    if (!on_code) return sign_in_failed(status, LC_SIGNIN_EXPIRED, "lc_sign_in needs on_code to show the code", 0);
+    lc_buffer_append_str(&body, "{\"product\":");
+    lc_buffer_append_json_string(&body, client->product);
+    lc_buffer_append_str(&body, ",\"machineId\":");
+    lc_buffer_append_json_string(&body, client->machine_id);
+    if (client->version) {
+        lc_buffer_append_str(&body, ",\"version\":");
+        lc_buffer_append_json_string(&body, client->version);
+    }
+    lc_buffer_append_str(&body, "}");
+    url = device_url(client->server_url, "/api/client/v1/device/authorize");
+    result = body.data && url ? lc_http("POST", url, body.data, NULL, client->timeout_ms, &answer, error, sizeof error) : -1;
+    free(body.data);
+    free(url);
+    if (result != 0) {
+        snprintf(message, sizeof message, "the license server cannot be reached (%s)", error);
+        return sign_in_failed(status, LC_UNREACHABLE, message, 1);
+    }
+    if (answer.status < 200 || answer.status > 299) {
+        lc_reason reason;
+        server_refusal(&answer, message, sizeof message, &reason);
+        lc_http_answer_free(&answer);
+        return sign_in_failed(status, reason, message, reason == LC_UNREACHABLE);
+    }
+    grant = answer.body ? lc_json_parse(answer.body, strlen(answer.body)) : NULL;
+    memset(&code, 0, sizeof code);
+    code.user_code = lc_json_string(grant, "user_code");
+    code.verification_uri = lc_json_string(grant, "verification_uri");
+    code.verification_uri_complete = lc_json_string(grant, "verification_uri_complete");
+    device_code = lc_copy(lc_json_string(grant, "device_code"));
+    if (lc_json_number(grant, "expires_in", &number)) code.expires_in = (long)number;
+    code.interval = lc_json_number(grant, "interval", &number) && number >= 1 ? (long)number : 5; /* RFC 8628: 5 when absent */
+    if (!device_code || !code.user_code || !code.verification_uri || code.expires_in <= 0) {
+        free(device_code);
+        lc_json_free(grant);
+        lc_http_answer_free(&answer);
+        return sign_in_failed(status, LC_UNREACHABLE, "the license server's answer is no device authorization", 1);
+    }
+    if (!code.verification_uri_complete) code.verification_uri_complete = code.verification_uri;
+    on_code(&code, context);
+    interval_ms = code.interval * 1000LL;
+    expires_ms = code.expires_in * 1000LL;
+    lc_json_free(grant);
+    lc_http_answer_free(&answer);
+
+    memset(&body, 0, sizeof body);
+    lc_buffer_append_str(&body, "{\"device_code\":");
+    lc_buffer_append_json_string(&body, device_code);
+    lc_buffer_append_str(&body, "}");
+    free(device_code);
+    url = device_url(client->server_url, "/api/client/v1/device/token");
+    for (;;) {
+        lc_json *reply;
+        const char *grant_error, *token;
+        if (!wait_ms(client, interval_ms, keep_waiting, context)) { result = sign_in_failed(status, LC_SIGNIN_EXPIRED, "the sign-in was cancelled", 0); break; }
+        waited += interval_ms;
+        if (!body.data || !url) { result = sign_in_failed(status, LC_UNREACHABLE, "out of memory", 0); break; }
+        /* Not reached, or a server error: the code is good until it expires, so poll on. */
+        if (lc_http("POST", url, body.data, NULL, client->timeout_ms, &answer, error, sizeof error) != 0 || answer.status >= 500) {
+            lc_http_answer_free(&answer);
+            if (waited >= expires_ms) { result = sign_in_failed(status, LC_SIGNIN_EXPIRED, "the sign-in code expired before the server could be reached", 1); break; }
+            continue;
+        }
+        reply = answer.body ? lc_json_parse(answer.body, strlen(answer.body)) : NULL;
+        token = lc_json_string(reply, "access_token");
+        grant_error = lc_json_string(reply, "error");
+        if (answer.status >= 200 && answer.status < 300 && token) {
+            int kept = lc_store_write_private(client->store_dir, LC_TOKEN_FILE, token) == 0;
+            lc_json_free(reply);
+            lc_http_answer_free(&answer);
+            if (!kept) {
+                snprintf(message, sizeof message, "signed in, but the token cannot be kept in the store folder %s", client->store_dir);
+                result = sign_in_failed(status, LC_INVALID_FILE, message, 0);
+                break;
+            }
+            /* Signed in: the seat's file at once, with the token. */
+            result = lc_refresh(client, status);
+            break;
+        }
+        if (answer.status == 429 || (grant_error && strcmp(grant_error, "slow_down") == 0)) {
+            interval_ms += 5000; /* RFC 8628 section 3.5 */
+        } else if (grant_error && strcmp(grant_error, "access_denied") == 0) {
+            result = sign_in_failed(status, LC_SIGNIN_DENIED, "the sign-in was denied", 0);
+        } else if (grant_error && strcmp(grant_error, "expired_token") == 0) {
+            result = sign_in_failed(status, LC_SIGNIN_EXPIRED, "the sign-in code expired before it was approved: sign in again", 0);
+        } else if (!grant_error || strcmp(grant_error, "authorization_pending") != 0) {
+            snprintf(message, sizeof message, "the sign-in failed (the license server answered %ld%s%s)", answer.status, grant_error ? " " : "", grant_error ? grant_error : "");
+            result = sign_in_failed(status, LC_SIGNIN_EXPIRED, message, 0);
+        } else if (waited >= expires_ms) {
+            result = sign_in_failed(status, LC_SIGNIN_EXPIRED, "the sign-in code expired before it was approved: sign in again", 0);
+        } else {
+            result = -1;
+        }
+        lc_json_free(reply);
+        lc_http_answer_free(&answer);
+        if (result != -1) break;
+    }
+    free(body.data);
+    free(url);
+    return result;
+}
+
+int lc_signed_in(const lc_client *client) {
+    char *token = lc_store_token(client->store_dir);
+    free(token);
+    return token != NULL;
+}
+
+int lc_sign_out_store(const char *server_url, const char *store_dir, long timeout_ms, char *error, size_t size) {
+    lc_http_answer answer;
+    char message[256], *url, *token = lc_store_token(store_dir);
+    int result;
+    if (!token) { lc_set_error(error, size, "not signed in"); return 1; }
+    url = device_url(server_url, "/api/client/v1/device/token");
+    result = url ? lc_http_auth("DELETE", url, NULL, NULL, token, timeout_ms > 0 ? timeout_ms : 15000, &answer, message, sizeof message) : -1;
+    free(url);
+    free(token);
+    if (result != 0) { lc_set_error(error, size, "the license server cannot be reached (%s)", message); return -1; }
+    /* 401: the token no longer works anyway (revoked elsewhere). */
+    if ((answer.status < 200 || answer.status > 299) && answer.status != 401) {
+        lc_set_error(error, size, "the license server answered %ld", answer.status);
+        lc_http_answer_free(&answer);
+        return -1;
+    }
+    lc_http_answer_free(&answer);
+    /* The token, and the file the sign-in fetched, go. */
+    lc_store_remove(store_dir, LC_TOKEN_FILE);
+    lc_store_remove(store_dir, FETCHED_FILE);
+    lc_store_remove(store_dir, CONFIRMED_FILE);
+    return 0;
+}
+
+int lc_sign_out(lc_client *client, char *error, size_t error_size) {
+    return lc_sign_out_store(client->server_url, client->store_dir, client->timeout_ms, error, error_size);
 }

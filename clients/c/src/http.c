@@ -32,23 +32,33 @@ static size_t on_header(char *data, size_t size, size_t count, void *context) {
 }
 
 int lc_http(const char *method, const char *url, const char *body, const char *if_none_match, long timeout_ms, lc_http_answer *answer, char *error, size_t size) {
+    return lc_http_auth(method, url, body, if_none_match, NULL, timeout_ms, answer, error, size);
+}
+
+int lc_http_auth(const char *method, const char *url, const char *body, const char *if_none_match, const char *bearer, long timeout_ms, lc_http_answer *answer,
+                 char *error, size_t size) {
     CURL *curl = curl_easy_init();
     struct curl_slist *headers = NULL;
     lc_buffer received = {0};
-    char condition[160];
+    char condition[160], authorization[300];
     CURLcode code;
     memset(answer, 0, sizeof *answer);
     if (!curl) { lc_set_error(error, size, "libcurl could not start"); return -1; }
-    headers = curl_slist_append(headers, "Content-Type: application/json");
+    /* A request without a body says no Content-Type (the server refuses an empty JSON body). */
+    if (body) headers = curl_slist_append(headers, "Content-Type: application/json");
     headers = curl_slist_append(headers, "Accept: application/json");
     if (if_none_match && strlen(if_none_match) < 120) {
         strcpy(condition, "If-None-Match: ");
         strcat(condition, if_none_match);
         headers = curl_slist_append(headers, condition);
     }
+    if (bearer && strlen(bearer) < 256) {
+        snprintf(authorization, sizeof authorization, "Authorization: Bearer %s", bearer);
+        headers = curl_slist_append(headers, authorization);
+    }
     curl_easy_setopt(curl, CURLOPT_URL, url);
     curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+    if (body) curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);

@@ -51,6 +51,8 @@ typedef struct { char *name; char *text; } lc_stored_file;
 int lc_store_list(const char *dir, lc_stored_file **files, size_t *count);
 void lc_store_files_free(lc_stored_file *files, size_t count);
 int lc_store_write(const char *dir, const char *name, const char *text);
+/* As lc_store_write, but the file is created with mode 0600 (never readable by others, not even briefly). */
+int lc_store_write_private(const char *dir, const char *name, const char *text);
 char *lc_store_read(const char *dir, const char *name);
 void lc_store_remove(const char *dir, const char *name);
 char *lc_read_file(const char *path, size_t *length);
@@ -58,7 +60,15 @@ char *lc_read_file(const char *path, size_t *length);
 /* One protocol call; -1 with a message when the server could not be reached. */
 typedef struct { long status; char *body; char *server_time; } lc_http_answer;
 int lc_http(const char *method, const char *url, const char *body, const char *if_none_match, long timeout_ms, lc_http_answer *answer, char *error, size_t size);
+/* As lc_http, with "Authorization: Bearer <bearer>" when bearer is not NULL; a NULL body sends none. */
+int lc_http_auth(const char *method, const char *url, const char *body, const char *if_none_match, const char *bearer, long timeout_ms, lc_http_answer *answer,
+                 char *error, size_t size);
 void lc_http_answer_free(lc_http_answer *answer);
+/* The desktop sign-in token kept in the store (trimmed), or NULL; free() it. */
+#define LC_TOKEN_FILE "desktop-token"
+char *lc_store_token(const char *store_dir);
+/* Sign-out without a client (the harness's signout): 0 signed out, 1 no token, -1 not reached (token kept). */
+int lc_sign_out_store(const char *server_url, const char *store_dir, long timeout_ms, char *error, size_t size);
 /* A GET whose 2xx body goes to sink piece by piece (a download; other bodies are dropped); *status the
  * final HTTP status. -1 with a message when the server could not be reached or sink refused (returned
  * less than length). */

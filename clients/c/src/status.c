@@ -7,7 +7,8 @@
 #include <string.h>
 
 const char *lc_reason_name(lc_reason reason) {
-    static const char *const names[] = {"VALID", "NO_LICENSE", "REVOKED", "SUSPENDED", "EXPIRED", "UPGRADED", "NO_SEAT", "TOO_MANY_MACHINES", "UNREACHABLE", "INVALID_FILE", "CLOCK_TAMPERED"};
+    static const char *const names[] = {"VALID", "NO_LICENSE", "REVOKED", "SUSPENDED", "EXPIRED", "UPGRADED", "NO_SEAT", "TOO_MANY_MACHINES", "UNREACHABLE", "INVALID_FILE", "CLOCK_TAMPERED",
+                                         "SEAT_UNASSIGNED", "SIGNED_OUT", "SIGNIN_DENIED", "SIGNIN_EXPIRED"};
     return (unsigned)reason < sizeof names / sizeof *names ? names[reason] : "UNKNOWN";
 }
 

@@ -16,6 +16,7 @@
 #define process_id() _getpid()
 #else
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #define make_dir(path) mkdir(path, 0700)
@@ -150,6 +151,49 @@ int lc_store_write(const char *dir, const char *name, const char *text) {
     free(temporary);
     free(target);
     return ok ? 0 : -1;
+}
+
+int lc_store_write_private(const char *dir, const char *name, const char *text) {
+#ifdef _WIN32
+    /* The folder under the user's profile is the user's own. */
+    return lc_store_write(dir, name, text);
+#else
+    char temporary_name[64];
+    char *temporary, *target;
+    size_t length = strlen(text), done = 0;
+    int fd, ok;
+    make_dirs(dir);
+    snprintf(temporary_name, sizeof temporary_name, ".%s.%ld.tmp", name, (long)process_id());
+    temporary = join(dir, temporary_name);
+    target = join(dir, name);
+    if (!temporary || !target) { free(temporary); free(target); return -1; }
+    /* Created 0600 (O_EXCL: never an existing file of other rights), written, then renamed over the old one. */
+    remove(temporary);
+    fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    ok = fd >= 0 && fchmod(fd, 0600) == 0;
+    while (ok && done < length) {
+        ssize_t n = write(fd, text + done, length - done);
+        if (n <= 0) ok = 0;
+        else done += (size_t)n;
+    }
+    if (fd >= 0 && close(fd) != 0) ok = 0;
+    ok = ok && rename(temporary, target) == 0;
+    if (!ok && fd >= 0) remove(temporary);
+    free(temporary);
+    free(target);
+    return ok ? 0 : -1;
+#endif
+}
+
+char *lc_store_token(const char *store_dir) {
+    char *text = lc_store_read(store_dir, LC_TOKEN_FILE), *start, *end;
+    if (!text) return NULL;
+    for (start = text; *start == ' ' || *start == '\t' || *start == '\r' || *start == '\n'; start++) {}
+    for (end = start + strlen(start); end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'); end--) {}
+    *end = 0;
+    if (!*start) { free(text); return NULL; }
+    memmove(text, start, (size_t)(end - start) + 1);
+    return text;
 }
 
 char *lc_store_read(const char *dir, const char *name) {

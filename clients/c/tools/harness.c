@@ -12,12 +12,17 @@
  *   harness lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]
  *   harness updates --server URL --product NAME --version V --machine ID --keys FILE --platform P --arch A
  *                   [--channel stable|beta] [--out DIR]
+ *   harness signin --server URL --product NAME [--version V] --machine ID --store DIR --keys FILE
+ *   harness signout --server URL --store DIR
  *
  * check prints one JSON line {"valid","reason","licenseId","offline","expiresAt"} (the message why
  * not on stderr) and exits 0 when valid, 1 when not, 2 on wrong usage. The local clock: --now, or
  * LICENSE_HARNESS_CLOCK_OFFSET_SECONDS (seconds added to the system clock, negative to set it back).
  * updates prints {"latest","newer","reason","file","error"} and exits 0 when done, 1 when refused or
- * not verified (clients/kit/README.md).
+ * not verified (clients/kit/README.md). signin prints the code line
+ * {"userCode","verificationUri","verificationUriComplete","expiresIn","interval"} at once, polls until
+ * the sign-in is approved (or denied, or expired) and then prints check's line; signout prints
+ * {"signedOut":true|false}.
  */
 #include "license_client.h"
 
@@ -38,7 +43,9 @@ static void usage(void) {
           "       harness deactivate --product NAME [--version V] --machine ID --store DIR --keys FILE --out FILE\n"
           "       harness lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]\n"
           "       harness updates --server URL --product NAME --version V --machine ID --keys FILE --platform P --arch A\n"
-          "                       [--channel stable|beta] [--out DIR]\n",
+          "                       [--channel stable|beta] [--out DIR]\n"
+          "       harness signin --server URL --product NAME [--version V] --machine ID --store DIR --keys FILE\n"
+          "       harness signout --server URL --store DIR\n",
           stderr);
 }
 
@@ -89,6 +96,25 @@ static void print_status(const lc_status *status) {
     lc_buffer_append_str(&line, "}\n");
     fputs(line.data ? line.data : "{}\n", stdout);
     if (!status->valid) fprintf(stderr, "%s\n", status->message);
+    free(line.data);
+}
+
+/* signin's first line, flushed at once: the person approves with it while the harness polls. */
+static void print_code(const lc_sign_in_code *code, void *context) {
+    lc_buffer line = {0};
+    char number[96];
+    (void)context;
+    lc_buffer_append_str(&line, "{\"userCode\":");
+    lc_buffer_append_json_string(&line, code->user_code);
+    lc_buffer_append_str(&line, ",\"verificationUri\":");
+    lc_buffer_append_json_string(&line, code->verification_uri);
+    lc_buffer_append_str(&line, ",\"verificationUriComplete\":");
+    lc_buffer_append_json_string(&line, code->verification_uri_complete);
+    snprintf(number, sizeof number, ",\"expiresIn\":%ld,\"interval\":%ld}\n", code->expires_in, code->interval);
+    lc_buffer_append_str(&line, number);
+    fputs(line.data ? line.data : "{}\n", stdout);
+    fflush(stdout);
+    fprintf(stderr, "Open %s and enter the code %s\n", code->verification_uri, code->user_code);
     free(line.data);
 }
 
@@ -256,9 +282,11 @@ int main(int argc, char **argv) {
     lc_status status;
     memset(&options, 0, sizeof options);
     memset(&update, 0, sizeof update);
-    static const char *commands[] = {"check", "fingerprint", "request", "import", "deactivate", "lease", "updates"};
+    static const char *commands[] = {"check", "fingerprint", "request", "import", "deactivate", "lease", "updates", "signin", "signout"};
     int known = 0;
-    for (i = 0; argc >= 2 && i < 7; i++) known |= strcmp(argv[1], commands[i]) == 0;
+    /* Line by line, so that signin's first line reaches a reader while it polls. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    for (i = 0; argc >= 2 && i < (int)(sizeof commands / sizeof *commands); i++) known |= strcmp(argv[1], commands[i]) == 0;
     if (!known) { usage(); return 2; }
     for (i = 2; i < argc; i++) {
         const char *name = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -299,6 +327,15 @@ int main(int argc, char **argv) {
         update.machine_id = options.machine_id;
         return run_updates(&update, keys_file, out);
     }
+    if (strcmp(argv[1], "signout") == 0) {
+        if (!options.server_url || !options.store_dir) { usage(); return 2; }
+        lc_global_init();
+        valid = lc_sign_out_store(options.server_url, options.store_dir, 15000, error, sizeof error);
+        lc_global_cleanup();
+        if (valid != 0) fprintf(stderr, "%s\n", error);
+        puts(valid == 0 ? "{\"signedOut\":true}" : "{\"signedOut\":false}");
+        return valid == 0 ? 0 : 1;
+    }
     if (strcmp(argv[1], "lease") == 0) {
         if (!options.server_url || !options.product || !license_key || !keys_file || !instance) { usage(); return 2; }
         return run_lease(&options, license_key, instance, keys_file, release);
@@ -336,6 +373,8 @@ int main(int argc, char **argv) {
         if (!text) { fprintf(stderr, "cannot read %s\n", import_file); lc_client_free(client); return 2; }
         valid = lc_import_file(client, text, &status);
         free(text);
+    } else if (strcmp(argv[1], "signin") == 0) {
+        valid = lc_sign_in(client, print_code, NULL, NULL, &status);
     } else {
         valid = refresh ? lc_refresh(client, &status) : lc_check(client, &status);
     }
