@@ -11,6 +11,8 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Iterable
 
 from .files import InvalidLicenseFile, PublicKey, license_file_tag, parse_license_file, parse_time, verify_license_file, verify_server_time
+from .signin import DeviceCode, SignInError, authorize_device, poll_device_token
+from .signin import sign_out as _sign_out
 from .status import LicenseStatus, refresh_due_at
 from .store import MemoryStore
 
@@ -24,6 +26,8 @@ SERVER_REASONS = {
     "ERR_LICENSE_UPGRADED": "UPGRADED",
     "ERR_NO_SEAT": "NO_SEAT",
     "ERR_TOO_MANY_MACHINES": "TOO_MANY_MACHINES",
+    # A desktop sign-in's person has no seat (any more): unassigned, or removed from the organization.
+    "ERR_SEAT_UNASSIGNED": "SEAT_UNASSIGNED",
 }
 
 
@@ -179,6 +183,52 @@ class LicenseClient:
         threading.Thread(target=run, name="license-check", daemon=True).start()
         return stopped.set
 
+    # -- desktop sign-in (DESIGN.md section 6f, RFC 8628) ----------------------------------------
+
+    @property
+    def signed_in(self) -> bool:
+        """Whether the store holds a desktop sign-in's token (license requests then carry it)."""
+        return bool(self._desktop_token())
+
+    def sign_in(self, on_code: Callable[[DeviceCode], None], cancel: threading.Event | None = None) -> LicenseStatus:
+        """Signs a named user in: asks the server for a code, hands it to ``on_code`` (show
+        ``user_code`` and ``verification_uri``, or open ``verification_uri_complete`` in the browser),
+        polls until the person approved it in the portal, keeps the token in the store and fetches
+        the file of their seat. Blocks while polling (run it in a thread; ``cancel.set()`` stops it).
+        Not valid with ``SIGNIN_DENIED``, ``SIGNIN_EXPIRED``, ``SIGNIN_CANCELLED``, ``UNREACHABLE``, …"""
+        try:
+            code = authorize_device(self.server_url, self.product, self.machine_id, self.version, self.timeout)
+            on_code(code)
+            token = poll_device_token(self.server_url, code, self.timeout, wait=cancel.wait if cancel is not None else None)
+        except SignInError as error:
+            return _invalid(error.reason, str(error), offline=error.reason == "UNREACHABLE")
+        if not hasattr(self.store, "write_desktop_token"):
+            raise TypeError("the store cannot keep a desktop sign-in (it has no write_desktop_token)")
+        self.store.write_desktop_token(token)
+        self._confirmed = None
+        return self.refresh()
+
+    def sign_out(self) -> bool:
+        """Ends the desktop sign-in on the server and here, and forgets this machine's file (it was
+        the person's). False when not signed in. Raises ``SignInError`` (``UNREACHABLE``) when the
+        server could not be told; the sign-in is gone here all the same."""
+        if not self._desktop_token():
+            return False
+        try:
+            _sign_out(self.server_url, self.store, self.timeout)
+        finally:
+            self._forget_machine_files()
+        return True
+
+    def _desktop_token(self) -> str | None:
+        return self.store.read_desktop_token() if hasattr(self.store, "read_desktop_token") else None
+
+    def _forget_machine_files(self) -> None:
+        stored = self._stored()
+        for candidate in stored.usable + stored.expired:
+            if not candidate.any_machine:
+                self.store.remove(candidate.name)
+
     def now(self) -> datetime:
         """The time files are judged at: the later of the local clock and the trusted time."""
         local = self._local_clock()
@@ -299,7 +349,7 @@ class LicenseClient:
 
     # -- the server ------------------------------------------------------------------------------
 
-    def _request(self, method: str, if_none_match: str | None = None, clock_tampered_at: str | None = None) -> tuple[int, Any, bytes]:
+    def _request(self, method: str, if_none_match: str | None = None, clock_tampered_at: str | None = None, token: str | None = None) -> tuple[int, Any, bytes]:
         body: dict[str, Any] = {"machineId": self.machine_id, "product": self.product}
         if clock_tampered_at:
             body["clockTamperedAt"] = clock_tampered_at
@@ -310,6 +360,8 @@ class LicenseClient:
         headers = {"content-type": "application/json", "accept": "application/json"}
         if if_none_match:
             headers["if-none-match"] = if_none_match
+        if token:
+            headers["authorization"] = f"Bearer {token}"
         request = urllib.request.Request(f"{self.server_url}/api/client/v1/license", data=json.dumps(body).encode("utf-8"), headers=headers, method=method)
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
@@ -330,8 +382,10 @@ class LicenseClient:
         if self._clock_lag() is not None:
             self._note_tampering()
         tampered_at = self._tampering_to_report()
+        # A desktop sign-in's token goes with every license request, the conditional one too.
+        token = self._desktop_token()
         try:
-            status, headers, body = self._request("POST", tag, tampered_at)
+            status, headers, body = self._request("POST", tag, tampered_at, token)
         except (urllib.error.URLError, OSError) as error:
             return self._offline(stored, f"the license server cannot be reached ({error})")
         if tampered_at and status < 500:
@@ -358,6 +412,12 @@ class LicenseClient:
         except ValueError:
             answer = {}
         reason = SERVER_REASONS.get(answer.get("error", "")) if isinstance(answer, dict) else None
+        if token and status == 401:
+            # The sign-in ended (signed out in the portal, revoked, the member removed): the token is
+            # worthless, and the file was the person's.
+            self.store.write_desktop_token(None)
+            reason = "SIGNED_OUT"
+            answer = {"message": "the desktop sign-in has ended; sign in again"}
         if reason is None:
             return self._offline(stored, f"the license server answered {status}")
         # The server's final word: this machine's stored files no longer count; an ANY-Lic file still does.

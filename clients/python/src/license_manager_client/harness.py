@@ -12,6 +12,12 @@ Updates (DESIGN.md section 6i): ``updates --server URL --product NAME --version 
 {latest, newer, reason, file, error}; with --out it downloads the first file of ``latest``, kept only
 once verified; exit 0 done, 1 refused or not verified, 2 usage.
 
+Desktop sign-in (DESIGN.md section 6f, RFC 8628): ``signin --server URL --product NAME [--version V]
+--machine ID --store DIR --keys FILE`` prints (and flushes) a first line {userCode, verificationUri,
+verificationUriComplete, expiresIn, interval}, polls until the person approved, keeps the token in
+the store (``desktop-token``) and prints the check's line; ``signout --server URL --store DIR`` ends
+the sign-in and prints {signedOut} (exit 1 when the store held no token).
+
 Prints one JSON line {valid, reason, licenseId, offline, expiresAt}; exit 0 valid, 1 not, 2 usage.
 Test hook: LICENSE_HARNESS_CLOCK_OFFSET_SECONDS moves the client's clock (never the server's).
 """
@@ -26,6 +32,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from .client import LicenseClient
+from .signin import DeviceCode, SignInError, sign_out
 from .files import PublicKey
 from .files import verify_license_file
 from .fingerprint import machine_fingerprint
@@ -53,6 +60,13 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("--keys", required=True, help="the saved answer of GET /api/client/v1/keys")
     check.add_argument("--borrow-days", type=positive)
     check.add_argument("--release", action="store_true", help="give the floating seat back after the check")
+    signin = commands.add_parser("signin", help="desktop sign-in of a named user (RFC 8628): prints the code, polls, then checks")
+    for name in ("--server", "--product", "--machine", "--store", "--keys"):
+        signin.add_argument(name, required=True)
+    signin.add_argument("--version")
+    signout = commands.add_parser("signout", help="ends the store's desktop sign-in")
+    signout.add_argument("--server", required=True)
+    signout.add_argument("--store", required=True)
     for name in ("request", "import", "deactivate"):
         command = commands.add_parser(name)
         command.add_argument("--product", required=True)
@@ -84,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_updates(args)
     if args.command in ("request", "deactivate"):
         return run_offline(args)
+    if args.command == "signout":
+        return run_signout(args)
 
     offset = timedelta(seconds=int(os.environ.get("LICENSE_HARNESS_CLOCK_OFFSET_SECONDS", "0") or 0))
     client = LicenseClient(
@@ -97,7 +113,12 @@ def main(argv: list[str] | None = None) -> int:
         clock=lambda: datetime.now(timezone.utc) + offset,
         install_key_id=InstallKey.load(args.store).key_id,
     )
-    status = client.import_file(Path(args.file).read_text("utf-8")) if args.command == "import" else client.check()
+    if args.command == "signin":
+        status = client.sign_in(print_code)
+    elif args.command == "import":
+        status = client.import_file(Path(args.file).read_text("utf-8"))
+    else:
+        status = client.check()
     if getattr(args, "release", False):
         try:
             client.release()
@@ -118,6 +139,32 @@ def main(argv: list[str] | None = None) -> int:
     if not status.valid:
         print(status.message, file=sys.stderr)
     return 0 if status.valid else 1
+
+
+def print_code(code: DeviceCode) -> None:
+    """The first line of ``signin``, flushed at once: the kit approves the code while the harness polls."""
+    line = {
+        "userCode": code.user_code,
+        "verificationUri": code.verification_uri,
+        "verificationUriComplete": code.verification_uri_complete,
+        "expiresIn": code.expires_in,
+        "interval": code.interval,
+    }
+    print(json.dumps(line), flush=True)
+    print(f"Open {code.verification_uri_complete} (or {code.verification_uri} and type {code.user_code}) to sign in", file=sys.stderr, flush=True)
+
+
+def run_signout(args: argparse.Namespace) -> int:
+    """Ends the sign-in on the server and deletes the token from the store."""
+    try:
+        signed_out = sign_out(args.server, DirectoryStore(args.store))
+    except SignInError as error:  # the token is gone here all the same
+        print(error, file=sys.stderr)
+        signed_out = True
+    if not signed_out:
+        print("the store holds no desktop sign-in", file=sys.stderr)
+    print(json.dumps({"signedOut": signed_out}))
+    return 0 if signed_out else 1
 
 
 def run_offline(args: argparse.Namespace) -> int:

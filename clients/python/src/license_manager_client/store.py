@@ -10,6 +10,8 @@ FETCHED_FILE_NAME = "license.json"
 SERVER_TIME_FILE_NAME = "server-time"
 # A clock set back that the server was not told of yet (sent as clockTamperedAt with the next request).
 CLOCK_TAMPERED_FILE_NAME = "clock-tampered"
+# The access token of a desktop sign-in (DESIGN.md section 6f), readable by its owner only.
+DESKTOP_TOKEN_FILE_NAME = "desktop-token"
 
 
 class MemoryStore:
@@ -19,6 +21,7 @@ class MemoryStore:
         self.files = dict(files or {})
         self.server_time: str | None = None
         self.clock_tampered: str | None = None
+        self.desktop_token: str | None = None
 
     def list(self) -> list[tuple[str, str]]:
         return list(self.files.items())
@@ -41,11 +44,17 @@ class MemoryStore:
     def write_clock_tampered(self, at: str | None) -> None:
         self.clock_tampered = at
 
+    def read_desktop_token(self) -> str | None:
+        return self.desktop_token
+
+    def write_desktop_token(self, token: str | None) -> None:
+        self.desktop_token = token
+
 
 class DirectoryStore:
     """A folder of license files: every ``.lic`` and ``.json`` file in it is a candidate (an offline
     file the user copied there works); the fetched file is ``license.json``, the trusted time
-    ``server-time``."""
+    ``server-time``, a desktop sign-in's token ``desktop-token`` (mode 0600)."""
 
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.directory = Path(directory)
@@ -65,10 +74,18 @@ class DirectoryStore:
     def _write(self, name: str, text: str) -> None:
         # Written beside and renamed, so that a crash never leaves half a file.
         self.directory.mkdir(parents=True, exist_ok=True)
+        # mkstemp creates the file readable and writable by its owner only (0600), from the start.
         handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.directory)
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, self.directory / name)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(temporary, self.directory / name)
+        except BaseException:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+            raise
 
     def save(self, text: str) -> None:
         self._write(FETCHED_FILE_NAME, text)
@@ -99,3 +116,18 @@ class DirectoryStore:
             self.remove(CLOCK_TAMPERED_FILE_NAME)
         else:
             self._write(CLOCK_TAMPERED_FILE_NAME, at)
+
+    def read_desktop_token(self) -> str | None:
+        try:
+            return (self.directory / DESKTOP_TOKEN_FILE_NAME).read_text("utf-8").strip() or None
+        except OSError:
+            return None
+
+    def write_desktop_token(self, token: str | None) -> None:
+        """Keeps the token (None deletes it); never world-readable, not even while it is written."""
+        if token is None:
+            self.remove(DESKTOP_TOKEN_FILE_NAME)
+            return
+        self._write(DESKTOP_TOKEN_FILE_NAME, token)  # mkstemp: 0600 from the first byte
+        if os.name == "posix":
+            os.chmod(self.directory / DESKTOP_TOKEN_FILE_NAME, 0o600)
