@@ -1,6 +1,7 @@
 package org.licensemanager.client;
 
 import java.io.IOException;
+import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,8 @@ import java.time.ZoneOffset;
  * harness lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]
  * harness updates --server URL --product NAME --version V --machine ID --keys FILE --platform P --arch A
  *                 [--channel stable|beta] [--out DIR]
+ * harness signin --server URL --product NAME [--version V] --machine ID|auto --store DIR --keys FILE
+ * harness signout --server URL --store DIR
  * </pre>
  *
  * check prints one JSON line {"valid","reason","licenseId","offline","expiresAt"} (the message why not
@@ -32,6 +35,10 @@ import java.time.ZoneOffset;
  * LICENSE_HARNESS_CLOCK_OFFSET_SECONDS (seconds added to the system clock, negative to set it back).
  * updates prints one JSON line {"latest","newer","reason","file","error"} (DESIGN.md section 6i) and
  * exits 0 when done, 1 when refused or not verified.
+ * signin (desktop sign-in, RFC 8628) prints a first line {"userCode","verificationUri",
+ * "verificationUriComplete","expiresIn","interval"} at once, polls until the sign-in is decided, then
+ * prints check's line (SIGNIN_DENIED, SIGNIN_EXPIRED when not approved). signout prints
+ * {"signedOut":true} (exit 0), or {"signedOut":false} (exit 1) when the store held no sign-in.
  */
 public final class Harness {
     private static final String USAGE = """
@@ -42,7 +49,9 @@ public final class Harness {
                    harness import --file F --product NAME [--version V] --machine ID --store DIR --keys FILE
                    harness deactivate --product NAME [--version V] --machine ID --store DIR --keys FILE --out FILE
                    harness lease --server URL --product NAME [--version V] --key TAN --keys FILE --instance ID [--release]
-                   harness updates --server URL --product NAME --version V --machine ID --keys FILE --platform P --arch A [--channel stable|beta] [--out DIR]""";
+                   harness updates --server URL --product NAME --version V --machine ID --keys FILE --platform P --arch A [--channel stable|beta] [--out DIR]
+                   harness signin --server URL --product NAME [--version V] --machine ID|auto --store DIR --keys FILE
+                   harness signout --server URL --store DIR""";
 
     private Harness() {}
 
@@ -51,7 +60,7 @@ public final class Harness {
     }
 
     static int run(String[] args) {
-        if (args.length < 1 || !java.util.List.of("check", "fingerprint", "request", "import", "deactivate", "lease", "updates").contains(args[0])) return usage(null);
+        if (args.length < 1 || !java.util.List.of("check", "fingerprint", "request", "import", "deactivate", "lease", "updates", "signin", "signout").contains(args[0])) return usage(null);
         String server = null, product = null, version = null, machine = null, store = null, keysFile = null, importFile = null, now = null, out = null, key = null, instance = null,
                 platform = null, arch = null, channel = "stable";
         int borrowDays = 0;
@@ -110,6 +119,10 @@ public final class Harness {
                 if (product == null || machine == null || store == null || out == null || keysFile == null) return usage(null);
                 return Offline.deactivate(product, machine, Path.of(store), PublicKeys.fromJson(Files.readString(Path.of(keysFile), StandardCharsets.UTF_8)), Path.of(out));
             }
+            if (args[0].equals("signout")) {
+                if (server == null || store == null) return usage(null);
+                return signOut(server, Path.of(store));
+            }
             if (args[0].equals("import") && importFile == null) return usage(null);
             if (server == null && args[0].equals("import")) server = "http://127.0.0.1:9";
             if (server == null || product == null || machine == null || store == null || keysFile == null) return usage(null);
@@ -134,7 +147,8 @@ public final class Harness {
                     .clockTolerance(Duration.ofHours(toleranceHours))
                     .clock(clock)
                     .build();
-            LicenseStatus status = importFile != null ? client.importFile(Files.readString(Path.of(importFile), StandardCharsets.UTF_8)) : refresh ? client.refresh() : client.check();
+            LicenseStatus status = args[0].equals("signin") ? client.signIn(Harness::printCode)
+                    : importFile != null ? client.importFile(Files.readString(Path.of(importFile), StandardCharsets.UTF_8)) : refresh ? client.refresh() : client.check();
             if (release) {
                 try {
                     client.release();
@@ -176,6 +190,28 @@ public final class Harness {
         }
         System.out.println("{\"latest\":" + quoted(latest) + ",\"newer\":" + quoted(newer) + ",\"reason\":" + quoted(reason) + ",\"file\":" + quoted(file) + ",\"error\":" + quoted(error) + "}");
         return error == null ? 0 : 1;
+    }
+
+    /** The first line of signin, flushed at once: the person (or the kit) approves while the harness polls. */
+    private static void printCode(LicenseClient.SignInCode code) {
+        System.out.println("{\"userCode\":" + quoted(code.userCode()) + ",\"verificationUri\":" + quoted(code.verificationUri())
+                + ",\"verificationUriComplete\":" + quoted(code.verificationUriComplete()) + ",\"expiresIn\":" + code.expiresIn() + ",\"interval\":" + code.interval() + "}");
+        System.out.flush();
+        System.err.println("Open " + code.verificationUri() + " and enter the code " + code.userCode() + " (or open " + code.verificationUriComplete() + ")");
+    }
+
+    private static int signOut(String server, Path store) throws InterruptedException {
+        boolean signedOut;
+        try {
+            signedOut = LicenseClient.signOut(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(15)).build(), server, new LicenseStore(store), Duration.ofSeconds(15));
+        } catch (IOException e) {
+            // Forgotten here all the same; the server still accepts the token until it is revoked under Security.
+            System.err.println("signout: " + e.getMessage());
+            signedOut = true;
+        }
+        if (!signedOut) System.err.println("not signed in: the store holds no desktop sign-in");
+        System.out.println("{\"signedOut\":" + signedOut + "}");
+        return signedOut ? 0 : 1;
     }
 
     private static String quoted(String value) {

@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * The licensing client of the desktop software: fetches the signed file of its machine, verifies it
@@ -35,7 +36,8 @@ public final class LicenseClient {
             "ERR_LICENSE_EXPIRED", Reason.EXPIRED,
             "ERR_LICENSE_UPGRADED", Reason.UPGRADED,
             "ERR_NO_SEAT", Reason.NO_SEAT,
-            "ERR_TOO_MANY_MACHINES", Reason.TOO_MANY_MACHINES);
+            "ERR_TOO_MANY_MACHINES", Reason.TOO_MANY_MACHINES,
+            "ERR_SEAT_UNASSIGNED", Reason.SEAT_UNASSIGNED);
 
     private final String serverUrl, product, version, machineId;
     private final PublicKeys keys;
@@ -46,6 +48,7 @@ public final class LicenseClient {
     private final Duration requestTimeout, clockTolerance;
     private final Clock clock;
     private final HttpClient http;
+    private final Sleeper sleeper;
     /** The highest time the server vouched for (tokens and files' issuedAt), read from the store. */
     private Instant trusted = Instant.EPOCH;
 
@@ -62,6 +65,12 @@ public final class LicenseClient {
         this.clockTolerance = b.clockTolerance;
         this.clock = b.clock;
         this.http = b.httpClient != null ? b.httpClient : HttpClient.newBuilder().connectTimeout(b.requestTimeout).build();
+        this.sleeper = b.sleeper;
+    }
+
+    /** How the sign-in waits between polls (tests wait no time). */
+    interface Sleeper {
+        void sleep(Duration duration) throws InterruptedException;
     }
 
     public static Builder builder() {
@@ -76,6 +85,7 @@ public final class LicenseClient {
         private Duration requestTimeout = Duration.ofSeconds(15), clockTolerance = Duration.ofHours(48);
         private Clock clock = Clock.systemUTC();
         private HttpClient httpClient;
+        private Sleeper sleeper = duration -> Thread.sleep(duration.toMillis());
 
         /** The license server, e.g. {@code https://licenses.example.com}. */
         public Builder serverUrl(String value) { serverUrl = value; return this; }
@@ -98,6 +108,8 @@ public final class LicenseClient {
         /** For tests: the local clock. */
         public Builder clock(Clock value) { clock = value; return this; }
         public Builder httpClient(HttpClient value) { httpClient = value; return this; }
+        /** For tests: how the desktop sign-in waits between its polls. */
+        Builder sleeper(Sleeper value) { sleeper = value; return this; }
 
         public LicenseClient build() {
             return new LicenseClient(this);
@@ -146,7 +158,7 @@ public final class LicenseClient {
     public void release() throws IOException {
         HttpResponse<String> response;
         try {
-            response = request("DELETE", null, false, null);
+            response = request("DELETE", null, false, null, token());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
@@ -155,6 +167,157 @@ public final class LicenseClient {
         recordServerTime(response);
         if ((response.statusCode() >= 200 && response.statusCode() < 300) || response.statusCode() == 404) forgetMachineFiles(stored);
         else throw new IOException("the license server answered " + response.statusCode());
+    }
+
+    // --- desktop sign-in (RFC 8628) ----------------------------------------------------------------
+
+    /**
+     * What to show the person who signs in: the code to enter at {@code verificationUri}, or
+     * {@code verificationUriComplete} to open directly (a browser, a QR code); valid for
+     * {@code expiresIn} seconds.
+     */
+    public record SignInCode(String userCode, String verificationUri, String verificationUriComplete, long expiresIn, long interval) {}
+
+    /** Whether the store holds the token of a desktop sign-in (license requests then carry it). */
+    public boolean isSignedIn() {
+        return token() != null;
+    }
+
+    /**
+     * Signs a person with a named-user seat in (the OAuth 2.0 Device Authorization Grant, RFC 8628):
+     * asks the server for a code, hands it to {@code onCode} (show it, open the address), then polls
+     * every {@code interval} seconds, blocking, until the person approved or denied it on the portal's
+     * /device page or the code expired. Once approved it keeps the token in the store (mode 0600) and
+     * fetches the seat's license file with it: the answer is that {@link #refresh()}'s status. Not
+     * approved: {@link Reason#SIGNIN_DENIED} or {@link Reason#SIGNIN_EXPIRED}; the server not reachable
+     * at the start: {@link Reason#UNREACHABLE}. Interrupt the thread to cancel (InterruptedException).
+     */
+    public LicenseStatus signIn(Consumer<SignInCode> onCode) throws InterruptedException {
+        HttpResponse<String> answer;
+        try {
+            answer = post("/api/client/v1/device/authorize", "{\"product\":" + Json.quote(product) + ",\"machineId\":" + Json.quote(machineId) + "}");
+        } catch (IOException | IllegalArgumentException e) {
+            return LicenseStatus.invalid(Reason.UNREACHABLE, "the license server cannot be reached (" + e + ")", true);
+        }
+        Map<String, Object> body = jsonObject(answer.body());
+        if (answer.statusCode() != 200 || Json.string(body, "device_code") == null || Json.string(body, "user_code") == null) {
+            String code = Json.string(body, "error");
+            Reason reason = code == null ? null : SERVER_REASONS.get(code);
+            String message = Json.string(body, "message");
+            if (reason != null) return LicenseStatus.invalid(reason, message != null ? message : reason.name());
+            return LicenseStatus.invalid(Reason.UNREACHABLE, "the license server answered " + answer.statusCode() + " to the sign-in" + (message != null ? ": " + message : ""), true);
+        }
+        String deviceCode = Json.string(body, "device_code");
+        long expiresIn = seconds(body, "expires_in", 900);
+        long interval = Math.max(1, seconds(body, "interval", 5));
+        onCode.accept(new SignInCode(Json.string(body, "user_code"), Json.string(body, "verification_uri"), Json.string(body, "verification_uri_complete"), expiresIn, interval));
+
+        String poll = "{\"device_code\":" + Json.quote(deviceCode) + "}";
+        long waited = 0;
+        while (true) {
+            if (waited >= expiresIn) return LicenseStatus.invalid(Reason.SIGNIN_EXPIRED, "the sign-in was not approved within " + expiresIn + " seconds: start it again");
+            sleeper.sleep(Duration.ofSeconds(interval));
+            waited += interval;
+            HttpResponse<String> response;
+            try {
+                response = post("/api/client/v1/device/token", poll);
+            } catch (IOException e) {
+                continue; // the network may come back before the code expires
+            }
+            Map<String, Object> reply = jsonObject(response.body());
+            String accessToken = Json.string(reply, "access_token");
+            if (response.statusCode() == 200 && accessToken != null && !accessToken.isBlank()) {
+                try {
+                    store.writeSecret(LicenseStore.TOKEN_FILE, accessToken.strip());
+                } catch (IOException e) {
+                    return LicenseStatus.invalid(Reason.INVALID_FILE, "the sign-in's token could not be written to the store folder " + store.directory() + ": " + e.getMessage());
+                }
+                return refresh();
+            }
+            if (response.statusCode() == 429) {
+                interval += 5;
+                continue;
+            }
+            if (response.statusCode() != 400) continue; // 5xx: try again at the next interval
+            String error = Json.string(reply, "error");
+            String description = Json.string(reply, "error_description");
+            if ("authorization_pending".equals(error)) continue;
+            if ("slow_down".equals(error)) {
+                interval += 5;
+                continue;
+            }
+            if ("access_denied".equals(error)) return LicenseStatus.invalid(Reason.SIGNIN_DENIED, description != null ? description : "the sign-in was denied");
+            // expired_token, invalid_grant (used or unknown): this code is finished.
+            return LicenseStatus.invalid(Reason.SIGNIN_EXPIRED, description != null ? description : "the sign-in code cannot be used (" + error + "): start again");
+        }
+    }
+
+    /**
+     * Signs this program out: tells the server (DELETE /api/client/v1/device/token, the token stops
+     * working) and forgets the token and the file fetched with it. False when it was not signed in.
+     * Throws IOException when the server could not be told; the sign-in is forgotten here all the same.
+     */
+    public boolean signOut() throws IOException {
+        try {
+            return signOut(http, serverUrl, store, requestTimeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    /** Sign-out with no more than the server and the store (the harness's signout). */
+    static boolean signOut(HttpClient http, String serverUrl, LicenseStore store, Duration timeout) throws IOException, InterruptedException {
+        String token = readToken(store);
+        if (token == null) return false;
+        store.remove(LicenseStore.TOKEN_FILE);
+        store.remove(LicenseStore.FETCHED_FILE);
+        store.remove(LicenseStore.CONFIRMED_FILE);
+        HttpResponse<String> response;
+        try {
+            response = http.send(HttpRequest.newBuilder(URI.create(serverUrl.replaceAll("/+$", "") + "/api/client/v1/device/token"))
+                    .timeout(timeout)
+                    .header("Authorization", "Bearer " + token)
+                    .DELETE()
+                    .build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        // 401: the server had ended the sign-in already.
+        int status = response.statusCode();
+        if (!(status >= 200 && status < 300) && status != 401) throw new IOException("the license server answered " + status + " to the sign-out");
+        return true;
+    }
+
+    private String token() {
+        return readToken(store);
+    }
+
+    private static String readToken(LicenseStore store) {
+        String text = store.read(LicenseStore.TOKEN_FILE);
+        return text == null || text.isBlank() ? null : text.strip();
+    }
+
+    private HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(serverUrl + path))
+                .timeout(requestTimeout)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static Map<String, Object> jsonObject(String text) {
+        try {
+            return text == null || text.isEmpty() ? null : Json.object(Json.parse(text));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static long seconds(Map<String, Object> object, String key, long otherwise) {
+        Double value = Json.number(object, key);
+        return value == null || value <= 0 ? otherwise : value.longValue();
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -301,7 +464,7 @@ public final class LicenseClient {
         return refreshDueAt(candidate.payload());
     }
 
-    private HttpResponse<String> request(String method, String ifNoneMatch, boolean borrow, String clockTamperedAt) throws IOException, InterruptedException {
+    private HttpResponse<String> request(String method, String ifNoneMatch, boolean borrow, String clockTamperedAt, String token) throws IOException, InterruptedException {
         StringBuilder body = new StringBuilder("{\"machineId\":").append(Json.quote(machineId)).append(",\"product\":").append(Json.quote(product));
         if (version != null) body.append(",\"version\":").append(Json.quote(version));
         if (borrow && borrowDays > 0) body.append(",\"borrowDays\":").append(borrowDays);
@@ -313,6 +476,7 @@ public final class LicenseClient {
                 .header("Accept", "application/json")
                 .method(method, HttpRequest.BodyPublishers.ofString(body.toString()));
         if (ifNoneMatch != null) request.header("If-None-Match", ifNoneMatch);
+        if (token != null) request.header("Authorization", "Bearer " + token);
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
@@ -323,9 +487,11 @@ public final class LicenseClient {
         // A clock set back is reported with this request, and forgotten once the server answered it.
         if (Duration.between(clock.instant(), trusted).compareTo(clockTolerance) > 0) noteTampering();
         String tamperedAt = store.read(LicenseStore.CLOCK_TAMPERED_FILE);
+        // While signed in from the desktop, every license request carries the sign-in's token.
+        String token = token();
         HttpResponse<String> response;
         try {
-            response = request("POST", held != null && !borrow ? held.tag() : null, borrow, tamperedAt);
+            response = request("POST", held != null && !borrow ? held.tag() : null, borrow, tamperedAt, token);
         } catch (IOException | IllegalArgumentException e) {
             return offline(stored, "the license server cannot be reached (" + e + ")");
         } catch (InterruptedException e) {
@@ -370,12 +536,17 @@ public final class LicenseClient {
         }
         String code = Json.string(error, "error");
         Reason reason = code == null ? null : SERVER_REASONS.get(code);
+        // The sign-in ended (signed out elsewhere, revoked, the member removed): the token is worthless.
+        if (status == 401 && token != null) {
+            store.remove(LicenseStore.TOKEN_FILE);
+            reason = Reason.SIGNED_OUT;
+        }
         if (reason == null) return offline(stored, "the license server answered " + status);
         // The server's final word: this machine's files no longer count; an ANY-Lic file still does.
         forgetMachineFiles(stored);
         Candidate anyLic = stored.usable().stream().filter(c -> c.payload().isAnyLic()).findFirst().orElse(null);
         if (anyLic != null) return LicenseStatus.valid(anyLic.payload(), false, false);
-        String message = Json.string(error, "message");
+        String message = reason == Reason.SIGNED_OUT ? "the desktop sign-in has ended: sign in again" : Json.string(error, "message");
         return LicenseStatus.invalid(reason, message != null ? message : reason.name());
     }
 

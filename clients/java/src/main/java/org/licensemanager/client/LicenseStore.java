@@ -7,15 +7,20 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
  * The store: a folder where every {@code .lic} and {@code .json} file is a candidate (an offline file
  * a person copied there works), the fetched file is kept as {@code license.json}, and the client's
- * own notes (the server's time, the last confirmation) sit beside them.
+ * own notes (the server's time, the last confirmation) sit beside them, and so does the token of a
+ * desktop sign-in ({@code desktop-token}, mode 0600).
  */
 public final class LicenseStore {
     static final String FETCHED_FILE = "license.json";
@@ -23,6 +28,8 @@ public final class LicenseStore {
     static final String CONFIRMED_FILE = "confirmed.state";
     /** A clock set back that the server was not told of yet (sent as clockTamperedAt with the next request). */
     static final String CLOCK_TAMPERED_FILE = "clock-tampered";
+    /** The access token of a desktop sign-in (RFC 8628), readable by its owner alone (0600). */
+    static final String TOKEN_FILE = "desktop-token";
 
     private final Path directory;
 
@@ -89,6 +96,38 @@ public final class LicenseStore {
             Files.move(temporary, directory.resolve(name), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(temporary, directory.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /**
+     * Like {@link #write}, for a secret: the file is created with mode 0600 before anything is written
+     * to it, so it is never readable by others, not even for a moment (where the file system has POSIX
+     * permissions; on Windows the user's profile folder's access list protects it).
+     */
+    void writeSecret(String name, String text) throws IOException {
+        Files.createDirectories(directory);
+        Path temporary = directory.resolve("." + name + "." + ProcessHandle.current().pid() + ".tmp");
+        Files.deleteIfExists(temporary);
+        Set<PosixFilePermission> ownerOnly = EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+        boolean posix;
+        try {
+            Files.createFile(temporary, PosixFilePermissions.asFileAttribute(ownerOnly));
+            posix = true;
+        } catch (UnsupportedOperationException e) {
+            Files.createFile(temporary);
+            posix = false;
+        }
+        try {
+            // The umask may have taken bits away (never added any): exactly 0600.
+            if (posix) Files.setPosixFilePermissions(temporary, ownerOnly);
+            Files.writeString(temporary, text, StandardCharsets.UTF_8);
+            try {
+                Files.move(temporary, directory.resolve(name), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temporary, directory.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(temporary);
         }
     }
 

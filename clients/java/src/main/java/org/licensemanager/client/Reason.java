@@ -18,5 +18,13 @@ public enum Reason {
     /** A file that does not verify or is not for this machine and product. */
     INVALID_FILE,
     /** The local clock is behind the time the server vouched for by more than the tolerance. */
-    CLOCK_TAMPERED
+    CLOCK_TAMPERED,
+    /** Desktop sign-in: the signed-in person has no seat of this product (any more). */
+    SEAT_UNASSIGNED,
+    /** Desktop sign-in: the server no longer accepts the sign-in (signed out, revoked under Security, member removed); sign in again. */
+    SIGNED_OUT,
+    /** Desktop sign-in: the person denied the sign-in on the /device page. */
+    SIGNIN_DENIED,
+    /** Desktop sign-in: the code was not approved in time (or cannot be used any more); start again. */
+    SIGNIN_EXPIRED
 }

@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * The unit tests of the Java client, run by {@code ./build test} without any test library: each test
  * runs, its failed checks are listed, and the exit status says whether all passed. The tests are in
- * FormatTests, BehaviourTests and UpdatesTests; what they share in TestSupport.
+ * FormatTests, BehaviourTests, UpdatesTests and SignInTests; what they share in TestSupport.
  */
 public final class ClientTests {
     private ClientTests() {}
@@ -30,6 +30,10 @@ public final class ClientTests {
                 Map.entry("fingerprint", BehaviourTests::fingerprint),
                 Map.entry("updates: the signed answer and refusals", UpdatesTests::checkForUpdate),
                 Map.entry("updates: downloads kept only when verified", UpdatesTests::download),
+                Map.entry("desktop sign-in: polling, slow_down, the token kept 0600", SignInTests::polling),
+                Map.entry("desktop sign-in: denied, expired, unreachable", SignInTests::notApproved),
+                Map.entry("desktop sign-in: the bearer, SEAT_UNASSIGNED, SIGNED_OUT, sign-out", SignInTests::signedIn),
+                Map.entry("desktop sign-in: the harness's signout", SignInTests::harnessSignOut),
                 Map.entry("shared test vectors", FormatTests::sharedVectors))) {
             int before = failures;
             try {
