@@ -146,8 +146,8 @@ LC_API int lc_sign_in(lc_client *client, lc_sign_in_code_callback on_code, lc_si
 LC_API int lc_signed_in(const lc_client *client);
 /**
  * Signs out: DELETE /api/client/v1/device/token with the token, then the token and the seat's fetched
- * file are deleted from the store. 0 when signed out, 1 when there was no token, -1 (token kept, try
- * again) when the server could not be reached.
+ * file are deleted from the store. 0 when signed out, 1 when there was no token, -1 when the server
+ * could not be told (the store forgets the sign-in all the same; revoke it under Security).
  */
 LC_API int lc_sign_out(lc_client *client, char *error, size_t error_size);
 

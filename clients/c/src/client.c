@@ -587,18 +587,22 @@ int lc_sign_out_store(const char *server_url, const char *store_dir, long timeou
     result = url ? lc_http_auth("DELETE", url, NULL, NULL, token, timeout_ms > 0 ? timeout_ms : 15000, &answer, message, sizeof message) : -1;
     free(url);
     free(token);
-    if (result != 0) { lc_set_error(error, size, "the license server cannot be reached (%s)", message); return -1; }
+    /* The token, and the file the sign-in fetched, go in any case (as in the other clients): the person
+     * asked to be signed out here. When the server was not told, -1 says so. */
+    lc_store_remove(store_dir, LC_TOKEN_FILE);
+    lc_store_remove(store_dir, FETCHED_FILE);
+    lc_store_remove(store_dir, CONFIRMED_FILE);
+    if (result != 0) {
+        lc_set_error(error, size, "signed out here, but the license server cannot be reached (%s): revoke the sign-in under Security", message);
+        return -1;
+    }
     /* 401: the token no longer works anyway (revoked elsewhere). */
     if ((answer.status < 200 || answer.status > 299) && answer.status != 401) {
-        lc_set_error(error, size, "the license server answered %ld", answer.status);
+        lc_set_error(error, size, "signed out here, but the license server answered %ld: revoke the sign-in under Security", answer.status);
         lc_http_answer_free(&answer);
         return -1;
     }
     lc_http_answer_free(&answer);
-    /* The token, and the file the sign-in fetched, go. */
-    lc_store_remove(store_dir, LC_TOKEN_FILE);
-    lc_store_remove(store_dir, FETCHED_FILE);
-    lc_store_remove(store_dir, CONFIRMED_FILE);
     return 0;
 }
 

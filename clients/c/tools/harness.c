@@ -333,8 +333,9 @@ int main(int argc, char **argv) {
         valid = lc_sign_out_store(options.server_url, options.store_dir, 15000, error, sizeof error);
         lc_global_cleanup();
         if (valid != 0) fprintf(stderr, "%s\n", error);
-        puts(valid == 0 ? "{\"signedOut\":true}" : "{\"signedOut\":false}");
-        return valid == 0 ? 0 : 1;
+        /* -1: signed out here all the same, the server not told (said on stderr), as in the other clients. */
+        puts(valid != 1 ? "{\"signedOut\":true}" : "{\"signedOut\":false}");
+        return valid != 1 ? 0 : 1;
     }
     if (strcmp(argv[1], "lease") == 0) {
         if (!options.server_url || !options.product || !license_key || !keys_file || !instance) { usage(); return 2; }
