@@ -34,3 +34,12 @@ export async function linkFromMail(server: TestServer, address: string, page: st
   const url = new URL(match[0].replace(/&amp;/g, '&'));
   return `${url.pathname}${url.search}`;
 }
+
+/** Waits for a mail to the address and answers the path of its link under `prefix` (a link without a query: `/invitations/<token>`). */
+export async function pathFromMail(server: TestServer, address: string, prefix: string): Promise<string> {
+  await expect.poll(() => mailsTo(server, address).length).toBeGreaterThan(0);
+  const text = decodeQuotedPrintable(mailsTo(server, address).at(-1)!);
+  const match = text.match(new RegExp(`${server.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${prefix}[^\\s"<?]+`));
+  if (!match) throw new Error(`no link to ${prefix} in the mail to ${address}`);
+  return new URL(match[0]).pathname;
+}

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { MONTH_DAYS, TRIAL_EXTENSION_UNITS, type TrialExtensionUnit } from './constants.ts';
 import { ANY_MACHINE } from './license-file.ts';
-import { isoDate, isoDateTime, listQuery, listResponse, MAX_RECORD_ID, recordId, wholeNumberText } from './list.ts';
+import { isoDate, isoDateTime, listQuery, listResponse, MAX_RECORD_ID, organizationFilter, organizationRef, recordId, wholeNumberText } from './list.ts';
 import { email } from './user.ts';
 import { tanCode } from './tan.ts';
 
@@ -125,6 +125,8 @@ export const license = z.object({
   tanId: z.number().int().nullable(),
   tanCode: z.string().nullable(),
   distributorId: z.number().int().nullable(),
+  /** The organization that owns it (DESIGN.md section 6f). */
+  organization: organizationRef.nullable(),
   machineId: z.string().nullable(),
   validUntil: isoDate.nullable(),
   permanent: z.boolean(),
@@ -163,6 +165,8 @@ export const licenseListQuery = listQuery(LICENSE_SORT_FIELDS).extend({
   tanId: wholeNumberText(1, MAX_RECORD_ID).optional(),
   /** Only what an offline machine can use: neither revoked, upgraded nor expired. */
   offline: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
+  /** The licenses of one organization (view-list on License; a distributor's still only those of its TANs). */
+  organizationId: organizationFilter,
 });
 export type LicenseListQuery = z.output<typeof licenseListQuery>;
 export const licenseList = listResponse(license);

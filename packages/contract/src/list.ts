@@ -86,6 +86,12 @@ export const isoDate = z.iso.date();
 export const MAX_RECORD_ID = 2_147_483_647;
 /** A reference to a record by its id. */
 export const recordId = z.number().int().positive().max(MAX_RECORD_ID);
+
+/** The organization a record belongs to, as the staff lists show it (DESIGN.md section 6f). */
+export const organizationRef = z.object({ id: z.number().int(), name: z.string() });
+export type OrganizationRef = z.output<typeof organizationRef>;
+/** The staff lists' filter by organization (view-list only: it never widens what the caller may see). */
+export const organizationFilter = wholeNumberText(1, MAX_RECORD_ID).optional().describe('Only the records of this organization (staff)');
 export const idParam = z.object({ id: wholeNumberText(1, MAX_RECORD_ID) });
 
 type WithoutDefault<Schema> = Schema extends z.ZodDefault<infer Inner> ? Inner : Schema;

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { TAN_ATTENTION_STATES } from './dashboard.ts';
 import { entitlementList, metadataMap } from './entitlement.ts';
-import { isoDate, isoDateTime, listQuery, listResponse, MAX_RECORD_ID, recordId, updateOf, wholeNumberText } from './list.ts';
+import { isoDate, isoDateTime, listQuery, listResponse, MAX_RECORD_ID, organizationFilter, organizationRef, recordId, updateOf, wholeNumberText } from './list.ts';
 
 /** 31 characters without look-alikes: no 0/o, no 1/l/i. */
 export const TAN_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -137,6 +137,8 @@ export const tan = z.object({
   activatedCount: z.number().int(),
   distributorId: z.number().int().nullable(),
   distributorName: z.string().nullable(),
+  /** The organization that claimed it (DESIGN.md section 6f). */
+  organization: organizationRef.nullable(),
   revoked: z.boolean(),
   /** Reversible, unlike revoked: the licenses get no file while it is set (an unpaid subscription). */
   suspended: z.boolean(),
@@ -161,6 +163,7 @@ export const tanListQuery = listQuery(TAN_SORT_FIELDS).extend({
   tag: tanTag.optional(),
   revoked: booleanQuery.optional(),
   productId: wholeNumberText(1, MAX_RECORD_ID).optional(),
+  organizationId: organizationFilter,
   state: z
     .enum(TAN_ATTENTION_STATES)
     .optional()

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ROLES } from './ability.ts';
 import { PASSWORD_MIN_LENGTH } from './constants.ts';
 import { isCountryCode } from './countries.ts';
-import { isoDateTime, listQuery, listResponse, MAX_RECORD_ID, wholeNumberText } from './list.ts';
+import { isoDateTime, listQuery, listResponse, MAX_RECORD_ID, organizationFilter, organizationRef, wholeNumberText } from './list.ts';
 
 export const accessRole = z.enum(ROLES);
 
@@ -66,11 +66,15 @@ export const user = z.object({
   optInEmail: z.boolean(),
   confirmed: z.boolean(),
   createdAt: isoDateTime,
+  /** The organizations the account belongs to: only in the staff list (DESIGN.md section 6f). */
+  organizations: z.array(organizationRef).optional(),
 });
 export type User = z.output<typeof user>;
 
 export const userListQuery = listQuery(['id', 'email', 'firstName', 'lastName', 'company', 'accessRole', 'createdAt']).extend({
   accessRole: accessRole.optional(),
+  /** The members of one organization. */
+  organizationId: organizationFilter,
 });
 export type UserListQuery = z.output<typeof userListQuery>;
 export const userList = listResponse(user);

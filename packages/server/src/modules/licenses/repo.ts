@@ -15,6 +15,7 @@ export function licenseView(db: Executor) {
     .innerJoin('license_policies', 'license_policies.id', 'licenses.license_policy_id')
     .innerJoin('users as owner', 'owner.id', 'licenses.owner_id')
     .leftJoin('tans', 'tans.id', 'licenses.tan_id')
+    .leftJoin('organizations', 'organizations.id', 'licenses.organization_id')
     .select([
       'licenses.id',
       'licenses.kind',
@@ -31,6 +32,8 @@ export function licenseView(db: Executor) {
       'licenses.upgraded_from_id',
       'licenses.suspended',
       'licenses.tan_valid_until',
+      'licenses.organization_id',
+      'organizations.name as organization_name',
       'licenses.created_at',
       'licenses.updated_at',
       'products.name as product_name',
@@ -68,6 +71,8 @@ export function findLicenseView(db: Executor, id: number): Promise<LicenseViewRo
 export interface LicenseListFilter {
   ownerId?: number;
   tanId?: number;
+  /** The licenses an organization owns (staff). */
+  organizationId?: number;
   /** null: no restriction; otherwise only licenses from TANs of these distributors. */
   distributorIds: number[] | null;
   /** Lowercased text matched in the machine id, and without dashes in the TAN code. */
@@ -102,6 +107,7 @@ function licenseConditions(filter: LicenseListFilter, plan: Plan) {
     const conditions: Expression<SqlBool>[] = [];
     if (filter.ownerId !== undefined) conditions.push(eb('licenses.owner_id', '=', filter.ownerId));
     if (filter.tanId !== undefined) conditions.push(eb('licenses.tan_id', '=', filter.tanId));
+    if (filter.organizationId !== undefined) conditions.push(eb(column('licenses.organization_id'), '=', filter.organizationId));
     if (filter.distributorIds) {
       // Across accounts the distributor is the scope that leads the indexes (migration 0022); within one, a filter.
       const distributor = filter.ownerId === undefined && filter.tanId === undefined ? sql.ref('licenses.distributor_id') : column('licenses.distributor_id');
@@ -349,26 +355,8 @@ export async function setFreeUpdates(trx: Executor, ids: readonly number[], free
   }
 }
 
-// Trials
-
-/** When the machine's trials of the product started; `exceptLicenseId`: not counting that trial license's own. */
-export async function trialStarts(db: Executor, productId: number, machineId: string, exceptLicenseId?: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('license_trials')
-    .select('started_at')
-    .where('product_id', '=', productId)
-    .where('machine_id', '=', machineId)
-    .$if(exceptLicenseId !== undefined, (query) => query.where((eb) => eb.or([eb('license_id', '!=', exceptLicenseId!), eb('license_id', 'is', null)])))
-    .execute();
-  return rows.map((row) => row.started_at);
-}
-
-export async function recordTrial(trx: Executor, trial: { productId: number; machineId: string; ownerId: number; licenseId: number }, now: string): Promise<void> {
-  await trx
-    .insertInto('license_trials')
-    .values({ product_id: trial.productId, machine_id: trial.machineId, owner_id: trial.ownerId, license_id: trial.licenseId, started_at: now })
-    .execute();
-}
+// Trials (trials-repo.ts), here too for the modules that read them from the licenses' repo.
+export { recordTrial, trialStarts } from './trials-repo.ts';
 
 // Catalogue rows the licensing rules read (the catalogue module owns these tables).
 

@@ -72,7 +72,8 @@ export async function getLicense(ctx: AppContext, request: FastifyRequest, id: n
 export async function listVisibleLicenses(ctx: AppContext, request: FastifyRequest, query: LicenseListQuery): Promise<ListResult<License>> {
   const user = requireUser(request);
   if (query.scope === 'all') return listAllVisibleLicenses(ctx, request, query);
-  const others = (query.userId !== undefined && query.userId !== user.id) || query.tanId !== undefined;
+  // An organization's licenses are others' too: staff only (a customer sees an organization's under Organizations).
+  const others = (query.userId !== undefined && query.userId !== user.id) || query.tanId !== undefined || query.organizationId !== undefined;
   let distributorIds: number[] | null = null;
   let ownerId: number | undefined = query.userId ?? user.id;
   if (others) {
@@ -93,6 +94,7 @@ export async function listVisibleLicenses(ctx: AppContext, request: FastifyReque
     {
       ownerId,
       tanId: query.tanId,
+      organizationId: query.organizationId,
       distributorIds,
       text: query.filter ? query.filter.toLowerCase() : undefined,
       usableOn: query.offline ? today : undefined,
@@ -129,7 +131,7 @@ async function listAllVisibleLicenses(ctx: AppContext, request: FastifyRequest, 
   const { rows, totalCount, totalCountExact, nextCursor } = await listLicenses(
     ctx.db,
     ctx.dialect,
-    { distributorIds: scope === 'all' ? null : scopedIds(scope, 'distributorId'), staffSearch },
+    { distributorIds: scope === 'all' ? null : scopedIds(scope, 'distributorId'), organizationId: query.organizationId, staffSearch },
     query,
   );
   return { items: await toLicenses(ctx.db, rows), totalCount, totalCountExact, nextCursor };

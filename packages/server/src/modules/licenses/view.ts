@@ -87,6 +87,7 @@ export function toLicense(row: LicenseViewRow, upgrade: ProductVersion | null, p
     tanId: row.tan_id,
     tanCode: row.tan_code,
     distributorId: row.distributor_id,
+    organization: row.organization_id !== null && row.organization_name !== null ? { id: row.organization_id, name: row.organization_name } : null,
     machineId: row.machine_id,
     validUntil: row.valid_until,
     permanent: Boolean(row.permanent),

@@ -28,6 +28,7 @@ function tanView(db: Executor) {
     .leftJoin('license_policies', 'license_policies.id', 'tans.license_policy_id')
     .leftJoin('license_policies as default_policy', 'default_policy.id', 'products.default_license_policy_id')
     .leftJoin('users as distributor', 'distributor.id', 'tans.distributor_id')
+    .leftJoin('organizations', 'organizations.id', 'tans.organization_id')
     .select([
       'tans.id',
       'tans.code',
@@ -36,6 +37,8 @@ function tanView(db: Executor) {
       'tans.license_count',
       'tans.activated_count',
       'tans.distributor_id',
+      'tans.organization_id',
+      'organizations.name as organization_name',
       'tans.revoked',
       'tans.suspended',
       'tans.valid_until',
@@ -73,6 +76,7 @@ export function toTan(row: TanViewRow, tags: string[]): Tan {
       row.distributor_id !== null && row.distributor_first_name !== null
         ? formatUserName({ firstName: row.distributor_first_name, lastName: row.distributor_last_name ?? '', company: row.distributor_company })
         : null,
+    organization: row.organization_id !== null && row.organization_name !== null ? { id: row.organization_id, name: row.organization_name } : null,
     revoked: Boolean(row.revoked),
     suspended: Boolean(row.suspended),
     validUntil: row.valid_until,
@@ -126,6 +130,8 @@ export interface TanListFilter {
   tag?: string;
   revoked?: boolean;
   productId?: number;
+  /** The TANs an organization claimed. */
+  organizationId?: number;
   /** Only the TANs in this attention state (tans/attention.ts) on `today`. */
   state?: { name: TanAttentionState; today: string };
 }
@@ -159,6 +165,7 @@ function tanConditions(filter: TanListFilter, plan: Plan) {
     if (filter.tag !== undefined) conditions.push(eb(column('tans.id'), 'in', eb.selectFrom('tan_tags').select('tan_tags.tan_id').where('tan_tags.tag', '=', filter.tag)));
     if (filter.revoked !== undefined) conditions.push(eb(column('tans.revoked'), '=', filter.revoked));
     if (filter.productId !== undefined) conditions.push(eb(column('tans.product_id'), '=', filter.productId));
+    if (filter.organizationId !== undefined) conditions.push(eb(column('tans.organization_id'), '=', filter.organizationId));
     if (filter.state) conditions.push(attentionCondition(filter.state.name, filter.state.today));
     return eb.and(conditions);
   };

@@ -64,7 +64,7 @@ export async function listVisibleTans(ctx: AppContext, request: FastifyRequest, 
   return listTans(
     ctx.db,
     ctx.dialect,
-    { distributorIds: visibleDistributors(request), codePrefix: codePrefix || undefined, tag: query.tag, revoked: query.revoked, productId: query.productId, state: query.state ? { name: query.state, today: todayOf() } : undefined },
+    { distributorIds: visibleDistributors(request), codePrefix: codePrefix || undefined, tag: query.tag, revoked: query.revoked, productId: query.productId, organizationId: query.organizationId, state: query.state ? { name: query.state, today: todayOf() } : undefined },
     query,
   );
 }

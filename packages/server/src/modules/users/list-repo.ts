@@ -195,7 +195,12 @@ export async function listUsers(db: Executor, dialect: Dialect, query: UserListQ
   const { indexed } = search;
   const scope = (plan: Plan) => (executor: Executor) => {
     const open = executor.selectFrom('users').where('users.closed_at', 'is', null);
-    return query.accessRole ? open.where(filterColumn('users.access_role', plan), '=', query.accessRole) : open;
+    const { organizationId } = query;
+    const members =
+      organizationId === undefined
+        ? open
+        : open.where((eb) => eb(filterColumn('users.id', plan), 'in', eb.selectFrom('organization_members').select('organization_members.user_id').where('organization_members.organization_id', '=', organizationId)));
+    return query.accessRole ? members.where(filterColumn('users.access_role', plan), '=', query.accessRole) : members;
   };
   const matching = (plan: Plan) => (executor: Executor) => (text ? scope(plan)(executor).where((eb) => searchCondition(eb, text, plan, search)) : scope(plan)(executor));
   const countPlan: Plan = { strategy: 'filter-first', dialect, sortKey: '' };
@@ -213,4 +218,20 @@ export async function listUsers(db: Executor, dialect: Dialect, query: UserListQ
   const page = await pageOfIds({ db, dialect, strategy: plan.strategy, matches: matching(plan), scan, id: 'users.id', keys: SORT_KEYS, defaultSort }, query);
   const rows = page.ids.length ? inPageOrder(page.ids, await db.selectFrom('users').selectAll().where('id', 'in', page.ids).execute()) : [];
   return { items: rows, ...count, nextCursor: page.nextCursor };
+}
+
+/** The organizations of a page of accounts (the staff list's column), by account, by name. */
+export async function organizationsOfUsers(db: Executor, userIds: readonly number[]): Promise<Map<number, { id: number; name: string }[]>> {
+  const byUser = new Map<number, { id: number; name: string }[]>(userIds.map((id) => [id, []]));
+  if (!userIds.length) return byUser;
+  const rows = await db
+    .selectFrom('organization_members')
+    .innerJoin('organizations', 'organizations.id', 'organization_members.organization_id')
+    .select(['organization_members.user_id', 'organizations.id', 'organizations.name'])
+    .where('organization_members.user_id', 'in', [...userIds])
+    .orderBy('organizations.name')
+    .orderBy('organizations.id')
+    .execute();
+  for (const row of rows) byUser.get(row.user_id)?.push({ id: row.id, name: row.name });
+  return byUser;
 }

@@ -22,7 +22,7 @@ import { AppError, forbidden, notFound } from '../../platform/http/errors.ts';
 import { sessionRequired } from '../../platform/http/auth.ts';
 import { duplicateEmail } from './registration.ts';
 import { countUsersWithRole, findOpenUserById, findUserByEmail, insertUser, toUser, updateUser, type UserRow } from './repo.ts';
-import { listUsers } from './list-repo.ts';
+import { listUsers, organizationsOfUsers } from './list-repo.ts';
 
 /** Who calls: for the change log, and for the field rules that the route cannot check alone. */
 export interface Caller {
@@ -39,7 +39,11 @@ export const lastAdministrator = () => new AppError(422, 'ERR_LAST_ADMIN', 'The 
 
 export async function userPage(ctx: AppContext, query: UserListQuery): Promise<ListResult<User>> {
   const page = await listUsers(ctx.db, ctx.dialect, query);
-  return { ...page, items: page.items.map(toUser) };
+  const organizations = await organizationsOfUsers(
+    ctx.db,
+    page.items.map((row) => row.id),
+  );
+  return { ...page, items: page.items.map((row) => ({ ...toUser(row), organizations: organizations.get(row.id) ?? [] })) };
 }
 
 /** The record that the User rules' conditions look at (`{ id }`). */

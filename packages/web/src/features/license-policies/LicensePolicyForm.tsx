@@ -8,12 +8,16 @@ import {
   LEASE_TTL_SECONDS,
   licensePolicyFields,
   MAX_BORROW_DAYS,
+  MAX_MACHINES_PER_USER,
+  MAX_SEAT_REASSIGN_HOURS,
   publicNameEntries,
+  SEAT_MODES,
   SELECTABLE_POLICY_TYPES,
   type LicensePolicy,
   type LeaseMode,
   type LicensePolicyInput,
   type PolicyType,
+  type SeatMode,
 } from '@lm/contract/license-policy';
 import { z } from 'zod';
 import { OVERAGE_PERCENTS } from '@lm/contract/entitlement';
@@ -47,6 +51,10 @@ interface PolicyFormValues {
   overagePercent: string;
   leaseMode: LeaseMode;
   leaseTtlSeconds: number | string;
+  /** Named users (DESIGN.md section 6f): a TAN's count is people, each on up to machinesPerUser machines. */
+  seatMode: SeatMode;
+  seatReassignHours: number | string;
+  machinesPerUser: number | string;
   notes: string;
 }
 
@@ -69,6 +77,9 @@ const DEFAULTS: PolicyFormValues = {
   overagePercent: '0',
   leaseMode: 'MACHINE',
   leaseTtlSeconds: 900,
+  seatMode: 'MACHINE',
+  seatReassignHours: 0,
+  machinesPerUser: 2,
   notes: '',
 };
 
@@ -90,6 +101,9 @@ function initialValues(policy: LicensePolicy | null): PolicyFormValues {
     overagePercent: String(policy.overagePercent),
     leaseMode: policy.leaseMode,
     leaseTtlSeconds: policy.leaseTtlSeconds ?? 900,
+    seatMode: policy.seatMode,
+    seatReassignHours: policy.seatReassignHours,
+    machinesPerUser: policy.machinesPerUser,
     notes: policy.notes ?? '',
   };
 }
@@ -119,6 +133,10 @@ function toBody(values: PolicyFormValues): LicensePolicyInput {
     // Instance leases (DESIGN.md section 6h) are for floating policies only.
     leaseMode: values.type === 'FLOATING' ? values.leaseMode : 'MACHINE',
     leaseTtlSeconds: values.type === 'FLOATING' && values.leaseMode === 'INSTANCE' ? integer(values.leaseTtlSeconds) : null,
+    // Floating seats are machines at once; named users are for the other types. Their numbers count only for named users.
+    seatMode: values.type === 'FLOATING' ? 'MACHINE' : values.seatMode,
+    seatReassignHours: values.type !== 'FLOATING' && values.seatMode === 'USER' ? integer(values.seatReassignHours) : 0,
+    machinesPerUser: values.type !== 'FLOATING' && values.seatMode === 'USER' ? integer(values.machinesPerUser) : 2,
     notes: values.notes,
   };
 }
@@ -156,6 +174,9 @@ const POLICY_LABELS: Record<string, string> = {
   maxDifferentMachinesIntervalHours: 'catalogue.policy.maxDifferentMachinesInterval',
   freeUpdatesPeriodDays: 'catalogue.policy.freeUpdatesPeriod',
   maxBorrowDays: 'catalogue.policy.maxBorrowDays',
+  seatMode: 'catalogue.policy.seatMode',
+  seatReassignHours: 'catalogue.policy.seatReassignHours',
+  machinesPerUser: 'catalogue.policy.machinesPerUser',
   notes: 'catalogue.notes',
 };
 
@@ -168,6 +189,7 @@ export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: Licen
   const save = useSaveLicensePolicy(policy?.id ?? null);
   const form = useForm<PolicyFormValues>({ initialValues: initialValues(policy), validate });
   const indefinite = form.values.type === 'INDEFINITE';
+  const namedUsers = form.values.type !== 'FLOATING' && form.values.seatMode === 'USER';
   const usedLocales = form.values.publicNames.map((entry) => entry.locale);
   const types: PolicyType[] = policy?.type === 'INDEFINITE' ? ['INDEFINITE'] : [...SELECTABLE_POLICY_TYPES];
 
@@ -328,6 +350,40 @@ export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: Licen
               allowDecimal={false}
               allowNegative={false}
               {...form.getInputProps('leaseTtlSeconds')}
+            />
+          )}
+          {form.values.type !== 'FLOATING' && (
+            <Select
+              label={t('catalogue.policy.seatMode')}
+              description={t('catalogue.policy.seatModeHelp')}
+              allowDeselect={false}
+              data={SEAT_MODES.map((mode) => ({ value: mode, label: t(`catalogue.policy.seatModes.${mode}`) }))}
+              data-testid="policy-seat-mode"
+              {...form.getInputProps('seatMode')}
+            />
+          )}
+          {namedUsers && (
+            <NumberInput
+              label={t('catalogue.policy.machinesPerUser')}
+              description={t('catalogue.policy.machinesPerUserHelp')}
+              required
+              min={1}
+              max={MAX_MACHINES_PER_USER}
+              allowDecimal={false}
+              allowNegative={false}
+              {...form.getInputProps('machinesPerUser')}
+            />
+          )}
+          {namedUsers && (
+            <NumberInput
+              label={t('catalogue.policy.seatReassignHours')}
+              description={t('catalogue.policy.seatReassignHoursHelp')}
+              required
+              min={0}
+              max={MAX_SEAT_REASSIGN_HOURS}
+              allowDecimal={false}
+              allowNegative={false}
+              {...form.getInputProps('seatReassignHours')}
             />
           )}
         </SimpleGrid>

@@ -1,6 +1,7 @@
 import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PageTitle } from '../../components/PageTitle.tsx';
+import { useAuth } from '../../lib/auth.ts';
 import { LicenseBrowser } from './components/LicenseBrowser.tsx';
 
 /**
@@ -9,10 +10,11 @@ import { LicenseBrowser } from './components/LicenseBrowser.tsx';
  */
 export default function LicenseSearchPage() {
   const { t } = useTranslation();
+  const { user } = useAuth();
   return (
     <Stack>
       <PageTitle title={t('pages.licenses')} />
-      <LicenseBrowser scope="all" offline={false} showOwner table searchLabel={t('licenses.staffSearch')} emptyText={t('licenses.noneAtAll')} />
+      <LicenseBrowser scope="all" offline={false} showOwner table organizationFilter={user?.accessRole === 'ADMIN'} searchLabel={t('licenses.staffSearch')} emptyText={t('licenses.noneAtAll')} />
     </Stack>
   );
 }

@@ -4,7 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconBan, IconClockX, IconPencil, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { asSubject, LIST_FILTER_MAX_LENGTH, SELECT_SEARCH_DEBOUNCE_MS } from '@lm/contract';
+import { asSubject, LIST_FILTER_MAX_LENGTH, SELECT_SEARCH_DEBOUNCE_MS, type OrganizationRef } from '@lm/contract';
 import { freeUpdatesState, todayOf } from '@lm/contract/license';
 import { formatTanCode } from '@lm/contract/tan';
 import { TAN_ATTENTION_STATES, type TanAttentionState } from '@lm/contract/dashboard';
@@ -21,6 +21,7 @@ import { formatDate, formatNumber } from '../../lib/format.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { DataTable, type DataColumn } from '../../components/data-table/DataTable.tsx';
 import { RowAction } from '../../components/RowAction.tsx';
+import { OrganizationSelect } from '../../components/OrganizationSelect.tsx';
 
 type RevokedFilter = 'all' | 'active' | 'revoked';
 
@@ -46,19 +47,21 @@ export default function TanListPage() {
   const [revoked, setRevoked] = useState<RevokedFilter>('all');
   // `?state=` opens the TANs that need someone (the staff home's figures link so).
   const [state, setState] = useState<TanAttentionState | null>(() => attentionState(searchParams.get('state')));
+  const [organization, setOrganization] = useState<OrganizationRef | null>(null);
   const [sort, setSort] = useState('-createdAt');
   const [editing, setEditing] = useState<TanItem | null>(null);
   const [activations, setActivations] = useState<TanItem | null>(null);
   const tags = useTanTags();
   const limits = useTanLimits();
   const update = useUpdateTan();
-  const paging = useListPaging(JSON.stringify([filter, tag, revoked, state, sort]));
+  const paging = useListPaging(JSON.stringify([filter, tag, revoked, state, organization?.id, sort]));
   const countText = useCountText();
   const { data, isFetching, error } = useTans({
     filter: filter || undefined,
     tag: tag ?? undefined,
     revoked: revoked === 'all' ? undefined : revoked === 'revoked',
     state: state ?? undefined,
+    organizationId: organization?.id,
     ...paging.request,
     limit: paging.limit,
     sort,
@@ -194,6 +197,7 @@ export default function TanListPage() {
         </Group>
       ),
     },
+    { key: 'organization', label: t('organizations.column'), hiddenByDefault: true, render: (tan) => tan.organization?.name ?? '–' },
     { key: 'notes', label: t('tans.notes'), hiddenByDefault: true, render: (tan) => tan.notes ?? '' },
     { key: 'createdAt', label: t('tans.created'), kind: 'fit', sortField: 'createdAt', render: (tan) => formatDate(tan.createdAt) },
     {
@@ -244,6 +248,8 @@ export default function TanListPage() {
           w={{ base: '100%', sm: 220 }}
           data-testid="tan-attention-filter"
         />
+        {/* Every organization is listed to administrators only (GET /api/organizations?all=true). */}
+        {user?.accessRole === 'ADMIN' && <OrganizationSelect value={organization} onChange={resetPage(setOrganization)} w={{ base: '100%', sm: 220 }} />}
         <SegmentedControl
           value={revoked}
           onChange={(value) => resetPage(setRevoked)(value as RevokedFilter)}

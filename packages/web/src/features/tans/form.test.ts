@@ -14,6 +14,7 @@ const tan: TanItem = {
   activatedCount: 1,
   distributorId: 4,
   distributorName: 'Dora',
+  organization: null,
   revoked: false,
   suspended: false,
   validUntil: '2027-06-30',

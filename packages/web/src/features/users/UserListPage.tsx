@@ -5,13 +5,14 @@ import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { LIST_FILTER_MAX_LENGTH, ROLES, SELECT_SEARCH_DEBOUNCE_MS, type Role, type User } from '@lm/contract';
+import { LIST_FILTER_MAX_LENGTH, ROLES, SELECT_SEARCH_DEBOUNCE_MS, type OrganizationRef, type Role, type User } from '@lm/contract';
 import { BusyOverlay } from '../../components/BusyOverlay.tsx';
 import { ListPager, useCountText } from '../../components/ListPager.tsx';
 import { useListPaging } from '../../lib/list-paging.ts';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useRoleOptions } from '../../components/UserFormFields.tsx';
-import { useAbility } from '../../lib/auth.ts';
+import { useAbility, useAuth } from '../../lib/auth.ts';
+import { OrganizationSelect } from '../../components/OrganizationSelect.tsx';
 import { USERS_KEY, usersApi } from './api.ts';
 import { UserEditModal } from './UserEditModal.tsx';
 import { useUserColumns } from './user-columns.tsx';
@@ -22,11 +23,14 @@ import { LoadError } from '../../components/LoadError.tsx';
 export default function UserListPage() {
   const { t } = useTranslation();
   const ability = useAbility();
+  const { user: me } = useAuth();
   const roles = useRoleOptions();
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState(params.get('filter') ?? '');
   const [filter] = useDebouncedValue(search.trim(), SELECT_SEARCH_DEBOUNCE_MS);
   const [editing, setEditing] = useState<User | null>(null);
+  const [organization, setOrganization] = useState<OrganizationRef | null>(null);
+  const organizationId = organization?.id;
   const sort = params.get('sort') ?? '-createdAt';
   const roleParam = params.get('accessRole');
   const accessRole = (ROLES as readonly string[]).includes(roleParam ?? '') ? (roleParam as Role) : null;
@@ -54,11 +58,11 @@ export default function UserListPage() {
   }, [filter, urlFilter, update]);
 
   // Pages start again at 1 when the search, the sort or the role changes (lib/list-paging.ts).
-  const paging = useListPaging(JSON.stringify([filter, sort, accessRole]));
+  const paging = useListPaging(JSON.stringify([filter, sort, accessRole, organizationId]));
   const countText = useCountText();
   const list = useQuery({
-    queryKey: [...USERS_KEY, 'list', { filter: filter, sort, accessRole, ...paging.request }],
-    queryFn: ({ signal }) => usersApi.list({ ...paging.request, limit: paging.limit, filter: filter, sort, accessRole }, signal),
+    queryKey: [...USERS_KEY, 'list', { filter: filter, sort, accessRole, organizationId, ...paging.request }],
+    queryFn: ({ signal }) => usersApi.list({ ...paging.request, limit: paging.limit, filter: filter, sort, accessRole, organizationId }, signal),
     placeholderData: keepPreviousData,
   });
   const columns = useUserColumns(setEditing);
@@ -95,6 +99,8 @@ export default function UserListPage() {
           clearable
           w={{ base: '100%', sm: 200 }}
         />
+        {/* Every organization is listed to administrators only (GET /api/organizations?all=true). */}
+        {me?.accessRole === 'ADMIN' && <OrganizationSelect value={organization} onChange={setOrganization} w={{ base: '100%', sm: 240 }} />}
       </Group>
       <LoadError error={list.error} />
       {list.isPending && <BusyOverlay />}

@@ -10,6 +10,8 @@ export interface UserListParams {
   filter: string;
   sort: string;
   accessRole: Role | null;
+  /** The members of one organization. */
+  organizationId?: number;
 }
 
 /** The user-administration calls of spec section 7. */

@@ -60,6 +60,12 @@ export function useUserColumns(onEdit: (user: User) => void): DataColumn<User>[]
     { key: 'name', label: t('users.columns.name'), sortField: 'lastName', render: (user) => (user.formattedName === user.email ? '' : `${user.firstName} ${user.lastName}`.trim()) },
     { key: 'company', label: t('users.fields.company'), sortField: 'company', render: (user) => user.company },
     { key: 'country', label: t('users.fields.country'), grow: 0.6, render: (user) => countryName(user.country, currentLocale()) },
+    {
+      key: 'organizations',
+      label: t('organizations.column'),
+      hiddenByDefault: true,
+      render: (user) => (user.organizations ?? []).map((organization) => organization.name).join(', '),
+    },
     { key: 'accessRole', label: t('users.fields.accessRole'), kind: 'fit', sortField: 'accessRole', render: (user) => t(`users.roles.${user.accessRole}`) },
     {
       key: 'registration',

@@ -11,6 +11,8 @@ export interface LicenseListParams {
   /** `all`: every license the caller may see across accounts (staff). */
   scope?: 'all';
   offline?: boolean;
+  /** The licenses of one organization (staff). */
+  organizationId?: number;
   filter?: string;
   offset: number;
   /** The previous page's next-page cursor (lib/list-paging.ts). */
@@ -27,7 +29,7 @@ export function useLicenses(params: LicenseListParams) {
     queryFn: ({ signal }) =>
       api<ListResult<LicenseItem>>('/licenses', {
         signal,
-        query: { scope: params.scope, userId: params.userId, offline: params.offline ? 'true' : undefined, filter: params.filter, offset: params.offset, after: params.after, limit: params.limit, sort: params.sort },
+        query: { scope: params.scope, userId: params.userId, offline: params.offline ? 'true' : undefined, organizationId: params.organizationId, filter: params.filter, offset: params.offset, after: params.after, limit: params.limit, sort: params.sort },
       }),
     placeholderData: keepPreviousData,
   });

@@ -4,13 +4,14 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LIST_FILTER_MAX_LENGTH, SELECT_SEARCH_DEBOUNCE_MS, type ListResult } from '@lm/contract';
+import { LIST_FILTER_MAX_LENGTH, SELECT_SEARCH_DEBOUNCE_MS, type ListResult, type OrganizationRef } from '@lm/contract';
 import { ListPager, useCountText } from '../../../components/ListPager.tsx';
 import { useListPaging } from '../../../lib/list-paging.ts';
 import { useLicenses, type LicenseItem } from '../api/licenses.ts';
 import { LicenseCard } from './LicenseCard.tsx';
 import { LicenseTable } from './LicenseTable.tsx';
 import { LoadError } from '../../../components/LoadError.tsx';
+import { OrganizationSelect } from '../../../components/OrganizationSelect.tsx';
 
 interface Props {
   userId?: number;
@@ -25,24 +26,28 @@ interface Props {
   searchLabel?: string;
   /** A row a license (the staff's list of many), rather than a card each. */
   table?: boolean;
+  /** A filter by organization (administrators, who may list every organization). */
+  organizationFilter?: boolean;
 }
 
 const ORDERS = ['-createdAt', 'createdAt', 'machineId', 'validUntil', '-validUntil', 'freeUpdatesUntil'] as const;
 
 /** Licenses as cards, searchable by machine id and TAN, 50 a page. */
-export function LicenseBrowser({ userId, offline, showOwner, header, emptyText, scope, searchLabel, table }: Props) {
+export function LicenseBrowser({ userId, offline, showOwner, header, emptyText, scope, searchLabel, table, organizationFilter }: Props) {
   const { t } = useTranslation();
   // `?filter=` opens the list searched (the Orders page links a license's machine so).
   const [searchParams] = useSearchParams();
   const [search, setSearch] = useState(() => searchParams.get('filter') ?? '');
   const [sort, setSort] = useState<(typeof ORDERS)[number]>('-createdAt');
+  const [organization, setOrganization] = useState<OrganizationRef | null>(null);
   const [filter] = useDebouncedValue(search.trim(), SELECT_SEARCH_DEBOUNCE_MS);
-  const paging = useListPaging(JSON.stringify([userId, offline, filter, sort]));
+  const paging = useListPaging(JSON.stringify([userId, offline, filter, sort, organization?.id]));
   const countText = useCountText();
   const { data, isLoading, isFetching, error } = useLicenses({
     scope,
     userId,
     offline,
+    organizationId: organization?.id,
     filter: filter || undefined,
     ...paging.request,
     limit: paging.limit,
@@ -74,6 +79,7 @@ export function LicenseBrowser({ userId, offline, showOwner, header, emptyText, 
               w={{ base: '100%', sm: 240 }}
             />
           )}
+          {organizationFilter && <OrganizationSelect label={undefined} aria-label={t('organizations.filter')} value={organization} onChange={setOrganization} w={{ base: '100%', sm: 240 }} />}
         </Group>
         <Text size="sm" c="dimmed" aria-live="polite">
           {countText('licenses.totalCount', data)}

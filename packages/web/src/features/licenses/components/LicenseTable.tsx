@@ -102,6 +102,7 @@ export function LicenseTable({ items, busy }: { items: LicenseItem[] | undefined
         return last ? formatDate(last) : license.permanent ? t('licenses.permanent') : t('licenses.unlimited');
       },
     },
+    { key: 'organization', label: t('organizations.column'), hiddenByDefault: true, render: (license) => license.organization?.name ?? '–' },
     { key: 'policy', label: t('licenses.policy'), hiddenByDefault: true, render: (license) => policyName(license, currentLocale(), t) },
     {
       key: 'freeUpdates',

@@ -14,6 +14,7 @@ export interface TanListParams {
   revoked?: boolean;
   /** Only the TANs that need someone (the staff home links here). */
   state?: TanAttentionState;
+  organizationId?: number;
   offset: number;
   /** The previous page's next-page cursor (lib/list-paging.ts). */
   after?: string;
@@ -30,7 +31,7 @@ export function useTans(params: TanListParams) {
     queryFn: ({ signal }) =>
       api<ListResult<TanItem>>('/tans', {
         signal,
-        query: { filter: params.filter, tag: params.tag, revoked: params.revoked === undefined ? undefined : String(params.revoked), state: params.state, offset: params.offset, after: params.after, limit: params.limit, sort: params.sort },
+        query: { filter: params.filter, tag: params.tag, revoked: params.revoked === undefined ? undefined : String(params.revoked), state: params.state, organizationId: params.organizationId, offset: params.offset, after: params.after, limit: params.limit, sort: params.sort },
       }),
     placeholderData: keepPreviousData,
   });
