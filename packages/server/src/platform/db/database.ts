@@ -73,14 +73,23 @@ export const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
 /** Counts the waits for a connection that timed out: what `license_manager_db_pool_wait_timeouts_total` shows. */
 function countWaitTimeouts(pool: pg.Pool): () => number {
   let timeouts = 0;
-  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
-  pool.connect = (async () => {
-    try {
-      return await connect();
-    } catch (error) {
-      if (error instanceof Error && error.message === POOL_WAIT_TIMEOUT) timeouts++;
-      throw error;
+  const count = (error: unknown) => {
+    if (error instanceof Error && error.message === POOL_WAIT_TIMEOUT) timeouts++;
+  };
+  const connect = pool.connect.bind(pool) as (callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void) => Promise<pg.PoolClient> | void;
+  // Both of pg's forms: the promise (Kysely) and the callback, which pool.query() uses itself (the
+  // replicas' position check): a wrapper taking only the first left pool.query() waiting forever.
+  pool.connect = ((callback?: Parameters<typeof connect>[0]) => {
+    if (callback) {
+      return connect((error, client, done) => {
+        count(error);
+        callback(error, client, done);
+      });
     }
+    return (connect() as Promise<pg.PoolClient>).catch((error: unknown) => {
+      count(error);
+      throw error;
+    });
   }) as typeof pool.connect;
   return () => timeouts;
 }
