@@ -91,7 +91,9 @@ describeBothDatabases('staff home (GET /api/dashboard)', (t) => {
   });
 
   // Which index a tiny table's plan takes says little; `indexed by` fails ("no query solution") unless the query's WHERE lets the index serve.
-  it.runIf(t.kind === 'sqlite')('counts by conditions that the partial indexes of migration 0029 serve (SQLite)', async () => {
+  // SQLite's `indexed by` has no PostgreSQL counterpart: defined for SQLite only (not a skipped test in CI).
+  if (t.kind === 'sqlite')
+    it('counts by conditions that the partial indexes of migration 0029 serve (SQLite)', async () => {
     const count = (index: string, condition: string) => sql.raw(`select count(*) from tans indexed by ${index} where (${condition}) and distributor_id = 3`).execute(t.app.ctx.db);
     await count('tans_attention_suspended', SUSPENDED);
     await count('tans_attention_near_count', NEAR_COUNT);
