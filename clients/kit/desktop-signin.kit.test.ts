@@ -10,13 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLIENTS_DIR, clientSuite, clientsWithHarness, HOUR, unique } from './support.ts';
+import { CLIENTS_DIR, clientSuite, clientsWithCommands, clientsWithHarness, HOUR, unique } from './support.ts';
 
 /** The clients whose harness usage names `signin`. */
-const CLIENTS = clientsWithHarness().filter((client) => {
-  const result = spawnSync(path.join(CLIENTS_DIR, client, 'harness'), ['--help'], { encoding: 'utf8', timeout: 120_000 });
-  return /\bsignin\b/.test(`${result.stdout ?? ''}${result.stderr ?? ''}`);
-});
+const CLIENTS = clientsWithCommands('signin');
 
 it('every client with a harness signs in from the desktop', () => {
   expect(CLIENTS).toEqual(clientsWithHarness());

@@ -4,42 +4,16 @@
  * install key works offline; the same file in another installation is refused; the deactivation
  * proof frees the machine once.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLIENTS_DIR, clientSuite, clientsWithHarness, unique } from './support.ts';
+import { clientSuite, clientsWithCommands, clientsWithHarness, runHarness, unique } from './support.ts';
 
-/** Runs `clients/<client>/harness <args>`; its exit code and last JSON line. */
-function run(client: string, args: string[]): Promise<{ exitCode: number | null; line: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(path.join(CLIENTS_DIR, client, 'harness'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (exitCode) => {
-      try {
-        resolve({ exitCode, line: JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown> });
-      } catch {
-        reject(new Error(`${client}/harness printed no JSON line (exit ${exitCode}):\n${stdout}\n${stderr}`));
-      }
-    });
-  });
-}
+const run = (client: string, args: string[]) => runHarness(client, args);
 
 /** The clients whose harness usage names the offline commands. */
-function offlineClients(): string[] {
-  return clientsWithHarness().filter((client) => {
-    const result = spawnSync(path.join(CLIENTS_DIR, client, 'harness'), ['--help'], { encoding: 'utf8', timeout: 120_000 });
-    const help = `${result.stdout ?? ''}${result.stderr ?? ''}`;
-    return /\brequest\b/.test(help) && /\bdeactivate\b/.test(help);
-  });
-}
-
-const clients = offlineClients();
+const clients = clientsWithCommands('request', 'deactivate');
 
 it('every client with a harness speaks the offline commands (request, deactivate, lease)', () => {
   expect(clients).toEqual(clientsWithHarness());

@@ -3,7 +3,7 @@
  * again on the same data and port to take it offline or rotate its key), the administrator's API
  * for the setup, and each client's harness (DESIGN.md section 6d; contract in README.md).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,6 +39,34 @@ export function clientsWithHarness(): string[] {
 }
 
 /** The license server as a process on one data directory and port, for the whole suite of one client. */
+/** The clients whose harness usage (`harness --help`) names every one of `commands`. */
+export function clientsWithCommands(...commands: string[]): string[] {
+  return clientsWithHarness().filter((client) => {
+    const result = spawnSync(path.join(CLIENTS_DIR, client, 'harness'), ['--help'], { encoding: 'utf8', timeout: 120_000 });
+    const help = `${result.stdout ?? ''}${result.stderr ?? ''}`;
+    return commands.every((command) => new RegExp(`\\b${command}\\b`).test(help));
+  });
+}
+
+/** Runs `clients/<client>/harness <args>`; its exit code, last JSON line and stderr. */
+export function runHarness<Line = Record<string, unknown>>(client: string, args: string[]): Promise<{ exitCode: number | null; line: Line; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(CLIENTS_DIR, client, 'harness'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (exitCode) => {
+      try {
+        resolve({ exitCode, line: JSON.parse(stdout.trim().split('\n').at(-1)!) as Line, stderr });
+      } catch {
+        reject(new Error(`${client}/harness printed no JSON line (exit ${exitCode}):\n${stdout}\n${stderr}`));
+      }
+    });
+  });
+}
+
 export class KitServer {
   readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-kit-'));
   /** Settings beyond the kit's own (DEVICE_POLL_INTERVAL_SECONDS for the desktop sign-in). */

@@ -5,18 +5,14 @@
  * signature over `artifact/` + SHA-256 are right. Entitled, not entitled (free updates over), yanked,
  * beta, and a tampered file refused with nothing kept.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLIENTS_DIR, clientSuite, clientsWithHarness, unique, type KitServer } from './support.ts';
+import { clientSuite, clientsWithCommands, clientsWithHarness, runHarness, unique, type KitServer } from './support.ts';
 
 /** The clients whose harness usage names the `updates` command. */
-const CLIENTS = clientsWithHarness().filter((client) => {
-  const result = spawnSync(path.join(CLIENTS_DIR, client, 'harness'), ['--help'], { encoding: 'utf8', timeout: 120_000 });
-  return /\bupdates\b/.test(`${result.stdout ?? ''}${result.stderr ?? ''}`);
-});
+const CLIENTS = clientsWithCommands('updates');
 
 interface UpdatesLine {
   latest: string | null;
@@ -26,24 +22,8 @@ interface UpdatesLine {
   error: string | null;
 }
 
-/** Runs `clients/<client>/harness updates …`; its exit code and last JSON line. */
-function updates(client: string, args: string[]): Promise<{ exitCode: number | null; line: UpdatesLine; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(path.join(CLIENTS_DIR, client, 'harness'), ['updates', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (exitCode) => {
-      try {
-        resolve({ exitCode, line: JSON.parse(stdout.trim().split('\n').at(-1)!) as UpdatesLine, stderr });
-      } catch {
-        reject(new Error(`harness ${client} updates printed no JSON line (exit ${exitCode}):\n${stdout}\n${stderr}`));
-      }
-    });
-  });
-}
+/** Runs `clients/<client>/harness updates …`; its exit code, last JSON line and stderr. */
+const updates = (client: string, args: string[]) => runHarness<UpdatesLine>(client, ['updates', ...args]);
 
 /** A tus upload of `bytes` (one PATCH) as the Releases page's uploader makes it, as the administrator; the upload's id. */
 async function upload(server: KitServer, bytes: Buffer): Promise<string> {
