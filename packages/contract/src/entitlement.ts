@@ -18,6 +18,8 @@ export const entitlementGrant = z.object({
   value: featureValue.nullish().transform((value) => value ?? null),
 });
 export type EntitlementGrant = z.output<typeof entitlementGrant>;
+/** Grants as answers show them (no transform: a response schema encodes). */
+export const grantsView = z.array(z.object({ feature: z.string(), value: z.union([z.number(), z.string()]).nullable() }));
 
 export const ENTITLEMENTS_MAX = 200;
 /** Grants without a feature twice. */
@@ -102,6 +104,26 @@ export function resolveEntitlements(
   return Object.fromEntries(Object.keys(result).sort().map((key) => [key, result[key]]));
 }
 
+/**
+ * An add-on's grants laid over a TAN's (DESIGN.md section 6g): each replaces the grant of its feature
+ * or is added. `previous`: the grants it replaced, which taking the add-on away again restores.
+ */
+export function addGrants(current: readonly EntitlementGrant[], added: readonly EntitlementGrant[]): { grants: EntitlementGrant[]; previous: EntitlementGrant[] } {
+  const names = new Set(added.map((grant) => grant.feature));
+  const previous = current.filter((grant) => names.has(grant.feature));
+  return { grants: [...current.filter((grant) => !names.has(grant.feature)), ...added], previous };
+}
+
+/**
+ * Takes an add-on's grants away again: a grant still as the add-on set it goes, and what it had
+ * replaced comes back; a grant changed since (by an administrator, another add-on) stays as it is.
+ */
+export function removeGrants(current: readonly EntitlementGrant[], added: readonly EntitlementGrant[], previous: readonly EntitlementGrant[]): EntitlementGrant[] {
+  const unchanged = (grant: EntitlementGrant) => added.some((own) => own.feature === grant.feature && own.value === grant.value);
+  const gone = new Set(current.filter(unchanged).map((grant) => grant.feature));
+  return [...current.filter((grant) => !gone.has(grant.feature)), ...previous.filter((grant) => gone.has(grant.feature))];
+}
+
 /** Parses a stored JSON list of grants (written by the server, checked then); anything unreadable is no grants. */
 export function parseGrants(text: string | null | undefined): EntitlementGrant[] {
   if (!text || text === '[]') return [];
@@ -137,10 +159,10 @@ export type LicenseEntitlementsUpdate = z.output<typeof licenseEntitlementsUpdat
 /** A license's entitlements as its card shows them. */
 export const licenseEntitlements = z.object({
   /** The license's own grants (after the sale). */
-  entitlements: z.array(z.object({ feature: z.string(), value: z.union([z.number(), z.string()]).nullable() })),
+  entitlements: grantsView,
   metadata: z.record(z.string(), z.string()),
   /** The grants and metadata of its TAN (read-only here). */
-  tanEntitlements: z.array(z.object({ feature: z.string(), value: z.union([z.number(), z.string()]).nullable() })),
+  tanEntitlements: grantsView,
   tanMetadata: z.record(z.string(), z.string()),
   /** What its file carries now. */
   resolved: z.record(z.string(), z.union([z.literal(true), z.number(), z.string()])),

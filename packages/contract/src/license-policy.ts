@@ -8,7 +8,7 @@ import {
   REFETCH_INTERVAL_OPTIONS_S,
 } from './constants.ts';
 import { isoDateTime, listQuery, listResponse, updateOf } from './list.ts';
-import { entitlementList, OVERAGE_PERCENTS } from './entitlement.ts';
+import { entitlementList, grantsView, OVERAGE_PERCENTS } from './entitlement.ts';
 
 export const POLICY_TYPES = ['INDEFINITE', 'PERPETUAL', 'FLOATING'] as const;
 /** The longest a floating seat may be borrowed for offline use. */
@@ -159,7 +159,7 @@ export const licensePolicy = z.object({
   seatMode: z.enum(SEAT_MODES),
   seatReassignHours: z.number().int(),
   machinesPerUser: z.number().int(),
-  entitlements: z.array(z.object({ feature: z.string(), value: z.union([z.number(), z.string()]).nullable() })),
+  entitlements: grantsView,
   overagePercent: z.number().int(),
   leaseMode: z.enum(LEASE_MODES),
   leaseTtlSeconds: z.number().int().nullable(),

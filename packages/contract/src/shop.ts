@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entitlementList, grantsView } from './entitlement.ts';
 import { isoDateTime, listResponse, MAX_RECORD_ID, recordId, wholeNumberText } from './list.ts';
 
 /** The shops a connection receives events from (DESIGN.md section 6c); `generic` is any other shop, signed like the order webhook. */
@@ -12,15 +13,26 @@ export const SHOP_MAX_GRACE_DAYS = 365;
 
 /**
  * A shop's product, price or variant id and what one unit of it makes: a TAN of the product with
- * `seats` licenses and the policy (the product's default when none). `productId: null` marks the id
- * as "no license" (support hours, a printed manual): its lines are recorded and make no TAN.
+ * `seats` licenses and the policy (the product's default when none), carrying `entitlements`
+ * (DESIGN.md section 6g). `productId: null` marks the id as "no license" (support hours, a printed
+ * manual): its lines are recorded and make no TAN. `addOn: true` makes no TAN either: its
+ * `entitlements` are added to the buyer's TANs of the product (and so to their licenses' files), an
+ * add-on sold after the sale; a refund of the add-on's line takes them away again.
  */
-export const shopMapping = z.object({
-  externalId: z.string().trim().min(1).max(200),
-  productId: recordId.nullable(),
-  licensePolicyId: recordId.nullish().transform((value) => value ?? null),
-  seats: z.number().int().min(1).max(SHOP_MAX_SEATS).default(1),
-});
+export const shopMapping = z
+  .object({
+    externalId: z.string().trim().min(1).max(200),
+    productId: recordId.nullable(),
+    licensePolicyId: recordId.nullish().transform((value) => value ?? null),
+    seats: z.number().int().min(1).max(SHOP_MAX_SEATS).default(1),
+    addOn: z.boolean().default(false),
+    entitlements: entitlementList.default([]),
+  })
+  .superRefine((mapping, ctx) => {
+    if (!mapping.addOn) return;
+    if (mapping.productId === null) ctx.addIssue({ code: 'custom', path: ['productId'], message: 'addOnWithoutProduct' });
+    if (!mapping.entitlements.length) ctx.addIssue({ code: 'custom', path: ['entitlements'], message: 'addOnWithoutFeatures' });
+  });
 export type ShopMapping = z.output<typeof shopMapping>;
 
 const mappings = z
@@ -52,7 +64,16 @@ export const shopConnection = z.object({
     provider: z.enum(SHOP_PROVIDERS),
     name: z.string(),
     graceDays: z.number().int(),
-    mappings: z.array(z.object({ externalId: z.string(), productId: z.number().int().nullable(), licensePolicyId: z.number().int().nullable(), seats: z.number().int() })),
+    mappings: z.array(
+      z.object({
+        externalId: z.string(),
+        productId: z.number().int().nullable(),
+        licensePolicyId: z.number().int().nullable(),
+        seats: z.number().int(),
+        addOn: z.boolean(),
+        entitlements: grantsView,
+      }),
+    ),
     /** Where the shop sends its events, relative to the API: `/api/webhooks/shop/{id}`. */
     webhookPath: z.string(),
     failedEvents: z.number().int(),
@@ -77,15 +98,17 @@ export type ShopEventOutcome = (typeof SHOP_EVENT_OUTCOMES)[number];
  * closed), an event about an order or subscription that made no TAN here, an unpaid order, an
  * event type the connection does not act on, or a refund of no line item that made a TAN.
  */
-export const SHOP_EVENT_REASONS = ['unknown-mapping', 'unknown-product', 'inactive-product', 'no-account', 'unknown-order', 'unpaid', 'not-handled', 'invalid-payload', 'no-refunded-items', 'partial-refund', 'refund-pending', 'invalid-email', 'stale-signature'] as const;
+export const SHOP_EVENT_REASONS = ['unknown-mapping', 'unknown-product', 'inactive-product', 'no-account', 'unknown-order', 'unpaid', 'not-handled', 'invalid-payload', 'no-refunded-items', 'partial-refund', 'refund-pending', 'invalid-email', 'stale-signature', 'no-base-license'] as const;
 export type ShopEventReason = (typeof SHOP_EVENT_REASONS)[number];
 
 /**
  * What an event did to one line of its order or one TAN: `made`, `renewed`, `suspended`,
- * `reinstated`, `ends` (a cancellation set its last day), `revoked`, or for a line that made no TAN:
+ * `reinstated`, `ends` (a cancellation set its last day), `revoked`; an add-on's line `added` (its
+ * features to a TAN the buyer has) and `removed` (refunded), or `needs-license` (the buyer has no
+ * TAN of the product yet; a replay once they have one adds it); for a line that made no TAN:
  * `no-license` (mapped as no license), `needs-mapping`, `unknown-product`, `inactive-product`.
  */
-export const SHOP_LINE_EFFECTS = ['made', 'renewed', 'suspended', 'reinstated', 'ends', 'revoked', 'no-license', 'needs-mapping', 'unknown-product', 'inactive-product'] as const;
+export const SHOP_LINE_EFFECTS = ['made', 'renewed', 'suspended', 'reinstated', 'ends', 'revoked', 'added', 'removed', 'needs-license', 'no-license', 'needs-mapping', 'unknown-product', 'inactive-product'] as const;
 export type ShopLineEffect = (typeof SHOP_LINE_EFFECTS)[number];
 export const shopEventLine = z.object({
   externalId: z.string().nullable(),

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { TAN_ATTENTION_STATES } from './dashboard.ts';
-import { entitlementList, metadataMap } from './entitlement.ts';
+import { entitlementList, grantsView, metadataMap } from './entitlement.ts';
 import { isoDate, isoDateTime, listQuery, listResponse, MAX_RECORD_ID, organizationFilter, organizationRef, recordId, updateOf, wholeNumberText } from './list.ts';
 
 /** 31 characters without look-alikes: no 0/o, no 1/l/i. */
@@ -147,7 +147,7 @@ export const tan = z.object({
   policyType: z.enum(['INDEFINITE', 'PERPETUAL', 'FLOATING']),
   freeUpdatesUntil: isoDate.nullable(),
   tags: z.array(z.string()),
-  entitlements: z.array(z.object({ feature: z.string(), value: z.union([z.number(), z.string()]).nullable() })),
+  entitlements: grantsView,
   metadata: z.record(z.string(), z.string()),
   notes: z.string().nullable(),
   createdAt: isoDateTime,

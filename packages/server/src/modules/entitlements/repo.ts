@@ -29,6 +29,10 @@ export async function setLicenseGrants(trx: Executor, id: number, values: { enti
   await trx.updateTable('licenses').set({ ...values, updated_at: now }).where('id', '=', id).execute();
 }
 
+export async function setTanGrants(trx: Executor, tanId: number, entitlements: string, now: string): Promise<void> {
+  await trx.updateTable('tans').set({ entitlements, updated_at: now }).where('id', '=', tanId).execute();
+}
+
 /** Gives a TAN's licenses its grants and metadata (copies, migration 0033); those that changed. */
 export async function setTanGrantsOnLicenses(trx: Executor, tanId: number, values: { tan_entitlements: string; tan_metadata: string }, now: string): Promise<number[]> {
   const rows = await trx

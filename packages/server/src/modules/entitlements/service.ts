@@ -21,7 +21,7 @@ import { featureExpansionGraph } from '../features/service.ts';
 import { resolvedFeatureNames } from '../license-files/repo.ts';
 import { loadLicense, loadLicenseForChange } from '../licenses/service.ts';
 import { licenseSubject } from '../licenses/view.ts';
-import { overagesOfTan, findLicenseGrants, findPolicyGrants, findProductFeatureValues, featureValueTypes, setLicenseGrants, setTanGrantsOnLicenses } from './repo.ts';
+import { overagesOfTan, findLicenseGrants, findPolicyGrants, findProductFeatureValues, featureValueTypes, setLicenseGrants, setTanGrants, setTanGrantsOnLicenses } from './repo.ts';
 
 const unknownFeatures = (unknown: { name: string; path: string }[]) => {
   const list = unknown.map(({ name }) => name).join(', ');
@@ -153,6 +153,22 @@ export async function propagateTanGrants(trx: Executor, actor: Actor, tanId: num
       newValues: { tanEntitlements: parseGrants(values.entitlements), tanMetadata: parseMetadata(values.metadata) },
     });
   }
+}
+
+/**
+ * Sets a TAN's grants from outside its form (a shop's add-on): locked, change-logged as an edit of
+ * the TAN, and passed to its licenses' files in the same transaction. False when the TAN is gone.
+ */
+export async function changeTanGrants(trx: Executor, actor: Actor, tanId: number, change: (current: EntitlementGrant[]) => EntitlementGrant[], now: Date): Promise<boolean> {
+  const tan = await findTanById(trx, tanId, { lock: true });
+  if (!tan) return false;
+  const old = parseGrants(tan.entitlements);
+  const entitlements = JSON.stringify(change(old));
+  if (entitlements === tan.entitlements) return true;
+  await setTanGrants(trx, tanId, entitlements, now.toISOString());
+  await recordChange(trx, actor, { model: 'Tan', recordId: tanId, operation: 'update', oldValues: { entitlements: old }, newValues: { entitlements: parseGrants(entitlements) } });
+  await propagateTanGrants(trx, actor, tanId, { entitlements, metadata: tan.metadata }, now);
+  return true;
 }
 
 /**

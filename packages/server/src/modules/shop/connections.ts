@@ -7,6 +7,8 @@ import { authorize, requireUser } from '../../platform/http/auth.ts';
 import { lockRow } from '../../platform/db/dialect.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { checkPrecondition, type Precondition } from '../../platform/http/versioned.ts';
+import { parseGrants } from '@lm/contract/entitlement';
+import { checkGrants } from '../entitlements/service.ts';
 import { sealSecret } from '../webhooks/secrets.ts';
 import {
   deleteConnection,
@@ -45,11 +47,27 @@ async function checkMappings(db: Executor, mappings: readonly ShopMapping[]): Pr
     if (active === undefined) throw invalid(`mappings.${index}.productId`, 'unknownProduct', { productId: mapping.productId, externalId: mapping.externalId });
     if (!active) throw invalid(`mappings.${index}.productId`, 'inactiveProduct', { productId: mapping.productId, externalId: mapping.externalId });
     if (mapping.licensePolicyId !== null && !policies.has(mapping.licensePolicyId)) throw invalid(`mappings.${index}.licensePolicyId`, 'unknownPolicy', { licensePolicyId: mapping.licensePolicyId });
+    // Known features with values of their type (an add-on's, or what a made TAN carries).
+    await checkGrants(db, mapping.entitlements, `mappings.${index}.entitlements`);
   }
 }
 
-const toMapping = (row: MappingRow): ShopMapping => ({ externalId: row.external_id, productId: row.product_id, licensePolicyId: row.license_policy_id, seats: row.seats });
-const toRow = (mapping: ShopMapping) => ({ external_id: mapping.externalId, product_id: mapping.productId, license_policy_id: mapping.licensePolicyId, seats: mapping.seats });
+const toMapping = (row: MappingRow): ShopMapping => ({
+  externalId: row.external_id,
+  productId: row.product_id,
+  licensePolicyId: row.license_policy_id,
+  seats: row.seats,
+  addOn: Boolean(row.add_on),
+  entitlements: parseGrants(row.entitlements),
+});
+const toRow = (mapping: ShopMapping) => ({
+  external_id: mapping.externalId,
+  product_id: mapping.productId,
+  license_policy_id: mapping.addOn ? null : mapping.licensePolicyId,
+  seats: mapping.addOn ? 1 : mapping.seats,
+  add_on: mapping.addOn,
+  entitlements: JSON.stringify(mapping.productId === null ? [] : mapping.entitlements),
+});
 
 /** Connections as the API shows them: never their secret. */
 async function toConnections(db: Executor, rows: ConnectionRow[]): Promise<ShopConnection[]> {

@@ -18,6 +18,7 @@ import { placeBoughtTan } from '../organizations/purchases.ts';
 import { queuePurchaseMail } from './mail.ts';
 import { queueNoticeMails } from './notice-mail.ts';
 import { addPaymentRefs, insertOrderLine, mappingsOf, orderLines, orderOfPayment, ownersOfTans, type ConnectionRow, type MappingRow, type OrderLineRow } from './repo.ts';
+import { addOnReason, applyAddOns, type AddOnItem } from './add-ons.ts';
 import { applyPending } from './pending.ts';
 import { applyLifecycle, renewLines, type Outcome } from './subscriptions.ts';
 
@@ -40,10 +41,11 @@ interface MappedItem {
   recurring: boolean;
 }
 
-/** What becomes of each item of an order: a line made before (renewed), a TAN to make, or why it makes none. */
+/** What becomes of each item of an order: a line made before (renewed), a TAN to make, an add-on, or why it makes none. */
 interface LinePlan {
   known: { line: OrderLineRow; lineIds: string[] }[];
   make: MappedItem[];
+  addOns: AddOnItem[];
   none: ShopEventLine[];
 }
 
@@ -54,7 +56,7 @@ interface LinePlan {
  */
 async function planLines(trx: Executor, connection: ConnectionRow, purchase: Purchase, existing: OrderLineRow[]): Promise<LinePlan> {
   const mappings = new Map((await mappingsOf(trx, [connection.id])).map((mapping) => [mapping.external_id, mapping]));
-  const plan: LinePlan = { known: [], make: [], none: [] };
+  const plan: LinePlan = { known: [], make: [], addOns: [], none: [] };
   // Two lines of one id (a shop may split them) make one TAN of their summed quantity: one per order and id.
   const byId = new Map<string, MappedItem>();
   for (const item of purchase.items) {
@@ -77,6 +79,12 @@ async function planLines(trx: Executor, connection: ConnectionRow, purchase: Pur
     const product = await findProductForLicensing(trx, mapping.product_id);
     if (!product || !product.active) {
       plan.none.push({ externalId, tanId: null, effect: product ? 'inactive-product' : 'unknown-product' });
+      continue;
+    }
+    if (mapping.add_on) {
+      const addOn = plan.addOns.find((other) => other.externalId === externalId);
+      if (addOn) addOn.lineIds.push(...lineIds);
+      else plan.addOns.push({ mapping: { ...mapping, product_id: mapping.product_id }, productName: product.name, externalId, lineIds });
       continue;
     }
     const same = byId.get(externalId);
@@ -191,17 +199,20 @@ async function paidOrder(ctx: AppContext, trx: Executor, connection: ConnectionR
     tanIds.push(...renewed.tanIds);
   }
   let made: Outcome = { outcome: 'processed', reason: null, tanIds: [] };
+  const ownerId = existing.find((line) => line.user_id !== null)?.user_id ?? null;
   if (plan.make.length) {
-    const buyer = purchase.buyer;
-    const ownerId = existing.find((line) => line.user_id !== null)?.user_id ?? null;
-    made = await makeTans(ctx, trx, connection, purchase, plan.make, { buyer, ownerId, passwordHash }, now);
+    made = await makeTans(ctx, trx, connection, purchase, plan.make, { buyer: purchase.buyer, ownerId, passwordHash }, now);
     if (made.outcome === 'failed') return made;
     lines.push(...(made.lines ?? []));
     tanIds.push(...made.tanIds);
   }
-  lines.push(...plan.none);
-  const reason = await reasonOf(trx, connection, plan.none);
-  if (!existing.length && !plan.make.length && reason) return { outcome: 'failed', reason, tanIds: [], lines };
+  // After the order's own TANs: an add-on in the same cart goes to the license bought with it.
+  const addOnLines = await applyAddOns(trx, connection, purchase, plan.addOns, ownerId, now);
+  const added = addOnLines.flatMap((line) => (line.effect === 'added' && line.tanId !== null ? [line.tanId] : []));
+  lines.push(...addOnLines, ...plan.none);
+  tanIds.push(...added);
+  const reason = (await reasonOf(trx, connection, plan.none)) ?? addOnReason(addOnLines, plan.addOns);
+  if (!existing.length && !plan.make.length && !added.length && reason) return { outcome: 'failed', reason, tanIds: [], lines };
   if (!existing.length) await addPaymentRefs(trx, connection.id, purchase.paymentRefs, purchase.orderRef);
   return { outcome: reason ? 'partial' : 'processed', reason, tanIds, lines, ...(made.mail ? { mail: true } : {}) };
 }
@@ -236,6 +247,7 @@ async function makeTans(
           // A one-time line of a subscription's order is perpetual: it never follows the subscription's period.
           validUntil: item.recurring ? validUntilOf(purchase.periodEnd, connection.grace_days) : null,
           notes: `${connection.name}: ${purchase.orderRef} (${item.externalId})`,
+          entitlements: item.mapping.entitlements,
           createdBy: null,
         },
       ],

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { ShopConnectionsTable, ShopEventsTable, ShopOrdersTable } from '../../platform/db/schema.ts';
+import type { ShopAddOnsTable, ShopConnectionsTable, ShopEventsTable, ShopOrdersTable } from '../../platform/db/schema.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { forUpdate } from '../../platform/db/dialect.ts';
 import { anyColumnContains } from '../../platform/db/search.ts';
@@ -14,6 +14,9 @@ export interface MappingRow {
   product_id: number | null;
   license_policy_id: number | null;
   seats: number;
+  /** JSON grants a unit gives; `add_on`: added to the buyer's TANs of the product, no TAN made. */
+  entitlements: string;
+  add_on: boolean;
 }
 
 export function findConnection(db: Executor, id: number): Promise<ConnectionRow | undefined> {
@@ -282,4 +285,40 @@ export async function tansWithLicenses(db: Executor, tanIds: readonly number[], 
     db.selectFrom('licenses').select(['id', 'tan_id', 'owner_id', 'machine_id', 'revoked']).where('tan_id', 'in', ids).orderBy('id').limit(maxLicenses).execute(),
   ]);
   return { tans, licenses };
+}
+
+/** The add-on grants an order (or orders) added here, locked: a refund and a repeat wait for each other. */
+export function addOnsOfOrders(trx: Executor, connectionId: number, orderRefs: readonly string[]) {
+  if (!orderRefs.length) return Promise.resolve([]);
+  return forUpdate(trx, trx.selectFrom('shop_add_ons').selectAll().where('connection_id', '=', connectionId).where('order_ref', 'in', [...new Set(orderRefs)]).orderBy('id')).execute();
+}
+export type AddOnRow = Awaited<ReturnType<typeof addOnsOfOrders>>[number];
+
+export async function insertAddOn(trx: Executor, values: Omit<ShopAddOnsTable, 'id' | 'line_ids' | 'removed_at'> & { line_ids: string }): Promise<void> {
+  await trx.insertInto('shop_add_ons').values(values).execute();
+}
+
+export async function markAddOnRemoved(trx: Executor, id: number, now: string): Promise<void> {
+  await trx.updateTable('shop_add_ons').set({ removed_at: now }).where('id', '=', id).execute();
+}
+
+/**
+ * The TANs of a product a buyer holds (an add-on goes to them): bought by them in a shop, or with a
+ * license of theirs; not revoked; oldest first.
+ */
+export async function buyersTansOfProduct(trx: Executor, userId: number, productId: number): Promise<number[]> {
+  const rows = await trx
+    .selectFrom('tans')
+    .select('tans.id')
+    .where('tans.product_id', '=', productId)
+    .where('tans.revoked', '=', false)
+    .where((eb) =>
+      eb.or([
+        eb.exists(eb.selectFrom('shop_orders').select('shop_orders.id').whereRef('shop_orders.tan_id', '=', 'tans.id').where('shop_orders.user_id', '=', userId)),
+        eb.exists(eb.selectFrom('licenses').select('licenses.id').whereRef('licenses.tan_id', '=', 'tans.id').where('licenses.owner_id', '=', userId)),
+      ]),
+    )
+    .orderBy('tans.id')
+    .execute();
+  return rows.map((row) => row.id);
 }

@@ -7,7 +7,8 @@ import { findTanById } from '../licenses/tan-repo.ts';
 import { updateTan } from '../tans/repo.ts';
 import type { ShopEventLine, ShopLineEffect } from '@lm/contract/shop';
 import type { RefundedLine, ShopAction } from './connectors/types.ts';
-import { ordersOfPayments, orderLines, subscriptionLines, updateOrderLine, type ConnectionRow, type OrderLineRow } from './repo.ts';
+import { refundedAddOns, removeAddOns } from './add-ons.ts';
+import { addOnsOfOrders, ordersOfPayments, orderLines, subscriptionLines, updateOrderLine, type ConnectionRow, type OrderLineRow } from './repo.ts';
 
 /**
  * What became of an event; `mail` when mail was queued (the worker is woken after the commit);
@@ -155,12 +156,20 @@ async function refunded(trx: Executor, connection: ConnectionRow, action: Extrac
   const all: OrderLineRow[] = [];
   const paid = await ordersOfPayments(trx, connection.id, action.refs);
   for (const { orderRef, renewal } of paid) all.push(...(await orderLines(trx, connection.id, orderRef)).filter((line) => !renewal || line.subscription_ref !== null));
-  if (!all.length) return pending(action.refs);
+  // An add-on was paid once, by the order's first payment: a renewal's refund leaves it.
+  const addOnOrders = paid.flatMap(({ orderRef, renewal }) => (renewal ? [] : [orderRef]));
+  const addOns = await refundedAddOns(trx, connection.id, addOnOrders, action.lines);
+  if (!all.length && !addOns.length) {
+    const known = await addOnsOfOrders(trx, connection.id, addOnOrders);
+    return known.length ? { outcome: 'ignored', reason: 'no-refunded-items', tanIds: [], orderRef: known[0].order_ref } : pending(action.refs);
+  }
   const lines = action.lines ? all.filter((line) => isRefunded(line, action.lines!)) : all;
-  if (!lines.length) return { outcome: 'ignored', reason: 'no-refunded-items', tanIds: [], orderRef: all[0].order_ref };
+  if (!lines.length && !addOns.length) return { outcome: 'ignored', reason: 'no-refunded-items', tanIds: [], orderRef: all[0].order_ref };
   const changed: { line: OrderLineRow; effect: ShopLineEffect }[] = [];
   for (const line of lines) if (await changeTan(trx, line.tan_id, { revoked: true }, now)) changed.push({ line, effect: 'revoked' });
-  return { outcome: 'processed', reason: null, tanIds: [...new Set(lines.map((line) => line.tan_id))], orderRef: lines[0].order_ref, lines: effects(changed) };
+  const removed = await removeAddOns(trx, addOns, now);
+  const tanIds = [...new Set([...lines.map((line) => line.tan_id), ...addOns.map((row) => row.tan_id)])];
+  return { outcome: 'processed', reason: null, tanIds, orderRef: lines[0]?.order_ref ?? addOns[0].order_ref, lines: [...effects(changed), ...removed] };
 }
 
 /** Every action but a purchase: on the TANs of a subscription or payment made here before. */

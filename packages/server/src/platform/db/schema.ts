@@ -8,7 +8,7 @@ import type { UsersTable, SessionsTable, UserTwoFactorTable, UserRecoveryCodesTa
 import type { SettingsTable, SettingFilesTable, ChangeLogTable, FeaturesTable, FeatureExpansionsTable, LicensePoliciesTable, ProductsTable, ProductFeaturesTable, ProductDownloadLinksTable, ReleasesTable, ReleaseArtifactsTable, ReleaseDownloadsTable } from './schema/catalogue.ts';
 import type { OrganizationsTable, OrganizationMembersTable, OrganizationInvitationsTable, OrganizationSeatsTable, DeviceAuthorizationsTable, DesktopSignInsTable } from './schema/organizations.ts';
 import type { TansTable, TanTagsTable, LicensesTable, LicenseMachinesTable, LicenseTrialsTable, SigningKeysTable, AnyLicLinksTable, FloatingSeatsTable, LicenseOveragesTable, InstanceLeasesTable, OfflineProofNoncesTable, LicenseLastSeenTable, StatisticsDeltasTable, StatisticsDailyTable, StatisticsTrialsTable, StatisticsMachinesTable, StatisticsMachineProductsTable } from './schema/licensing.ts';
-import type { WebhookOrdersTable, ApiTokensTable, WebhookEndpointsTable, WebhookEventsTable, WebhookDeliveriesTable, WebhookAttemptsTable, ShopPendingRefsTable, ShopPaymentRefsTable, ShopConnectionsTable, ShopMappingsTable, ShopEventsTable, ShopOrdersTable } from './schema/integration.ts';
+import type { WebhookOrdersTable, ApiTokensTable, WebhookEndpointsTable, WebhookEventsTable, WebhookDeliveriesTable, WebhookAttemptsTable, ShopPendingRefsTable, ShopPaymentRefsTable, ShopConnectionsTable, ShopMappingsTable, ShopEventsTable, ShopOrdersTable, ShopAddOnsTable } from './schema/integration.ts';
 import type { SsoIdentitiesTable, SsoLoginsTable, LicenseEventsTable } from './schema/sso.ts';
 
 export type * from './schema/accounts.ts';
@@ -63,6 +63,7 @@ export interface DB {
   shop_mappings: ShopMappingsTable;
   shop_events: ShopEventsTable;
   shop_orders: ShopOrdersTable;
+  shop_add_ons: ShopAddOnsTable;
   shop_payment_refs: ShopPaymentRefsTable;
   shop_pending_refs: ShopPendingRefsTable;
   sso_identities: SsoIdentitiesTable;

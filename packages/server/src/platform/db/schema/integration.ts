@@ -113,6 +113,23 @@ export interface ShopMappingsTable {
   product_id: number | null;
   license_policy_id: number | null;
   seats: number;
+  /** What a unit of the id grants (JSON `[{ feature, value }]`, migration 0036); `add_on`: added to the buyer's TANs, no TAN made. */
+  entitlements: Generated<string>;
+  add_on: Generated<boolean>;
+}
+
+/** Each TAN an add-on's order line added its grants to (migration 0036); `removed_at` once refunded. */
+export interface ShopAddOnsTable {
+  id: Generated<number>;
+  connection_id: number;
+  order_ref: string;
+  external_id: string;
+  tan_id: number;
+  /** The grants added (JSON `[{ feature, value }]`), and the shop's ids of the line items (JSON array). */
+  grants: string;
+  line_ids: Generated<string>;
+  created_at: string;
+  removed_at: string | null;
 }
 
 /** Each delivered event once per connection and provider event id; `tan_ids` a JSON array. */
