@@ -2,15 +2,16 @@
  * Selling without glue (issue 40) in Chromium: an administrator connects a Stripe shop from Tools →
  * Shop connections, a signed purchase arrives, the buyer finds the bought TAN on My licenses as ready
  * to activate and activates it, the desktop refresh accepts it until a refund revokes it, an
- * event for an unknown price shows as failed with its reason and is replayed once mapped, and Tools →
- * Shop orders lists every order with its TANs and licenses and replays a failed one.
+ * event for an unknown price shows as failed with its reason and is replayed once mapped, Tools →
+ * Shop orders lists every order with its TANs and licenses and replays a failed one, and a price
+ * mapped as an add-on adds its feature to the TAN the buyer already has (issue 51).
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, screenshot } from '../harness.ts';
 import { cutOff } from '../support/layout.ts';
-import { seedProduct } from '../support/licensing-seed.ts';
+import { seedFeature, seedProduct } from '../support/licensing-seed.ts';
 
 const SECRET = 'whsec_e2e_selling_0123456789';
 const PRODUCT = { name: 'E2E Shop CAD', version: '5.0' };
@@ -181,6 +182,40 @@ describeJourney('selling through a connected shop', () => {
     await admin.getByTestId('order-tan').getByRole('link').click();
     await expect.poll(() => new URL(admin.url()).pathname).toBe('/tans');
     await expect.poll(() => admin.getByText(PRODUCT.name).first().isVisible()).toBe(true);
+  });
+
+  it('a price mapped as an add-on adds its feature to the TAN the buyer already has; the Orders page says so', async () => {
+    await seedFeature(setup.server, 'E2E_SIMULATION');
+    await admin.goto('/tools/shop-connections');
+    await admin.getByRole('row', { name: /Stripe \(test\)/ }).getByRole('button', { name: /Edit/ }).click();
+    const dialog = admin.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Add mapping' }).click();
+    await dialog.getByLabel('Shop id (price, product, variant)').nth(3).fill('price_e2e_sim');
+    await dialog.getByTestId('mapping-kind').nth(3).click();
+    await admin.getByRole('option', { name: 'An add-on to the buyer’s license' }).click();
+    // An add-on needs its features: refused in the form until it names one.
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.getByText('Name at least one feature the add-on adds').isVisible()).toBe(true);
+    await dialog.getByRole('combobox', { name: 'Product' }).nth(3).click();
+    await dialog.getByRole('combobox', { name: 'Product' }).nth(3).fill('E2E Shop');
+    await admin.getByRole('option', { name: new RegExp(PRODUCT.name) }).click();
+    await dialog.getByLabel(/Features and values the add-on adds/).fill('E2E_SIMULATION');
+    await screenshot(admin, 'shop-add-on-mapping-1366');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    // The buyer of the replayed "team" order holds a TAN of the product: the add-on goes to it.
+    const added = await stripe(webhookUrl, 'checkout.session.completed', checkout('late@shop.e2e.test', 'price_e2e_sim', 'pi_e2e_4'));
+    expect(added).toMatchObject({ outcome: 'processed', tanIds: [expect.any(Number)] });
+    await admin.goto('/tools/shop-orders');
+    await admin.getByTestId('orders-search').fill('cs_test_pi_e2e_4');
+    await expect.poll(() => admin.getByRole('row', { name: /cs_test_pi_e2e_4/ }).getByText('price_e2e_sim: added').isVisible()).toBe(true);
+
+    // Opened again, the mapping reads as it was saved.
+    await admin.goto('/tools/shop-connections');
+    await admin.getByRole('row', { name: /Stripe \(test\)/ }).getByRole('button', { name: /Edit/ }).click();
+    await expect.poll(() => dialog.getByLabel(/Features and values the add-on adds/).inputValue()).toBe('E2E_SIMULATION');
+    await admin.keyboard.press('Escape');
   });
 
   it('a German administrator on a phone reads the page and the connection form whole', async () => {

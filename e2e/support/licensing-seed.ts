@@ -61,3 +61,14 @@ export async function seedActivatedLicense(
     await database.close();
   }
 }
+
+/** A feature of the catalogue (a flag unless `valueType` says otherwise). */
+export async function seedFeature(server: TestServer, name: string, valueType: 'none' | 'integer' | 'string' = 'none'): Promise<void> {
+  const database = open(server);
+  try {
+    const now = new Date().toISOString();
+    await database.db.insertInto('features').values({ name, localized_description: '{}', hidden: false, notes: null, value_type: valueType, created_at: now, updated_at: now }).execute();
+  } finally {
+    await database.close();
+  }
+}

@@ -28,8 +28,8 @@ describe('a shop mapping', () => {
   it('an add-on names a product and at least one feature', () => {
     const problems = shopMapping.safeParse({ externalId: 'price_sim', productId: null, addOn: true }).error?.issues.map((issue) => [issue.path.join('.'), issue.message]);
     expect(problems).toEqual([
-      ['productId', 'addOnWithoutProduct'],
-      ['entitlements', 'addOnWithoutFeatures'],
+      ['productId', 'validation.addOnWithoutProduct'],
+      ['entitlements', 'validation.addOnWithoutFeatures'],
     ]);
     expect(shopMapping.parse({ externalId: 'price_sim', productId: 3, addOn: true, entitlements: [{ feature: 'SIMULATION' }] })).toMatchObject({ addOn: true, seats: 1, entitlements: [{ feature: 'SIMULATION', value: null }] });
   });

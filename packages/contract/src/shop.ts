@@ -30,8 +30,8 @@ export const shopMapping = z
   })
   .superRefine((mapping, ctx) => {
     if (!mapping.addOn) return;
-    if (mapping.productId === null) ctx.addIssue({ code: 'custom', path: ['productId'], message: 'addOnWithoutProduct' });
-    if (!mapping.entitlements.length) ctx.addIssue({ code: 'custom', path: ['entitlements'], message: 'addOnWithoutFeatures' });
+    if (mapping.productId === null) ctx.addIssue({ code: 'custom', path: ['productId'], message: 'validation.addOnWithoutProduct' });
+    if (!mapping.entitlements.length) ctx.addIssue({ code: 'custom', path: ['entitlements'], message: 'validation.addOnWithoutFeatures' });
   });
 export type ShopMapping = z.output<typeof shopMapping>;
 

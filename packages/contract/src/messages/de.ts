@@ -68,6 +68,8 @@ export default {
     currentOwner: 'Die Lizenz gehört bereits diesem Konto',
     pageCursor: 'Dieser Verweis auf eine Seite passt nicht mehr zur Liste und ihrer Sortierung; beginnen Sie wieder auf der ersten Seite',
     itemsNeedShopConnection: 'Positionen werden über eine Shop-Anbindung des Anbieters „Generic“ (Werkzeuge → Shop-Anbindungen), die sie Produkten zuordnet, zu Lizenzen; dieser Bestell-Webhook der Einstellungen macht daraus keine Lizenzen',
+    addOnWithoutProduct: 'Ein Add-on ergänzt eine Lizenz eines Produkts: Wählen Sie das Produkt',
+    addOnWithoutFeatures: 'Nennen Sie mindestens ein Feature, das das Add-on gewährt',
     unknownProduct: 'Dieses Produkt gibt es nicht',
     unknownPolicy: 'Diese Lizenzrichtlinie gibt es nicht',
     uploadFile: 'Laden Sie für diese Einstellung eine Datei hoch',

@@ -68,6 +68,8 @@ export default {
     currentOwner: 'The license already belongs to this account',
     pageCursor: 'This link to a page no longer fits the list and its order; start again from the first page',
     itemsNeedShopConnection: 'Line items become licenses through a shop connection of the provider “Generic” (Tools → Shop connections), which maps them to products; this order webhook of the settings makes no licenses from them',
+    addOnWithoutProduct: 'An add-on adds to a license of a product: choose the product',
+    addOnWithoutFeatures: 'Name at least one feature the add-on grants',
     unknownProduct: 'This product does not exist',
     unknownPolicy: 'This license policy does not exist',
     uploadFile: 'Upload a file for this setting',

@@ -68,6 +68,8 @@ export default {
     currentOwner: 'La licencia ya pertenece a esta cuenta',
     pageCursor: 'Este enlace a una página ya no corresponde a la lista ni a su orden; vuelva a empezar desde la primera página',
     itemsNeedShopConnection: 'Las líneas del pedido se convierten en licencias mediante una conexión de tienda del proveedor «Generic» (Herramientas → Conexiones de tienda), que las asigna a productos; este webhook de pedidos de la configuración no crea licencias a partir de ellas',
+    addOnWithoutProduct: 'Un complemento se añade a una licencia de un producto: elija el producto',
+    addOnWithoutFeatures: 'Indique al menos una característica que conceda el complemento',
     unknownProduct: 'Este producto no existe',
     unknownPolicy: 'Esta política de licencia no existe',
     uploadFile: 'Suba un archivo para este ajuste',

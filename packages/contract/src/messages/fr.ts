@@ -68,6 +68,8 @@ export default {
     currentOwner: 'La licence appartient déjà à ce compte',
     pageCursor: 'Ce lien vers une page ne correspond plus à la liste et à son tri ; recommencez à la première page',
     itemsNeedShopConnection: 'Les lignes de commande deviennent des licences via une connexion boutique du fournisseur « Generic » (Outils → Connexions boutique), qui les associe à des produits ; ce webhook de commande des paramètres n’en crée pas de licences',
+    addOnWithoutProduct: 'Un module complémentaire s’ajoute à une licence d’un produit : choisissez le produit',
+    addOnWithoutFeatures: 'Indiquez au moins une fonctionnalité accordée par le module complémentaire',
     unknownProduct: 'Ce produit n’existe pas',
     unknownPolicy: 'Cette politique de licence n’existe pas',
     uploadFile: 'Téléversez un fichier pour ce paramètre',

@@ -68,6 +68,8 @@ export default {
     currentOwner: 'La licenza appartiene già a questo account',
     pageCursor: 'Questo collegamento a una pagina non corrisponde più all’elenco e al suo ordinamento; ricomincia dalla prima pagina',
     itemsNeedShopConnection: 'Le righe dell’ordine diventano licenze tramite un collegamento negozio del fornitore «Generic» (Strumenti → Collegamenti negozio), che le associa ai prodotti; questo webhook degli ordini delle impostazioni non ne crea licenze',
+    addOnWithoutProduct: 'Un componente aggiuntivo si aggiunge a una licenza di un prodotto: scegli il prodotto',
+    addOnWithoutFeatures: 'Indica almeno una funzionalità concessa dal componente aggiuntivo',
     unknownProduct: 'Questo prodotto non esiste',
     unknownPolicy: 'Questo criterio di licenza non esiste',
     uploadFile: 'Carica un file per questa impostazione',

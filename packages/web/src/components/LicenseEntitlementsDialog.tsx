@@ -8,7 +8,7 @@ import { FormActions } from './FormActions.tsx';
 import { api } from '../lib/api.ts';
 import { showError, showSuccess } from '../lib/notify.ts';
 import { showFieldErrors } from '../lib/server-errors.ts';
-import { entitlementLabel, formatGrants, formatMetadata, parseGrantsText, parseMetadataText } from '../lib/grants-text.ts';
+import { entitlementLabel, formatGrants, formatMetadata, parseGrantsText, parseMetadataText, MONOSPACE_INPUT } from '../lib/grants-text.ts';
 
 const key = (id: number) => ['license-entitlements', id] as const;
 
@@ -76,8 +76,8 @@ function Content({ licenseId, data, editable, onClose }: Omit<Props, 'productNam
         </div>
         {editable && (
           <>
-            <Textarea label={t('entitlements.ownGrants')} description={t('entitlements.grantsHelp')} autosize minRows={2} maxRows={8} ff="monospace" {...form.getInputProps('entitlements')} />
-            <Textarea label={t('entitlements.ownMetadata')} description={t('entitlements.metadataHelp')} autosize minRows={2} maxRows={8} ff="monospace" {...form.getInputProps('metadata')} />
+            <Textarea label={t('entitlements.ownGrants')} description={t('entitlements.grantsHelp')} autosize minRows={2} maxRows={8} styles={MONOSPACE_INPUT} {...form.getInputProps('entitlements')} />
+            <Textarea label={t('entitlements.ownMetadata')} description={t('entitlements.metadataHelp')} autosize minRows={2} maxRows={8} styles={MONOSPACE_INPUT} {...form.getInputProps('metadata')} />
             <FormActions editing saving={update.isPending} onCancel={onClose} />
           </>
         )}

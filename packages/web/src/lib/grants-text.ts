@@ -44,3 +44,6 @@ const lines = (text: string) =>
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean);
+
+/** Grants and metadata are typed in a fixed-width font; the field's label and help keep the page's. */
+export const MONOSPACE_INPUT = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };

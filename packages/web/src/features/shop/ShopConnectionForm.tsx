@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Checkbox, Group, NumberInput, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, NumberInput, PasswordInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -6,18 +6,28 @@ import { SHOP_MAX_GRACE_DAYS, SHOP_MAX_SEATS, SHOP_PROVIDERS, type ShopConnectio
 import { FormActions } from '../../components/FormActions.tsx';
 import { ProductSelect } from '../../components/ProductSelect.tsx';
 import { showError, showSuccess } from '../../lib/notify.ts';
+import { formatGrants, parseGrantsText, MONOSPACE_INPUT } from '../../lib/grants-text.ts';
 import { showFieldErrors } from '../../lib/server-errors.ts';
 import { PolicySelect } from '../../components/PolicySelect.tsx';
 import { useVersionedEdit } from '../../lib/use-versioned-edit.tsx';
 import { useSaveShopConnection, useShopConnectionsChanged } from './api/shop.ts';
+import classes from './ShopConnectionForm.module.css';
+
+/**
+ * What a shop's id sells: a license (a TAN per unit), an add-on to the buyer's license of the
+ * product (its features added, no TAN), or no license at all (support hours, a manual).
+ */
+type MappingKind = 'license' | 'addOn' | 'none';
+const MAPPING_KINDS: MappingKind[] = ['license', 'addOn', 'none'];
 
 interface MappingValues {
   externalId: string;
+  kind: MappingKind;
   productId: number | null;
   licensePolicyId: number | null;
   seats: number;
-  /** The shop's id is "no license" (support hours, a manual): its lines make no TAN. */
-  noLicense: boolean;
+  /** The features a unit grants, as text lines (lib/grants-text.ts). */
+  entitlements: string;
 }
 
 interface Values {
@@ -31,12 +41,33 @@ interface Values {
 const PROVIDER_NAMES: Record<ShopProvider, string> = { stripe: 'Stripe', paddle: 'Paddle Billing', fastspring: 'FastSpring', shopify: 'Shopify', generic: 'Generic' };
 export const providerName = (provider: ShopProvider) => PROVIDER_NAMES[provider];
 
-/** A mapping as the API takes it; one marked "no license" (or read back so: no product) names no product, policy or seats. */
-const mappingBody = (mapping: Omit<MappingValues, 'noLicense'> & { noLicense?: boolean }) =>
-  mapping.noLicense || mapping.productId === null
-    ? { externalId: mapping.externalId.trim(), productId: null, licensePolicyId: null, seats: 1 }
-    : { externalId: mapping.externalId.trim(), productId: mapping.productId, licensePolicyId: mapping.licensePolicyId, seats: mapping.seats };
-const connectionBodyOf = (connection: ShopConnection) => ({ name: connection.name, graceDays: connection.graceDays, mappings: connection.mappings.map(mappingBody) });
+type StoredMapping = ShopConnection['mappings'][number];
+
+const mappingValues = (mapping: StoredMapping): MappingValues => ({
+  externalId: mapping.externalId,
+  kind: mapping.productId === null ? 'none' : mapping.addOn ? 'addOn' : 'license',
+  productId: mapping.productId,
+  licensePolicyId: mapping.licensePolicyId,
+  seats: mapping.seats,
+  entitlements: formatGrants(mapping.entitlements),
+});
+
+/** A mapping as the API takes it: "no license" names no product, policy, seats or features; an add-on no policy or seats. */
+const mappingBody = (mapping: MappingValues) => {
+  const externalId = mapping.externalId.trim();
+  if (mapping.kind === 'none') return { externalId, productId: null, licensePolicyId: null, seats: 1, addOn: false, entitlements: [] };
+  const entitlements = parseGrantsText(mapping.entitlements);
+  if (mapping.kind === 'addOn') return { externalId, productId: mapping.productId, licensePolicyId: null, seats: 1, addOn: true, entitlements };
+  return { externalId, productId: mapping.productId, licensePolicyId: mapping.licensePolicyId, seats: mapping.seats, addOn: false, entitlements };
+};
+const connectionBodyOf = (connection: ShopConnection) => ({ name: connection.name, graceDays: connection.graceDays, mappings: connection.mappings.map((mapping) => mappingBody(mappingValues(mapping))) });
+const NEW_MAPPING: MappingValues = { externalId: '', kind: 'license', productId: null, licensePolicyId: null, seats: 1, entitlements: '' };
+/** A mapping in the edit-conflict dialog: `price_1 → #3 ×5`, `price_2 → #3 + SIMULATION`, `price_3 → —`. */
+const mappingSummary = (mapping: ReturnType<typeof mappingBody>) => {
+  if (mapping.productId === null) return `${mapping.externalId} → —`;
+  const features = mapping.entitlements.map((grant) => grant.feature).join(', ');
+  return mapping.addOn ? `${mapping.externalId} → #${mapping.productId} + ${features}` : `${mapping.externalId} → #${mapping.productId} ×${mapping.seats}${features ? ` (${features})` : ''}`;
+};
 const CONNECTION_LABELS = { name: 'shop.name', graceDays: 'shop.graceDays', mappings: 'shop.mappings', secret: 'shop.secret' };
 
 /**
@@ -52,12 +83,16 @@ export function ShopConnectionForm({ connection, onSaved, onCancel }: { connecti
       name: connection?.name ?? '',
       secret: '',
       graceDays: connection?.graceDays ?? 3,
-      mappings: connection?.mappings.map((mapping) => ({ ...mapping, noLicense: mapping.productId === null })) ?? [],
+      mappings: connection?.mappings.map(mappingValues) ?? [],
     },
     validate: {
       name: (value) => (value.trim() ? null : t('shop.required')),
       secret: (value) => (connection || value.trim().length >= 8 ? (value && value.trim().length < 8 ? t('shop.secretTooShort') : null) : t('shop.secretTooShort')),
-      mappings: { externalId: (value) => (value.trim() ? null : t('shop.required')), productId: (value, values, path) => (value || values.mappings[Number(path.split('.')[1])]?.noLicense ? null : t('shop.required')) },
+      mappings: {
+        externalId: (value) => (value.trim() ? null : t('shop.required')),
+        productId: (value, values, path) => (value || values.mappings[Number(path.split('.')[1])]?.kind === 'none' ? null : t('shop.required')),
+        entitlements: (value, values, path) => (value.trim() || values.mappings[Number(path.split('.')[1])]?.kind !== 'addOn' ? null : t('shop.addOnNeedsFeatures')),
+      },
     },
   });
 
@@ -72,9 +107,9 @@ export function ShopConnectionForm({ connection, onSaved, onCancel }: { connecti
     bodyOf: connectionBodyOf,
     labels: CONNECTION_LABELS,
     formatValue: (field, value) =>
-      field === 'mappings' ? (value as MappingValues[]).map((mapping) => `${mapping.externalId} → #${mapping.productId} ×${mapping.seats}`).join(', ') || '—' : field === 'secret' ? '••••' : String(value ?? '—'),
+      field === 'mappings' ? (value as ReturnType<typeof mappingBody>[]).map(mappingSummary).join(', ') || '—' : field === 'secret' ? '••••' : String(value ?? '—'),
     onReload: (current) => {
-      const values = { ...form.getValues(), name: current.name, graceDays: current.graceDays, mappings: current.mappings.map((mapping) => ({ ...mapping, noLicense: mapping.productId === null })), secret: '' };
+      const values = { ...form.getValues(), name: current.name, graceDays: current.graceDays, mappings: current.mappings.map(mappingValues), secret: '' };
       form.setValues(values);
       form.resetDirty(values);
     },
@@ -90,7 +125,9 @@ export function ShopConnectionForm({ connection, onSaved, onCancel }: { connecti
       if (connection) await edit.save(body);
       else done(await save.mutateAsync(body as never));
     } catch (error) {
-      if (!showFieldErrors(form, error)) showError(error, connection ? 'shop.saveFailed' : 'shop.addFailed');
+      // A refused feature (`mappings.0.entitlements.1.value`) marks that mapping's features field.
+      const grantFields = values.mappings.map((_, index) => `mappings.${index}.entitlements`);
+      if (!showFieldErrors(form, error, grantFields)) showError(error, connection ? 'shop.saveFailed' : 'shop.addFailed');
     }
   });
 
@@ -117,10 +154,23 @@ export function ShopConnectionForm({ connection, onSaved, onCancel }: { connecti
             {t('shop.mappingsHint')}
           </Text>
           {form.values.mappings.map((mapping, index) => (
-            <Group key={index} align="flex-start" wrap="wrap" data-testid="shop-mapping">
-              <TextInput label={t('shop.externalId')} required style={{ flex: '1 1 12rem' }} {...form.getInputProps(`mappings.${index}.externalId`)} />
-              {!mapping.noLicense && (
-                <>
+            <Stack key={index} gap="xs" data-testid="shop-mapping" className={classes.mapping}>
+              <Group align="flex-start" wrap="wrap">
+                <TextInput label={t('shop.externalId')} required style={{ flex: '1 1 12rem' }} {...form.getInputProps(`mappings.${index}.externalId`)} />
+                <Select
+                  label={t('shop.mappingKind')}
+                  data={MAPPING_KINDS.map((kind) => ({ value: kind, label: t(`shop.mappingKinds.${kind}`) }))}
+                  allowDeselect={false}
+                  style={{ flex: '1 1 12rem' }}
+                  data-testid="mapping-kind"
+                  {...form.getInputProps(`mappings.${index}.kind`)}
+                />
+                <ActionIcon variant="subtle" color="red" mt={28} aria-label={t('shop.removeMapping')} onClick={() => form.removeListItem('mappings', index)}>
+                  <IconTrash size={18} />
+                </ActionIcon>
+              </Group>
+              {mapping.kind !== 'none' && (
+                <Group align="flex-start" wrap="wrap">
                   <ProductSelect
                     label={t('shop.product')}
                     required
@@ -130,25 +180,38 @@ export function ShopConnectionForm({ connection, onSaved, onCancel }: { connecti
                     value={mapping.productId}
                     onChange={(productId) => form.setFieldValue(`mappings.${index}.productId`, productId)}
                   />
-                  <PolicySelect
-                    label={t('tans.policy')}
-                    placeholder={t('tans.policyFromProduct')}
-                    style={{ flex: '1 1 12rem' }}
-                    value={mapping.licensePolicyId === null ? null : String(mapping.licensePolicyId)}
-                    onChange={(policyId) => form.setFieldValue(`mappings.${index}.licensePolicyId`, policyId ? Number(policyId) : null)}
-                    data-testid="mapping-policy"
-                  />
-                  <NumberInput label={t('shop.seats')} min={1} max={SHOP_MAX_SEATS} allowDecimal={false} allowNegative={false} w={100} {...form.getInputProps(`mappings.${index}.seats`)} />
-                </>
+                  {mapping.kind === 'license' && (
+                    <>
+                      <PolicySelect
+                        label={t('tans.policy')}
+                        placeholder={t('tans.policyFromProduct')}
+                        style={{ flex: '1 1 12rem' }}
+                        value={mapping.licensePolicyId === null ? null : String(mapping.licensePolicyId)}
+                        onChange={(policyId) => form.setFieldValue(`mappings.${index}.licensePolicyId`, policyId ? Number(policyId) : null)}
+                        data-testid="mapping-policy"
+                      />
+                      <NumberInput label={t('shop.seats')} min={1} max={SHOP_MAX_SEATS} allowDecimal={false} allowNegative={false} w={100} {...form.getInputProps(`mappings.${index}.seats`)} />
+                    </>
+                  )}
+                </Group>
               )}
-              <Checkbox mt={32} label={t('shop.noLicense')} {...form.getInputProps(`mappings.${index}.noLicense`, { type: 'checkbox' })} data-testid="mapping-no-license" />
-              <ActionIcon variant="subtle" color="red" mt={28} aria-label={t('shop.removeMapping')} onClick={() => form.removeListItem('mappings', index)}>
-                <IconTrash size={18} />
-              </ActionIcon>
-            </Group>
+              {mapping.kind !== 'none' && (
+                <Textarea
+                  label={t(mapping.kind === 'addOn' ? 'shop.addOnFeatures' : 'shop.licenseFeatures')}
+                  description={t('entitlements.grantsHelp')}
+                  required={mapping.kind === 'addOn'}
+                  autosize
+                  minRows={1}
+                  maxRows={6}
+                  styles={MONOSPACE_INPUT}
+                  data-testid="mapping-entitlements"
+                  {...form.getInputProps(`mappings.${index}.entitlements`)}
+                />
+              )}
+            </Stack>
           ))}
           <Group>
-            <Button variant="light" size="compact-sm" leftSection={<IconPlus size={14} />} onClick={() => form.insertListItem('mappings', { externalId: '', productId: null, licensePolicyId: null, seats: 1, noLicense: false })}>
+            <Button variant="light" size="compact-sm" leftSection={<IconPlus size={14} />} onClick={() => form.insertListItem('mappings', { ...NEW_MAPPING })}>
               {t('shop.addMapping')}
             </Button>
           </Group>

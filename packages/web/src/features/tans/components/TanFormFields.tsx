@@ -13,6 +13,7 @@ import forbidden from '../../../components/FieldAccess.module.css';
 import { PolicySelect } from '../../../components/PolicySelect.tsx';
 import { useTanTags } from '../api/tans.ts';
 import { LocalizedDateInput } from '../../../components/LocalizedDates.tsx';
+import { MONOSPACE_INPUT } from '../../../lib/grants-text.ts';
 
 export interface TanFormFieldsProps {
   form: UseFormReturnType<TanFormValues>;
@@ -97,8 +98,8 @@ export function TanFormFields({ form, maxLicenseCount, canChooseDistributor, lab
         />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Textarea label={t('entitlements.tanGrants')} description={t('entitlements.grantsHelp')} autosize minRows={2} maxRows={6} ff="monospace" data-testid="tan-entitlements" {...form.getInputProps('entitlements')} />
-        <Textarea label={t('entitlements.tanMetadata')} description={t('entitlements.metadataHelp')} autosize minRows={2} maxRows={6} ff="monospace" data-testid="tan-metadata" {...form.getInputProps('metadata')} />
+        <Textarea label={t('entitlements.tanGrants')} description={t('entitlements.grantsHelp')} autosize minRows={2} maxRows={6} styles={MONOSPACE_INPUT} data-testid="tan-entitlements" {...form.getInputProps('entitlements')} />
+        <Textarea label={t('entitlements.tanMetadata')} description={t('entitlements.metadataHelp')} autosize minRows={2} maxRows={6} styles={MONOSPACE_INPUT} data-testid="tan-metadata" {...form.getInputProps('metadata')} />
       </SimpleGrid>
       <Textarea label={t('tans.notes')} autosize minRows={2} maxRows={6} {...form.getInputProps('notes')} />
     </>
