@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, screenshot, type TestServer } from '../harness.ts';
 import { openDatabase } from '../../packages/server/src/platform/db/database.ts';
+import * as OTPAuth from 'otpauth';
 import { startTestProvider, type TestProvider } from '../../packages/server/test/oidc-test-provider.ts';
 
 /** A floating license of one seat held by one machine, and a second license of the customer that finds no seat. */
@@ -47,15 +48,15 @@ describeJourney('single sign-on for staff, and the trace of a refusal', () => {
     expect(response.status(), await response.text()).toBe(204);
   };
   /** Signs in with "Sign in with …" on the login page of a fresh browser profile. */
-  const signInThroughProvider = async (accountId: string): Promise<Page> => {
+  const signInThroughProvider = async (accountId: string, options: { locale?: string } = {}): Promise<Page> => {
     provider.nextLogin = { accountId };
-    const context = await newContext(setup.browser, setup.server);
+    const context = await newContext(setup.browser, setup.server, options.locale ? { locale: options.locale } : {});
     const page = await context.newPage();
     await page.goto('/login');
     await page.getByTestId('sso-login').click();
-    // Through the provider and back: a page of the app again (the login page again only with its error).
+    // Through the provider and back: a page of the app again (the login page again only with its error, or asking the code).
     const origin = new URL(setup.server.url).origin;
-    await page.waitForURL((url) => url.origin === origin && !url.pathname.startsWith('/api/') && (url.pathname !== '/login' || url.searchParams.has('ssoError')));
+    await page.waitForURL((url) => url.origin === origin && !url.pathname.startsWith('/api/') && (url.pathname !== '/login' || url.searchParams.has('ssoError') || url.searchParams.has('ssoSecondFactor')));
     return page;
   };
 
@@ -90,6 +91,33 @@ describeJourney('single sign-on for staff, and the trace of a refusal', () => {
     expect(await (await again.request.get('/api/session')).json()).toMatchObject({ username: 'dana@contoso.e2e', accessRole: 'USER' });
     expect((await again.request.get('/api/tans')).status()).toBe(403);
     await again.context().close();
+  });
+
+  it("asks a distributor's own second factor after the provider when it asserted none, in German", async () => {
+    provider.accounts.set('dora', { email: 'dora@contoso.e2e', email_verified: true, given_name: 'Dora', family_name: 'Reseller', groups: ['resellers'] });
+    const first = await signInThroughProvider('dora');
+    await expect.poll(() => new URL(first.url()).pathname).toBe('/tans');
+    const setup2fa = (await (await first.request.post('/api/account/two-factor')).json()) as { secret: string };
+    const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(setup2fa.secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+    const confirmed = await first.request.post('/api/account/two-factor/confirm', { data: { code } });
+    expect(confirmed.status(), await confirmed.text()).toBe(200);
+    const { recoveryCodes } = (await confirmed.json()) as { recoveryCodes: string[] };
+    await first.context().close();
+
+    const page = await signInThroughProvider('dora', { locale: 'de-DE' });
+    expect(new URL(page.url()).searchParams.get('ssoSecondFactor')).toBe('1');
+    expect(await (await page.request.get('/api/session')).json()).toMatchObject({ id: null });
+    await page.getByText('Ihr Firmenkonto hat bestätigt, wer Sie sind.', { exact: false }).waitFor();
+    await page.getByTestId('sso-code').fill('000000');
+    await page.getByTestId('sso-code').press('Enter');
+    await page.getByTestId('sso-second-factor-error').waitFor();
+    expect(await page.getByTestId('sso-second-factor-error').textContent()).toContain('Dieser Code stimmt nicht');
+    await screenshot(page, 'sso-second-factor-de');
+    await page.getByTestId('sso-code').fill(recoveryCodes[0]);
+    await page.getByTestId('sso-code').press('Enter');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/tans');
+    expect(await (await page.request.get('/api/session')).json()).toMatchObject({ username: 'dora@contoso.e2e', accessRole: 'DISTRIBUTOR' });
+    await page.context().close();
   });
 
   it('shows a translated error and signs nobody in when the provider has not verified the e-mail', async () => {

@@ -63,7 +63,8 @@ export async function startTestProvider(redirectUris: string[]): Promise<TestPro
     clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: redirectUris, grant_types: ['authorization_code'], response_types: ['code'] }],
     jwks,
     cookies: { keys: ['test-cookie-key-0123456789'] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name', 'name'], groups: ['groups'] },
+    // amr in the ID token, as Entra ID, Okta and Keycloak send it (oidc-provider sends only the claims of a scope).
+    claims: { openid: ['sub', 'amr'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name', 'name'], groups: ['groups'] },
     scopes: ['openid', 'email', 'profile', 'groups'],
     pkce: { required: () => true },
     ttl: { Interaction: 600, Grant: 600, Session: 600, AccessToken: 600, IdToken: 3600 },

@@ -1,3 +1,4 @@
+import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createUser, describeBothDatabases, expectError, login, request, sessionCookieOf, uniqueEmail, type Harness } from './harness.ts';
 import { followProvider, startTestProvider, type TestAccount, type TestProvider } from './oidc-test-provider.ts';
@@ -6,6 +7,9 @@ import { nameBreakGlassAdministrator } from '../src/modules/sso/policy.ts';
 import { hashToken } from '../src/platform/auth/secrets.ts';
 
 const STATE_COOKIE = 'lm_sso_state';
+const SECOND_FACTOR_COOKIE = 'lm_sso_second_factor';
+const totp = (secret: string, offsetSteps = 0) =>
+  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + offsetSteps * 30_000 });
 
 describeBothDatabases('single sign-on (OpenID Connect)', (t: Harness) => {
   let provider: TestProvider;
@@ -23,8 +27,8 @@ describeBothDatabases('single sign-on (OpenID Connect)', (t: Harness) => {
   };
 
   /** Signs in as the provider's account through /api/sso/login and the callback; the callback's redirect and session cookie. */
-  async function ssoSignIn(accountId: string, options: { cookie?: string; start?: () => Promise<{ url: string; state: string }>; beforeCallback?: (state: string) => Promise<void> } = {}) {
-    provider.nextLogin = { accountId };
+  async function ssoSignIn(accountId: string, options: { cookie?: string; amr?: string[]; start?: () => Promise<{ url: string; state: string }>; beforeCallback?: (state: string) => Promise<void> } = {}) {
+    provider.nextLogin = { accountId, ...(options.amr ? { amr: options.amr } : {}) };
     let url: string;
     let state: string;
     if (options.start) ({ url, state } = await options.start());
@@ -41,7 +45,8 @@ describeBothDatabases('single sign-on (OpenID Connect)', (t: Harness) => {
     const cookies = [`${STATE_COOKIE}=${state}`, ...(options.cookie ? [options.cookie] : [])].join('; ');
     const done = await request(t.app, 'GET', back.pathname + back.search, { headers: { cookie: cookies } });
     expect(done.statusCode, done.body).toBe(302);
-    return { location: String(done.headers.location), cookie: sessionCookieOf(done) };
+    const secondFactor = done.cookies.find((cookie) => cookie.name === SECOND_FACTOR_COOKIE)?.value;
+    return { location: String(done.headers.location), cookie: sessionCookieOf(done), ...(secondFactor ? { secondFactor } : {}) };
   }
   const sessionOf = async (cookie: string | null) => (await request(t.app, 'GET', '/api/session', { cookie })).json() as { id: number | null; accessRole: string | null; username: string | null };
 
@@ -166,6 +171,48 @@ describeBothDatabases('single sign-on (OpenID Connect)', (t: Harness) => {
       expect(await ssoSignIn('nobody')).toEqual({ location: '/login?ssoError=ERR_SSO_FAILED', cookie: null });
     } finally {
       await setSetting('sso.issuer', provider.issuer);
+    }
+  });
+
+  it("asks the account's own second factor after the provider, unless the provider asserted one and is trusted to", async () => {
+    const id = newAccount({ groups: ['lm-distributors'] });
+    const first = await ssoSignIn(id);
+    const api = (cookie: string | null) => ({ post: (url: string, body?: unknown) => request(t.app, 'POST', url, { cookie, ...(body ? { body } : {}) }) });
+    const setup = (await api(first.cookie).post('/api/account/two-factor')).json() as { secret: string };
+    const confirmed = await api(first.cookie).post('/api/account/two-factor/confirm', { code: totp(setup.secret) });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const recoveryCodes = confirmed.json().recoveryCodes as string[];
+    const answer = (step: string | undefined, code: string) =>
+      request(t.app, 'POST', '/api/sso/second-factor', { body: { code }, headers: step ? { cookie: `${SECOND_FACTOR_COOKIE}=${step}` } : {} });
+
+    // The provider asserted nothing: nobody is signed in yet, the login page asks for the code.
+    const waiting = await ssoSignIn(id);
+    expect(waiting).toMatchObject({ location: '/login?ssoSecondFactor=1', cookie: null, secondFactor: expect.any(String) });
+    expectError(await answer(waiting.secondFactor, '000000'), 401, 'ERR_TWO_FACTOR_INVALID');
+    expectError(await answer(undefined, recoveryCodes[0]), 401, 'ERR_SSO_SECOND_FACTOR');
+    const signedIn = await answer(waiting.secondFactor, recoveryCodes[0]);
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect(signedIn.json()).toEqual({ redirect: '/tans' });
+    expect(await sessionOf(sessionCookieOf(signedIn))).toMatchObject({ accessRole: 'DISTRIBUTOR', username: provider.accounts.get(id)?.email });
+    // A step signs in once.
+    expectError(await answer(waiting.secondFactor, recoveryCodes[1]), 401, 'ERR_SSO_SECOND_FACTOR');
+
+    // Five wrong codes end the step: the right one after them signs nobody in.
+    const guessed = await ssoSignIn(id);
+    for (let attempt = 1; attempt < 5; attempt++) expectError(await answer(guessed.secondFactor, '000000'), 401, 'ERR_TWO_FACTOR_INVALID');
+    expectError(await answer(guessed.secondFactor, '000000'), 401, 'ERR_SSO_SECOND_FACTOR');
+    expectError(await answer(guessed.secondFactor, recoveryCodes[1]), 401, 'ERR_SSO_SECOND_FACTOR');
+
+    // The provider's assertion counts only when the setting trusts it (the default), and only for a second factor.
+    expect((await ssoSignIn(id, { amr: ['pwd'] })).location).toBe('/login?ssoSecondFactor=1');
+    const asserted = await ssoSignIn(id, { amr: ['pwd', 'otp'] });
+    expect(asserted.location).toBe('/tans');
+    expect(await sessionOf(asserted.cookie)).toMatchObject({ accessRole: 'DISTRIBUTOR' });
+    await setSetting('sso.trustProviderMfa', false);
+    try {
+      expect((await ssoSignIn(id, { amr: ['mfa'] })).location).toBe('/login?ssoSecondFactor=1');
+    } finally {
+      await setSetting('sso.trustProviderMfa', true);
     }
   });
 

@@ -155,7 +155,7 @@ export default {
     ERR_SSO_NO_ACCOUNT: "Ihr Firmenkonto hat hier keinen Zugang: Kein Konto ist damit verknüpft, und keine Ihrer Gruppen gewährt einen. Wenden Sie sich an einen Administrator.",
     ERR_SSO_REQUIRED: "Mitarbeitende melden sich mit ihrem Firmenkonto an (Single Sign-on), nicht mit einem Passwort.",
     ERR_SSO_IDENTITY_TAKEN: "Dieses Firmenkonto ist bereits mit einem anderen Konto verknüpft.",
-    ERR_SSO_SECOND_FACTOR: "Ihr Konto meldet sich mit einem zweiten Faktor an, und der Identitätsanbieter hat keinen bestätigt. Melden Sie sich stattdessen mit Passwort und Code an.",
+    ERR_SSO_SECOND_FACTOR: "Diese Anmeldung hat zu lange auf Ihren Code gewartet oder zu viele falsche Codes erhalten. Niemand wurde angemeldet: Melden Sie sich erneut mit Ihrem Firmenkonto an.",
     ERR_SSO_LINK_REQUIRED: "Es gibt bereits ein Konto mit Ihrer E-Mail-Adresse. Melden Sie sich dort mit dem Passwort an und verknüpfen Sie dann Ihr Firmenkonto auf Ihrer Kontoseite.",
     ERR_LIMIT_EXCEEDED: 'Die Höchstzahl von {{max}} ist erreicht.',
     ERR_LICENSE_SUSPENDED: 'Diese Lizenz ist ausgesetzt, meist weil eine Zahlung des Abonnements aussteht. Bitte wenden Sie sich an Ihren Anbieter.',

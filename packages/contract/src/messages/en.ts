@@ -155,7 +155,7 @@ export default {
     ERR_SSO_NO_ACCOUNT: "Your company account has no access here: no account is linked to it and no group of yours gives one. Ask an administrator.",
     ERR_SSO_REQUIRED: "Staff sign in with their company account (single sign-on), not with a password.",
     ERR_SSO_IDENTITY_TAKEN: "This company account is already linked to another account.",
-    ERR_SSO_SECOND_FACTOR: "Your account signs in with a second factor, and the identity provider did not confirm one. Sign in with your password and code instead.",
+    ERR_SSO_SECOND_FACTOR: "This sign-in waited too long for your code, or got too many wrong codes. Nobody was signed in: sign in with your company account again.",
     ERR_SSO_LINK_REQUIRED: "An account with your e-mail address exists already. Sign in to it with its password, then link your company account on your account page.",
     ERR_LIMIT_EXCEEDED: 'The limit of {{max}} is reached.',
     ERR_LICENSE_SUSPENDED: 'This license is suspended, usually because a subscription payment is outstanding. Please contact your vendor.',

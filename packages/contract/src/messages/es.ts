@@ -155,7 +155,7 @@ export default {
     ERR_SSO_NO_ACCOUNT: "Su cuenta de empresa no tiene acceso aquí: no hay ninguna cuenta vinculada y ninguno de sus grupos la concede. Consulte a un administrador.",
     ERR_SSO_REQUIRED: "El personal inicia sesión con su cuenta de empresa (inicio de sesión único), no con una contraseña.",
     ERR_SSO_IDENTITY_TAKEN: "Esta cuenta de empresa ya está vinculada a otra cuenta.",
-    ERR_SSO_SECOND_FACTOR: "Su cuenta inicia sesión con un segundo factor y el proveedor de identidad no ha confirmado ninguno. Inicie sesión con su contraseña y su código.",
+    ERR_SSO_SECOND_FACTOR: "Este inicio de sesión esperó demasiado su código o recibió demasiados códigos erróneos. No se ha iniciado ninguna sesión: vuelva a iniciar sesión con su cuenta de empresa.",
     ERR_SSO_LINK_REQUIRED: "Ya existe una cuenta con su dirección de correo electrónico. Inicie sesión en ella con su contraseña y vincule después su cuenta de empresa en la página de su cuenta.",
     ERR_LIMIT_EXCEEDED: 'Se ha alcanzado el límite de {{max}}.',
     ERR_LICENSE_SUSPENDED: 'Esta licencia está suspendida, normalmente porque hay un pago de la suscripción pendiente. Póngase en contacto con su proveedor.',

@@ -155,7 +155,7 @@ export default {
     ERR_SSO_NO_ACCOUNT: "Votre compte d’entreprise n’a pas d’accès ici : aucun compte n’y est lié et aucun de vos groupes n’en donne. Adressez-vous à un administrateur.",
     ERR_SSO_REQUIRED: "Le personnel se connecte avec son compte d’entreprise (authentification unique), pas avec un mot de passe.",
     ERR_SSO_IDENTITY_TAKEN: "Ce compte d’entreprise est déjà lié à un autre compte.",
-    ERR_SSO_SECOND_FACTOR: "Votre compte se connecte avec un second facteur, et le fournisseur d’identité n’en a confirmé aucun. Connectez-vous plutôt avec votre mot de passe et votre code.",
+    ERR_SSO_SECOND_FACTOR: "Cette connexion a attendu votre code trop longtemps ou a reçu trop de codes erronés. Personne n’a été connecté : reconnectez-vous avec votre compte d’entreprise.",
     ERR_SSO_LINK_REQUIRED: "Un compte avec votre adresse e-mail existe déjà. Connectez-vous-y avec son mot de passe, puis liez votre compte d’entreprise sur la page de votre compte.",
     ERR_LIMIT_EXCEEDED: 'La limite de {{max}} est atteinte.',
     ERR_LICENSE_SUSPENDED: 'Cette licence est suspendue, en général parce qu’un paiement de l’abonnement est en attente. Veuillez contacter votre fournisseur.',

@@ -155,7 +155,7 @@ export default {
     ERR_SSO_NO_ACCOUNT: "Il tuo account aziendale non ha accesso qui: nessun account è collegato e nessuno dei tuoi gruppi ne concede uno. Rivolgiti a un amministratore.",
     ERR_SSO_REQUIRED: "Il personale accede con l’account aziendale (single sign-on), non con una password.",
     ERR_SSO_IDENTITY_TAKEN: "Questo account aziendale è già collegato a un altro account.",
-    ERR_SSO_SECOND_FACTOR: "Il tuo account accede con un secondo fattore e il provider di identità non ne ha confermato nessuno. Accedi invece con password e codice.",
+    ERR_SSO_SECOND_FACTOR: "Questo accesso ha atteso troppo a lungo il tuo codice o ha ricevuto troppi codici errati. Nessuno è stato connesso: accedi di nuovo con il tuo account aziendale.",
     ERR_SSO_LINK_REQUIRED: "Esiste già un account con il tuo indirizzo e-mail. Accedi con la sua password, poi collega il tuo account aziendale nella pagina del tuo account.",
     ERR_LIMIT_EXCEEDED: 'È stato raggiunto il limite di {{max}}.',
     ERR_LICENSE_SUSPENDED: 'Questa licenza è sospesa, di solito perché un pagamento dell’abbonamento è in sospeso. Contatta il tuo fornitore.',

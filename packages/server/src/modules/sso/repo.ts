@@ -48,3 +48,25 @@ export async function takePendingLogin(db: Executor, stateHash: string, now: str
   if (Number(result.numDeletedRows) !== 1 || row.expires_at < now) return undefined;
   return { stateHash: row.state_hash, nonce: row.nonce, codeVerifier: row.code_verifier, linkUserId: row.link_user_id, expiresAt: row.expires_at };
 }
+
+/** A verified identity waiting for the account's second factor (migration 0037); expired ones go. */
+export async function insertSecondFactorStep(db: Executor, step: { tokenHash: string; userId: number; identityId: number | null; expiresAt: string }, now: string): Promise<void> {
+  await db.deleteFrom('sso_second_factors').where('expires_at', '<', now).execute();
+  await db.insertInto('sso_second_factors').values({ token_hash: step.tokenHash, user_id: step.userId, identity_id: step.identityId, expires_at: step.expiresAt }).execute();
+}
+
+export function findSecondFactorStep(db: Executor, tokenHash: string, now: string) {
+  return db.selectFrom('sso_second_factors').selectAll().where('token_hash', '=', tokenHash).where('expires_at', '>=', now).executeTakeFirst();
+}
+
+/** Counts a wrong code; answers the attempts so far (0: the step is gone). */
+export async function countWrongCode(db: Executor, tokenHash: string): Promise<number> {
+  const row = await db.updateTable('sso_second_factors').set((eb) => ({ attempts: eb('attempts', '+', 1) })).where('token_hash', '=', tokenHash).returning('attempts').executeTakeFirst();
+  return row?.attempts ?? 0;
+}
+
+/** Ends a step: true for the one caller that ended it (a step signs in once). */
+export async function deleteSecondFactorStep(db: Executor, tokenHash: string): Promise<boolean> {
+  const result = await db.deleteFrom('sso_second_factors').where('token_hash', '=', tokenHash).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}

@@ -1,16 +1,21 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ssoIdentityList, ssoStart, ssoStatus } from '@lm/contract/sso';
+import { ssoIdentityList, ssoSecondFactorRequest, ssoSignedIn, ssoStart, ssoStatus } from '@lm/contract/sso';
 import type { AppContext } from '../../platform/context.ts';
 import { requireUser, setSessionCookie } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { errorResponses } from '../../platform/http/openapi.ts';
 import { ssoSettings } from './provider.ts';
 import { accountIdentities, finishSsoLogin, startSsoLogin, unlinkIdentity } from './service.ts';
+import { finishSecondFactor } from './sessions.ts';
 
 /** The state of a sign-in on its way, in the browser that started it (only the callback reads it). */
 const STATE_COOKIE = 'lm_sso_state';
+/** A vouched-for identity waiting for the account's second factor (sessions.ts), in the same browser. */
+const SECOND_FACTOR_COOKIE = 'lm_sso_second_factor';
+/** A distributor's work is its TANs; everyone else starts on the home page. */
+const landingOf = (role: string) => (role === 'DISTRIBUTOR' ? '/tans' : '/');
 const redirect = { 302: z.null().describe('A redirect (Location): to the provider, or back to the web app') };
 
 function setStateCookie(request: FastifyRequest, reply: FastifyReply, state: string): void {
@@ -83,12 +88,36 @@ export function ssoRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           const url = new URL(request.url, 'http://callback.invalid');
           const outcome = await finishSsoLogin(ctx, url, stateCookie, { address: request.ip, userAgent: request.headers['user-agent'] });
           if (outcome.kind === 'linked') return reply.redirect('/account/security?ssoLinked=1', 302);
+          if (outcome.kind === 'second-factor') {
+            reply.setCookie(SECOND_FACTOR_COOKIE, outcome.token, { path: '/api/sso', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', maxAge: 300 });
+            return reply.redirect('/login?ssoSecondFactor=1', 302);
+          }
           setSessionCookie(request, reply, outcome.token);
-          // A distributor's work is its TANs; everyone else starts on the home page.
-          return reply.redirect(outcome.role === 'DISTRIBUTOR' ? '/tans' : '/', 302);
+          return reply.redirect(landingOf(outcome.role), 302);
         } catch (error) {
           return reply.redirect(`/login?ssoError=${errorCodeOf(request, error)}`, 302);
         }
+      },
+    );
+
+    app.post(
+      '/sso/second-factor',
+      {
+        schema: {
+          tags: ['session'],
+          summary: "The account's second factor after single sign-on",
+          description:
+            "When the provider did not assert a second factor (or is not trusted to), the callback sends the browser to `/login?ssoSecondFactor=1`, which posts the account's authenticator or recovery code here within 5 minutes: 200 signs in. A wrong code is 401 `ERR_TWO_FACTOR_INVALID`; the fifth, or a step expired or used, 401 `ERR_SSO_SECOND_FACTOR` (sign in again).",
+          body: ssoSecondFactorRequest,
+          response: { 200: ssoSignedIn, ...errorResponses },
+        },
+        config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      },
+      async (request, reply) => {
+        const outcome = await finishSecondFactor(ctx, request.cookies[SECOND_FACTOR_COOKIE], request.body.code, { address: request.ip, userAgent: request.headers['user-agent'] });
+        reply.clearCookie(SECOND_FACTOR_COOKIE, { path: '/api/sso' });
+        setSessionCookie(request, reply, outcome.token);
+        return { redirect: landingOf(outcome.role) };
       },
     );
 

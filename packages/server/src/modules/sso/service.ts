@@ -4,11 +4,12 @@ import { hashToken } from '../../platform/auth/secrets.ts';
 import { recordChange } from '../../platform/changelog.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { openSession, type LoginClient } from '../session/service.ts';
+import type { LoginClient } from '../session/service.ts';
 import { hasSecondFactor } from '../two-factor/service.ts';
-import { countUsersWithRole, findOpenUserById, findUserByEmail, insertUser, NO_CONTACT_DETAILS, setLastLogin, updateUser } from '../users/repo.ts';
+import { countUsersWithRole, findOpenUserById, findUserByEmail, insertUser, NO_CONTACT_DETAILS, updateUser } from '../users/repo.ts';
 import { providerConfiguration, ssoFailed, ssoSettings, type SsoSettings } from './provider.ts';
-import { deleteIdentityOfUser, findIdentity, identitiesOfUser, insertIdentity, insertPendingLogin, takePendingLogin, touchIdentity } from './repo.ts';
+import { deleteIdentityOfUser, findIdentity, identitiesOfUser, insertIdentity, insertPendingLogin, takePendingLogin } from './repo.ts';
+import { awaitSecondFactor, completeSignIn, type SignedIn } from './sessions.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import type { SsoIdentity } from '@lm/contract/sso';
 
@@ -94,7 +95,8 @@ async function verifiedClaims(ctx: AppContext, settings: SsoSettings, currentUrl
   return claims as Claims;
 }
 
-export type SsoOutcome = { kind: 'signed-in'; token: string; role: Role } | { kind: 'linked' };
+/** Signed in; waiting for the account's second factor (sessions.ts); or an identity linked to the signed-in account. */
+export type SsoOutcome = SignedIn | { kind: 'second-factor'; token: string } | { kind: 'linked' };
 
 /**
  * `GET /api/sso/callback`: a session for the person the provider vouches for. An identity known
@@ -121,16 +123,14 @@ export async function finishSsoLogin(ctx: AppContext, currentUrl: URL, stateCook
 
   const role = mappedRole(claims[settings.groupsClaim], settings.roleMapping);
   const userId = identity ? await syncKnownAccount(ctx, settings, identity.user_id, role) : await provisionAccount(ctx, settings, claims, role);
+  const identityId = identity?.id ?? (await findIdentity(ctx.db, claims.iss, claims.sub))?.id ?? null;
   if (await hasSecondFactor(ctx.db, userId)) {
+    // The account's own second factor is asked unless the provider asserted one and is trusted to.
     const amr = Array.isArray(claims.amr) ? claims.amr : [];
     const asserted = settings.trustProviderMfa && amr.some((method) => typeof method === 'string' && SECOND_FACTOR_AMR.has(method));
-    if (!asserted) throw new AppError(401, 'ERR_SSO_SECOND_FACTOR', 'The provider did not confirm a second factor');
+    if (!asserted) return awaitSecondFactor(ctx, userId, identityId, now);
   }
-  if (identity) await touchIdentity(ctx.db, identity.id, now.toISOString());
-  const token = await openSession(ctx, userId, client, now);
-  await setLastLogin(ctx.db, userId);
-  const account = await findOpenUserById(ctx.db, userId);
-  return { kind: 'signed-in', token, role: account?.access_role ?? 'USER' };
+  return completeSignIn(ctx, userId, identityId, client, now);
 }
 
 const noAccount = () => new AppError(403, 'ERR_SSO_NO_ACCOUNT', 'No account is linked to this identity and none is provisioned');

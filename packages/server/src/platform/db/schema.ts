@@ -9,7 +9,7 @@ import type { SettingsTable, SettingFilesTable, ChangeLogTable, FeaturesTable, F
 import type { OrganizationsTable, OrganizationMembersTable, OrganizationInvitationsTable, OrganizationSeatsTable, DeviceAuthorizationsTable, DesktopSignInsTable } from './schema/organizations.ts';
 import type { TansTable, TanTagsTable, LicensesTable, LicenseMachinesTable, LicenseTrialsTable, SigningKeysTable, AnyLicLinksTable, FloatingSeatsTable, LicenseOveragesTable, InstanceLeasesTable, OfflineProofNoncesTable, LicenseLastSeenTable, StatisticsDeltasTable, StatisticsDailyTable, StatisticsTrialsTable, StatisticsMachinesTable, StatisticsMachineProductsTable } from './schema/licensing.ts';
 import type { WebhookOrdersTable, ApiTokensTable, WebhookEndpointsTable, WebhookEventsTable, WebhookDeliveriesTable, WebhookAttemptsTable, ShopPendingRefsTable, ShopPaymentRefsTable, ShopConnectionsTable, ShopMappingsTable, ShopEventsTable, ShopOrdersTable, ShopAddOnsTable } from './schema/integration.ts';
-import type { SsoIdentitiesTable, SsoLoginsTable, LicenseEventsTable } from './schema/sso.ts';
+import type { SsoIdentitiesTable, SsoLoginsTable, SsoSecondFactorsTable, LicenseEventsTable } from './schema/sso.ts';
 
 export type * from './schema/accounts.ts';
 export type * from './schema/catalogue.ts';
@@ -68,6 +68,7 @@ export interface DB {
   shop_pending_refs: ShopPendingRefsTable;
   sso_identities: SsoIdentitiesTable;
   sso_logins: SsoLoginsTable;
+  sso_second_factors: SsoSecondFactorsTable;
   license_events: LicenseEventsTable;
   releases: ReleasesTable;
   release_artifacts: ReleaseArtifactsTable;

@@ -163,6 +163,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
 
   // Single sign-on and the runtime events of licenses (issue 54)
   'GET /sso/status': 'getSsoStatus',
+  'POST /sso/second-factor': 'finishSsoSecondFactor',
   'GET /account/sso': 'listSsoIdentities',
   'POST /account/sso': 'startSsoLink',
   'DELETE /account/sso/{id}': 'unlinkSsoIdentity',

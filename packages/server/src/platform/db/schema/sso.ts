@@ -19,6 +19,15 @@ export interface SsoLoginsTable {
   expires_at: string;
 }
 
+/** An identity the provider vouched for, waiting for the account's second factor (migration 0037). */
+export interface SsoSecondFactorsTable {
+  token_hash: string;
+  user_id: number;
+  identity_id: number | null;
+  attempts: Generated<number>;
+  expires_at: string;
+}
+
 /** The runtime events of licenses (migration 0027): refusals, no seat, leases expired, ... */
 export interface LicenseEventsTable {
   id: Generated<number>;
