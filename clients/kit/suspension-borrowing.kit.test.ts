@@ -74,10 +74,72 @@ describe.each(clientsWithHarness())('client %s: suspension, floating seats and b
     expect((await check(second, storeB)).status.valid).toBe(true);
   });
 
-  it('more days than the policy allows are refused, never granted', async () => {
+  it('a machine that already holds its file borrows at once: a file that says borrowedUntil, not a 304', async () => {
     const { first } = await oneSeatForTwoMachines();
-    const result = await check(first, store(), { borrowDays: 30 });
-    expect(result.status.valid).toBe(false);
-    expect(result.exitCode).toBe(1);
+    const storeA = store();
+    const held = await check(first, storeA);
+    expect(held.status).toMatchObject({ valid: true, offline: false });
+    // The floating lease: far shorter than a day, so only a borrowed file outlasts the next two days.
+    expect(Date.parse(held.status.expiresAt!) - Date.now()).toBeLessThanOrEqual(DAY * 1000);
+    // No refresh is due yet: the borrow alone makes the client ask, without If-None-Match.
+    const borrowed = await check(first, storeA, { borrowDays: 3 });
+    expect(borrowed.status).toMatchObject({ valid: true, offline: false });
+    const runsFor = Date.parse(borrowed.status.expiresAt!) - Date.now();
+    expect(runsFor).toBeGreaterThan(2.9 * DAY * 1000);
+    expect(runsFor).toBeLessThanOrEqual(3 * DAY * 1000);
+
+    await server.stop();
+    try {
+      expect((await check(first, storeA, { clockOffsetSeconds: 2 * DAY })).status).toMatchObject({ valid: true, offline: true });
+      expect((await check(first, storeA, { clockOffsetSeconds: 4 * DAY })).status).toMatchObject({ valid: false, reason: 'EXPIRED' });
+    } finally {
+      await server.start();
+    }
+  });
+
+  it('more days than the policy allows: BORROW_NOT_ALLOWED with the server\'s message, the held file kept', async () => {
+    const { first, second } = await oneSeatForTwoMachines();
+    // Nothing held: refused all the same, not taken for an unreachable server.
+    const nothingHeld = await check(second, store(), { borrowDays: 30 });
+    expect(nothingHeld.status).toMatchObject({ valid: false, reason: 'BORROW_NOT_ALLOWED', offline: false, licenseId: null });
+    expect(nothingHeld.exitCode).toBe(1);
+
+    const storeA = store();
+    const held = await check(first, storeA);
+    expect(held.status.valid).toBe(true);
+    const refused = await check(first, storeA, { borrowDays: 30 });
+    expect(refused.status).toMatchObject({ valid: false, reason: 'BORROW_NOT_ALLOWED', offline: false });
+    expect(refused.exitCode).toBe(1);
+    // The harness prints the status's message on stderr: the server's own words.
+    expect(refused.stderr).toContain('at most 7 days');
+    // Only the borrow was refused, not the license: the machine's file still counts, from the store.
+    await server.stop();
+    try {
+      expect((await check(first, storeA)).status).toMatchObject({ valid: true, licenseId: held.status.licenseId, expiresAt: held.status.expiresAt });
+    } finally {
+      await server.start();
+    }
+  });
+
+  it('after a 304 the next refresh waits a full interval, in a new process too (confirmed.state)', async () => {
+    // The catalogue's FLOATING policy: a refresh every 15 minutes, the file a 75-minute lease.
+    const machine = unique('confirmed');
+    await suite.catalogue.activate(machine, suite.catalogue.floating.id);
+    const dir = store();
+    expect((await check(machine, dir)).status).toMatchObject({ valid: true, offline: false });
+    const confirmations = await server.protocolAnswers('304');
+    // 20 minutes on the refresh is due: the server confirms the held file.
+    expect((await check(machine, dir, { clockOffsetSeconds: 20 * 60 })).status).toMatchObject({ valid: true, offline: false });
+    expect(await server.protocolAnswers('304')).toBe(confirmations + 1);
+
+    await server.stop();
+    try {
+      // Confirmed 10 minutes ago: not due, so no request (the server being down goes unnoticed).
+      expect((await check(machine, dir, { clockOffsetSeconds: 30 * 60 })).status).toMatchObject({ valid: true, offline: false });
+      // A full interval after the confirmation: due again, and the server cannot be reached.
+      expect((await check(machine, dir, { clockOffsetSeconds: 40 * 60 })).status).toMatchObject({ valid: true, offline: true });
+    } finally {
+      await server.start();
+    }
   });
 });

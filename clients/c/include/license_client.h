@@ -51,7 +51,9 @@ typedef enum {
     LC_SEAT_UNASSIGNED,  /* the signed-in person has no seat for this product any more */
     LC_SIGNED_OUT,       /* the sign-in ended (signed out or revoked elsewhere): the token is deleted */
     LC_SIGNIN_DENIED,    /* the person denied the sign-in on the /device page */
-    LC_SIGNIN_EXPIRED    /* the code expired (or the wait was cancelled) before it was approved */
+    LC_SIGNIN_EXPIRED,   /* the code expired (or the wait was cancelled) before it was approved */
+    /* Borrowing (lc_options.borrow_days): */
+    LC_BORROW_NOT_ALLOWED /* more days than the policy allows (or none); the stored files stay and count without borrow_days */
 } lc_reason;
 
 /** "VALID", "NO_LICENSE", ... (the names the harness prints). */

@@ -316,6 +316,13 @@ static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *statu
     }
     error_body = answer.body ? lc_json_parse(answer.body, strlen(answer.body)) : NULL;
     code = lc_json_string(error_body, "error");
+    if (code && strcmp(code, "ERR_BORROW_NOT_ALLOWED") == 0) {
+        /* Only the borrow is refused, not the license: the stored files stay, and count again without borrow_days. */
+        lc_status_set_invalid(status, LC_BORROW_NOT_ALLOWED, lc_json_string(error_body, "message") ? lc_json_string(error_body, "message") : code);
+        lc_json_free(error_body);
+        lc_http_answer_free(&answer);
+        return 0;
+    }
     for (i = 0; code && i < sizeof SERVER_REASONS / sizeof *SERVER_REASONS; i++) {
         if (strcmp(code, SERVER_REASONS[i].code) != 0) continue;
         /* The server's final word: this machine's files no longer count; an ANY-Lic file still does. */

@@ -8,7 +8,7 @@
 
 const char *lc_reason_name(lc_reason reason) {
     static const char *const names[] = {"VALID", "NO_LICENSE", "REVOKED", "SUSPENDED", "EXPIRED", "UPGRADED", "NO_SEAT", "TOO_MANY_MACHINES", "UNREACHABLE", "INVALID_FILE", "CLOCK_TAMPERED",
-                                         "SEAT_UNASSIGNED", "SIGNED_OUT", "SIGNIN_DENIED", "SIGNIN_EXPIRED"};
+                                         "SEAT_UNASSIGNED", "SIGNED_OUT", "SIGNIN_DENIED", "SIGNIN_EXPIRED", "BORROW_NOT_ALLOWED"};
     return (unsigned)reason < sizeof names / sizeof *names ? names[reason] : "UNKNOWN";
 }
 

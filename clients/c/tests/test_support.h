@@ -60,8 +60,9 @@ static void json_escape_into(const char *in, char *out) {
     *out = 0;
 }
 
-/* A license file (.json) signed with key, payload from the fields given. */
-static char *license_file(EVP_PKEY *key, const char *kid, const char *machine, const char *product, long long issued, long long expires, int refetch_seconds, const char *kind) {
+/* A license file (.json) signed with key, payload from the fields given; `more` adds members (",\"name\":value"). */
+static char *license_file_with(EVP_PKEY *key, const char *kid, const char *machine, const char *product, long long issued, long long expires, int refetch_seconds, const char *kind,
+                               const char *more) {
     char payload[2048], issued_text[48], expires_text[64], enc[4096], message[4200], signature[128], *file = malloc(8192);
     lc_format_iso(issued, issued_text);
     if (expires) { expires_text[0] = '"'; lc_format_iso(expires, expires_text + 1); strcat(expires_text, "\""); }
@@ -70,13 +71,17 @@ static char *license_file(EVP_PKEY *key, const char *kid, const char *machine, c
              "{\"formatVersion\":1,\"licenseId\":%s,\"kind\":\"%s\",\"policyType\":\"INDEFINITE\",\"product\":{\"id\":1,\"name\":\"%s\",\"version\":\"2.0\"},"
              "\"features\":[\"export:pdf\",\"Zeichnen \\u00e4\"],\"machineId\":\"%s\",\"owner\":{\"name\":\"Ada\",\"company\":null},\"issuedAt\":\"%s\",\"expiresAt\":%s,"
              "\"licenseValidUntil\":null,\"permanent\":true,\"freeUpdatesUntil\":null,\"refetchIntervalSeconds\":%d,\"refetchBeforeExpirySeconds\":86400,"
-             "\"serverCustomerId\":null,\"kid\":\"%s\"}",
-             strcmp(kind, "ANYLIC") == 0 ? "null" : "42", kind, product, machine, issued_text, expires_text, refetch_seconds, kid);
+             "\"serverCustomerId\":null,\"kid\":\"%s\"%s}",
+             strcmp(kind, "ANYLIC") == 0 ? "null" : "42", kind, product, machine, issued_text, expires_text, refetch_seconds, kid, more);
     base64((unsigned char *)payload, strlen(payload), enc);
     snprintf(message, sizeof message, "license/%s", enc);
     sign(key, message, signature);
     snprintf(file, 8192, "{\"enc\":\"%s\",\"sig\":\"%s\",\"alg\":\"ed25519\",\"kid\":\"%s\"}", enc, signature, kid);
     return file;
+}
+
+static char *license_file(EVP_PKEY *key, const char *kid, const char *machine, const char *product, long long issued, long long expires, int refetch_seconds, const char *kind) {
+    return license_file_with(key, kid, machine, product, issued, expires, refetch_seconds, kind, "");
 }
 
 static char *time_token(EVP_PKEY *key, const char *kid, long long t) {

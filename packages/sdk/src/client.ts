@@ -17,7 +17,8 @@ export type InvalidReason =
   | 'SEAT_UNASSIGNED' // desktop sign-in: the person has no seat of this product (any more); an administrator of the organization assigns one
   | 'SIGNED_OUT' // desktop sign-in: the server no longer knows the sign-in (revoked, or the person left the organization); the token is deleted
   | 'SIGNIN_DENIED' // desktop sign-in: the person denied it on /device
-  | 'SIGNIN_EXPIRED'; // desktop sign-in: nobody approved the code in time
+  | 'SIGNIN_EXPIRED' // desktop sign-in: nobody approved the code in time
+  | 'BORROW_NOT_ALLOWED'; // `borrowDays` beyond the policy's `maxBorrowDays` (or none allowed): only the borrow is refused, the stored files stay and count without `borrowDays`
 
 /** What the person needs to approve a desktop sign-in (RFC 8628 section 3.2), for `signIn`'s `onCode`. */
 export interface DeviceCode {
@@ -136,8 +137,8 @@ export class LicenseClient {
   private readonly now: () => Date;
   private readonly clock: TrustedClock;
   private readonly fetch: typeof globalThis.fetch;
-  /** The stored file the server last confirmed (304), by its tag, and when: refreshes count from then. */
-  private confirmed: { tag: string; at: Date } | undefined;
+  /** The server's last confirmation (304), for a store that does not keep it (`readConfirmed`). */
+  private unstoredConfirmation: string | null = null;
   /** A clock tampering seen and not reported yet, for a store that does not keep it. */
   private unreportedTampering: string | null = null;
   /** The sign-in's token, for a store that does not keep it. */
@@ -157,7 +158,8 @@ export class LicenseClient {
     const best = stored.usable[0];
     if (best) {
       const due = await this.refreshDue(best);
-      if (!due || due > this.now()) return await this.judgeClock(this.valid(best.payload, 'store', false, due));
+      // A borrow not yet granted asks the server at once, whatever the refresh time says.
+      if (!this.borrowPending(best) && (!due || due > this.now())) return await this.judgeClock(this.valid(best.payload, 'store', false, due));
     }
     return await this.judgeClock(await this.fetchFresh(stored));
   }
@@ -189,6 +191,7 @@ export class LicenseClient {
     this.clock.raise(Date.parse(payload.issuedAt));
     if (isExpired(payload, this.now())) return await this.judgeClock(invalid('EXPIRED', `the file expired at ${payload.expiresAt}`));
     await this.store.save(text);
+    await this.writeConfirmation(null);
     return await this.judgeClock(this.valid(payload, 'store', false));
   }
 
@@ -249,7 +252,7 @@ export class LicenseClient {
       const body = (await poll.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string };
       if (poll.ok && body.access_token) {
         await this.setToken(body.access_token);
-        this.confirmed = undefined;
+        await this.writeConfirmation(null);
         return await this.refresh();
       }
       if (body.error === 'authorization_pending') continue;
@@ -280,7 +283,7 @@ export class LicenseClient {
     }).catch(() => undefined);
     await this.setToken(null);
     await this.store.remove(FETCHED_FILE_NAME);
-    this.confirmed = undefined;
+    await this.writeConfirmation(null);
     return true;
   }
 
@@ -367,9 +370,32 @@ export class LicenseClient {
 
   /** When a stored file falls due for a refresh: from its own fields, or from the server's last confirmation of it. */
   private async refreshDue(candidate: Candidate): Promise<Date | null> {
-    const confirmed = this.confirmed;
+    const confirmed = await this.readConfirmation();
     if (confirmed && !isAnyLic(candidate) && confirmed.tag === (await this.tagOf(candidate))) return refreshDueAfterConfirmation(candidate.payload, confirmed.at);
     return refreshDueAt(candidate.payload);
+  }
+
+  /** The file the server last confirmed (304), by its tag, and when: `<tag> <epoch ms>`, as every client keeps it. */
+  private async readConfirmation(): Promise<{ tag: string; at: Date } | null> {
+    const text = this.store.readConfirmed ? await this.store.readConfirmed().catch(() => null) : this.unstoredConfirmation;
+    const parts = (text ?? '').trim().split(/\s+/);
+    // An unreadable note counts for nothing: the file's own schedule.
+    return parts.length === 2 && /^\d+$/.test(parts[1]!) ? { tag: parts[0]!, at: new Date(Number(parts[1])) } : null;
+  }
+
+  /** Keeps the confirmation in the store, so that the next run counts from it too; null forgets it. */
+  private async writeConfirmation(confirmed: { tag: string; at: Date } | null): Promise<void> {
+    const text = confirmed ? `${confirmed.tag} ${confirmed.at.getTime()}\n` : null;
+    if (!this.store.writeConfirmed) this.unstoredConfirmation = text;
+    // A store that cannot be written keeps nothing: the next check asks again.
+    else await this.store.writeConfirmed(text).catch(() => undefined);
+  }
+
+  /** Whether a borrow is asked for and the held file (none, or the machine's own) does not say one that still runs. */
+  private borrowPending(held: Candidate | undefined): boolean {
+    if (!this.options.borrowDays || (held && isAnyLic(held))) return false;
+    const until = held?.payload.borrowedUntil;
+    return !until || Date.parse(until) <= this.now().getTime();
   }
 
   private fits(payload: LicensePayload): boolean {
@@ -404,8 +430,10 @@ export class LicenseClient {
     return { usable, expired: candidates.filter((candidate) => isExpired(candidate.payload, now)), rejected };
   }
 
+  /** Forgets this machine's files and their confirmation: the server's final word, or a release. */
   private async forget(candidates: Candidate[]): Promise<void> {
     for (const candidate of candidates) await this.store.remove(candidate.name);
+    await this.writeConfirmation(null);
   }
 
   private url(pathname: string): string {
@@ -433,8 +461,8 @@ export class LicenseClient {
     });
   }
 
-  /** A license request; with a desktop sign-in's token as `Authorization: Bearer`. */
-  private async request(method: 'POST' | 'DELETE', token: string | null, ifNoneMatch?: string, clockTamperedAt?: string | null): Promise<Response> {
+  /** A license request; with a desktop sign-in's token as `Authorization: Bearer`, and `borrowDays` when `borrow`. */
+  private async request(method: 'POST' | 'DELETE', token: string | null, ifNoneMatch?: string, clockTamperedAt?: string | null, borrow = false): Promise<Response> {
     const { machineId, product, version, borrowDays } = this.options;
     return this.fetch(this.url('/api/client/v1/license'), {
       method,
@@ -444,23 +472,25 @@ export class LicenseClient {
         ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
       },
-      body: JSON.stringify({ machineId, product, ...(version === undefined ? {} : { version }), ...(method === 'POST' && borrowDays ? { borrowDays } : {}), ...(clockTamperedAt ? { clockTamperedAt } : {}) }),
+      body: JSON.stringify({ machineId, product, ...(version === undefined ? {} : { version }), ...(borrow ? { borrowDays } : {}), ...(clockTamperedAt ? { clockTamperedAt } : {}) }),
       signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 15_000),
     });
   }
 
   private async fetchFresh(stored: Stored): Promise<LicenseStatus> {
     // The machine's own file (not an ANY-Lic one) goes along as If-None-Match: the server answers 304
-    // while it is still right, which costs it no signature.
+    // while it is still right, which costs it no signature. A borrow asks for a new file (one that
+    // says borrowedUntil), so it sends none.
     const held = stored.usable.find((candidate) => !isAnyLic(candidate));
-    const tag = held && (await this.tagOf(held));
+    const borrow = this.borrowPending(held);
+    const tag = held && !borrow ? await this.tagOf(held) : undefined;
     // A clock set back is reported with this request, and forgotten once the server answered it.
     if (this.clock.tamperedBy() !== null) await this.noteTampering();
     const tamperedAt = await this.tamperingToReport();
     const token = await this.token();
     let response: Response;
     try {
-      response = await this.request('POST', token, tag, tamperedAt);
+      response = await this.request('POST', token, tag, tamperedAt, borrow);
     } catch (error) {
       return this.offline(stored, `the license server cannot be reached (${(error as Error).message})`);
     }
@@ -470,8 +500,9 @@ export class LicenseClient {
     }
     await this.clock.noteServerTime(response.headers.get('license-server-time'));
     if (response.status === 304 && held && tag) {
-      this.confirmed = { tag, at: this.now() };
-      return this.valid(held.payload, 'server', false, refreshDueAfterConfirmation(held.payload, this.confirmed.at));
+      const confirmed = { tag, at: this.now() };
+      await this.writeConfirmation(confirmed);
+      return this.valid(held.payload, 'server', false, refreshDueAfterConfirmation(held.payload, confirmed.at));
     }
     const text = await response.text().catch(() => '');
     if (response.ok) {
@@ -480,6 +511,7 @@ export class LicenseClient {
         if (!this.fits(payload)) throw new Error('the server sent a file for another machine or product');
         this.clock.raise(Date.parse(payload.issuedAt));
         await this.store.save(text);
+        await this.writeConfirmation(null);
         return this.valid(payload, 'server', false);
       } catch (error) {
         return this.offline(stored, `the server's license file is not valid (${(error as Error).message})`);
@@ -491,6 +523,8 @@ export class LicenseClient {
     } catch {
       // not an error body of the license server
     }
+    // Only the borrow is refused, not the license: the stored files stay, and count again without borrowDays.
+    if (body.error === 'ERR_BORROW_NOT_ALLOWED') return invalid('BORROW_NOT_ALLOWED', body.message ?? body.error);
     // A 401 to a request with the sign-in's token: the sign-in ended (revoked, or the person left).
     const signedOut = response.status === 401 && token !== null;
     if (signedOut) await this.setToken(null);

@@ -17,6 +17,6 @@ export {
   type LicensePayload,
   type PublicKey,
 } from './format.js';
-export { DESKTOP_TOKEN_FILE_NAME, FETCHED_FILE_NAME, SERVER_TIME_FILE_NAME, memoryStore, type LicenseStore, type StoredFile } from './store.js';
+export { CONFIRMED_FILE_NAME, DESKTOP_TOKEN_FILE_NAME, FETCHED_FILE_NAME, SERVER_TIME_FILE_NAME, memoryStore, type LicenseStore, type StoredFile } from './store.js';
 export { DEFAULT_CLOCK_TOLERANCE_MS } from './trusted-time.js';
 export { checkForUpdate, downloadUpdate, UpdateError, type CheckForUpdateOptions, type UpdateArtifact, type UpdateInfo } from './updates.js';

@@ -6,7 +6,7 @@
 import { chmod, mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CLOCK_TAMPERED_FILE_NAME, DESKTOP_TOKEN_FILE_NAME, FETCHED_FILE_NAME, SERVER_TIME_FILE_NAME, type LicenseStore } from './store.js';
+import { CLOCK_TAMPERED_FILE_NAME, CONFIRMED_FILE_NAME, DESKTOP_TOKEN_FILE_NAME, FETCHED_FILE_NAME, SERVER_TIME_FILE_NAME, type LicenseStore } from './store.js';
 
 /**
  * Where the desktop software looks for license files: the `licenses` folder in the application's
@@ -24,8 +24,9 @@ export function defaultLicenseDirectory(appName: string, platform: string = proc
 
 /**
  * A folder of license files: every `.lic` and `.json` file in it is a candidate (an offline file the
- * user copied there works), and the file fetched from the server is kept as `license.json`. A
- * desktop sign-in's token is kept as `desktop-token`, readable by this user only (mode 0600).
+ * user copied there works), and the file fetched from the server is kept as `license.json`, the
+ * server's last confirmation of it as `confirmed.state`. A desktop sign-in's token is kept as
+ * `desktop-token`, readable by this user only (mode 0600).
  */
 export function directoryStore(directory: string): LicenseStore {
   return {
@@ -64,6 +65,16 @@ export function directoryStore(directory: string): LicenseStore {
       if (at === null) return this.remove(CLOCK_TAMPERED_FILE_NAME);
       await mkdir(directory, { recursive: true });
       await writeFile(path.join(directory, CLOCK_TAMPERED_FILE_NAME), at, 'utf8');
+    },
+    async readConfirmed() {
+      return readFile(path.join(directory, CONFIRMED_FILE_NAME), 'utf8').catch(() => null);
+    },
+    async writeConfirmed(state) {
+      if (state === null) return this.remove(CONFIRMED_FILE_NAME);
+      await mkdir(directory, { recursive: true });
+      const temporary = path.join(directory, `.${CONFIRMED_FILE_NAME}.${process.pid}.tmp`);
+      await writeFile(temporary, state, 'utf8');
+      await rename(temporary, path.join(directory, CONFIRMED_FILE_NAME));
     },
     async readToken() {
       return (await readFile(path.join(directory, DESKTOP_TOKEN_FILE_NAME), 'utf8').catch(() => '')).trim() || null;

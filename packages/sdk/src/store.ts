@@ -32,6 +32,13 @@ export interface LicenseStore {
    */
   readToken?(): Promise<string | null>;
   writeToken?(token: string | null): Promise<void>;
+  /**
+   * The stored file the server last confirmed (304) and when, `<tag> <epoch ms>\n` (the text every
+   * client keeps as `confirmed.state`): the next refresh counts from then, in the next run too; null
+   * deletes it. Optional; without it the client remembers it until it exits.
+   */
+  readConfirmed?(): Promise<string | null>;
+  writeConfirmed?(state: string | null): Promise<void>;
 }
 
 /** The name under which a store keeps the fetched file. */
@@ -46,13 +53,23 @@ export const CLOCK_TAMPERED_FILE_NAME = 'clock-tampered';
 /** The name under which the directory store keeps a desktop sign-in's token (mode 0600; not a license file). */
 export const DESKTOP_TOKEN_FILE_NAME = 'desktop-token';
 
+/** The name under which the directory store keeps the server's last confirmation (no .json/.lic: not a license file). */
+export const CONFIRMED_FILE_NAME = 'confirmed.state';
+
 /** A store in memory: nothing survives a restart (tests, or apps that keep the file elsewhere). */
 export function memoryStore(initial: StoredFile[] = []): LicenseStore {
   const files = new Map(initial.map((file) => [file.name, file.text]));
   let serverTime: string | null = null;
   let clockTampered: string | null = null;
   let token: string | null = null;
+  let confirmed: string | null = null;
   return {
+    async readConfirmed() {
+      return confirmed;
+    },
+    async writeConfirmed(state) {
+      confirmed = state;
+    },
     async readToken() {
       return token;
     },

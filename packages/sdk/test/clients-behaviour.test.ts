@@ -1,12 +1,14 @@
 /** The behaviour every client shares (DESIGN.md section 6d), as the Node SDK implements it. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { LicenseClient, memoryStore } from '../src/index.ts';
+import { LicenseClient, licenseFileTag, memoryStore, parseLicenseFile } from '../src/index.ts';
 import { machineFingerprint, operatingSystemMachineId } from '../src/node.ts';
 import { testKey } from './signing.ts';
 
 const key = testKey();
 const NOW = new Date('2026-03-01T08:00:00Z');
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 function clientWith(fetch: typeof globalThis.fetch, store = memoryStore(), extra: Partial<ConstructorParameters<typeof LicenseClient>[0]> = {}) {
   return new LicenseClient({ serverUrl: 'https://licenses.example.com', product: 'Studio', machineId: 'MACHINE-1', publicKeys: [key.publicKey], store, fetch, now: () => NOW, ...extra });
@@ -36,6 +38,57 @@ describe('status reasons, borrowing and stored files', () => {
       { method: 'POST', body: { machineId: 'MACHINE-1', product: 'Studio', borrowDays: 7 } },
       { method: 'DELETE', body: { machineId: 'MACHINE-1', product: 'Studio' } },
     ]);
+  });
+
+  it('borrows at once when the held file says no borrowedUntil: borrowDays, no If-None-Match', async () => {
+    const requests: { body: Record<string, unknown>; ifNoneMatch: string | null }[] = [];
+    const until = new Date(NOW.getTime() + 3 * DAY).toISOString();
+    const fetch: typeof globalThis.fetch = async (_url, init) => {
+      requests.push({ body: JSON.parse(String(init!.body)) as Record<string, unknown>, ifNoneMatch: new Headers(init!.headers).get('if-none-match') });
+      return new Response(key.file({ issuedAt: NOW.toISOString(), expiresAt: until, borrowedUntil: until, refetchBeforeExpirySeconds: 3600 } as Parameters<typeof key.file>[0]));
+    };
+    // Held since an hour ago, refreshed daily (and an hour before it expires): no refresh due.
+    const store = memoryStore([{ name: 'license.json', text: key.file({ issuedAt: new Date(NOW.getTime() - HOUR).toISOString(), expiresAt: new Date(NOW.getTime() + DAY).toISOString(), refetchBeforeExpirySeconds: 3600 }) }]);
+    expect(await clientWith(fetch, store, { borrowDays: 3 }).check()).toMatchObject({ valid: true, source: 'server', license: { borrowedUntil: until } });
+    expect(requests).toEqual([{ body: { machineId: 'MACHINE-1', product: 'Studio', borrowDays: 3 }, ifNoneMatch: null }]);
+    // Borrowed until then: nothing pending, no refresh due, no request.
+    expect(await clientWith(fetch, store, { borrowDays: 3 }).check()).toMatchObject({ valid: true, source: 'store' });
+    expect(requests).toHaveLength(1);
+  });
+
+  it('reports BORROW_NOT_ALLOWED for more days than allowed and keeps the held file', async () => {
+    const held = key.file({ issuedAt: new Date(NOW.getTime() - HOUR).toISOString(), expiresAt: new Date(NOW.getTime() + DAY).toISOString(), refetchBeforeExpirySeconds: 3600 });
+    const store = memoryStore([{ name: 'license.json', text: held }]);
+    let asked = 0;
+    const refuse: typeof globalThis.fetch = async () => {
+      asked++;
+      return Response.json({ error: 'ERR_BORROW_NOT_ALLOWED', message: 'This license lets a machine borrow a seat for at most 7 days', params: { max: 7 } }, { status: 422 });
+    };
+    expect(await clientWith(refuse, store, { borrowDays: 30 }).check()).toEqual({ valid: false, reason: 'BORROW_NOT_ALLOWED', message: 'This license lets a machine borrow a seat for at most 7 days' });
+    expect(await store.list()).toEqual([{ name: 'license.json', text: held }]);
+    // Without borrowDays the held file counts, from the store.
+    expect(await clientWith(refuse, store).check()).toMatchObject({ valid: true, source: 'store' });
+    expect(asked).toBe(1);
+    // Nothing held: the same refusal, not taken for an unreachable server.
+    expect(await clientWith(refuse, memoryStore(), { borrowDays: 30 }).check()).toMatchObject({ valid: false, reason: 'BORROW_NOT_ALLOWED' });
+  });
+
+  it('keeps a 304 in the store as `<tag> <epoch ms>`: another client on it counts from the confirmation', async () => {
+    const held = key.file({ issuedAt: new Date(NOW.getTime() - 2 * HOUR).toISOString(), expiresAt: new Date(NOW.getTime() + 10 * DAY).toISOString(), refetchIntervalSeconds: 3600, refetchBeforeExpirySeconds: 3600 });
+    const store = memoryStore([{ name: 'license.json', text: held }]);
+    let asked = 0;
+    const confirm: typeof globalThis.fetch = async () => {
+      asked++;
+      return new Response(null, { status: 304 });
+    };
+    expect(await clientWith(confirm, store).check()).toMatchObject({ valid: true, source: 'server', refreshAt: new Date(NOW.getTime() + HOUR) });
+    const tag = await licenseFileTag(parseLicenseFile(held), { issuedAt: new Date(NOW.getTime() - 2 * HOUR).toISOString() });
+    expect(await store.readConfirmed!()).toBe(`${tag} ${NOW.getTime()}\n`);
+    expect(await clientWith(confirm, store).check()).toMatchObject({ valid: true, source: 'store' });
+    expect(asked).toBe(1);
+    // A new file forgets the confirmation.
+    expect(await clientWith(async () => new Response(key.file({ issuedAt: NOW.toISOString() })), store).refresh()).toMatchObject({ valid: true, source: 'server' });
+    expect(await store.readConfirmed!()).toBeNull();
   });
 
   it('reports INVALID_FILE offline when the only stored file was altered, and heals online', async () => {

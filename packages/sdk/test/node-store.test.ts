@@ -44,6 +44,19 @@ describe('directoryStore', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('keeps the server\'s last confirmation as confirmed.state, not as a license file, and deletes it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-sdk-'));
+    const store = directoryStore(path.join(dir, 'licenses'));
+    expect(await store.readConfirmed!()).toBeNull();
+    await store.writeConfirmed!('"lm1-abc-def" 1772352000000\n');
+    expect(fs.readFileSync(path.join(dir, 'licenses', 'confirmed.state'), 'utf8')).toBe('"lm1-abc-def" 1772352000000\n');
+    expect(await store.list()).toEqual([]);
+    await store.writeConfirmed!(null);
+    expect(await store.readConfirmed!()).toBeNull();
+    expect(fs.readdirSync(path.join(dir, 'licenses'))).toEqual([]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('knows where the desktop software keeps its licenses on each system', () => {
     expect(defaultLicenseDirectory('Studio', 'win32', { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' })).toBe('C:\\Users\\ada\\AppData\\Roaming\\Studio\\licenses');
     expect(defaultLicenseDirectory('Studio', 'darwin', {})).toBe(path.join(os.homedir(), 'Library/Application Support/Studio/licenses'));

@@ -93,7 +93,8 @@ class LicenseClient:
         self._trusted: datetime | None = None
         self._token_time: datetime | None = None
         self._token_loaded = False
-        self._confirmed: tuple[str, datetime] | None = None
+        # The server's last confirmation (304), for a store that does not keep it (``confirmed.state``).
+        self._unstored_confirmation: str | None = None
         # A clock tampering seen and not reported yet, for a store that does not keep it.
         self._unreported_tampering: str | None = None
 
@@ -105,7 +106,8 @@ class LicenseClient:
         if stored.usable:
             best = stored.usable[0]
             due = self._refresh_due(best)
-            if due is None or due > self.now():
+            # A borrow not yet granted asks the server at once, whatever the refresh time says.
+            if not self._borrow_pending(best) and (due is None or due > self.now()):
                 return self._judge_clock(self._valid(best.payload, "store", offline=False))
         return self._judge_clock(self._fetch(stored))
 
@@ -127,6 +129,7 @@ class LicenseClient:
         if self._is_expired(candidate):
             return self._judge_clock(_invalid("EXPIRED", f"the file expired at {payload['expiresAt']}"))
         self.store.save(text)
+        self._write_confirmation(None)
         return self._judge_clock(self._valid(payload, "store", offline=False))
 
     def release(self) -> None:
@@ -134,10 +137,7 @@ class LicenseClient:
         status, _, _ = self._request("DELETE")
         if not (200 <= status < 300 or status == 404):
             raise RuntimeError(f"the license server answered {status}")
-        stored = self._stored()
-        for candidate in stored.usable + stored.expired:
-            if not candidate.any_machine:
-                self.store.remove(candidate.name)
+        self._forget_machine_files()
 
     def next_check_delay(self, status: LicenseStatus, failures: int = 0) -> float:
         """Seconds until the next check: at the refresh time; while offline sooner, with backoff
@@ -205,7 +205,7 @@ class LicenseClient:
         if not hasattr(self.store, "write_desktop_token"):
             raise TypeError("the store cannot keep a desktop sign-in (it has no write_desktop_token)")
         self.store.write_desktop_token(token)
-        self._confirmed = None
+        self._write_confirmation(None)
         return self.refresh()
 
     def sign_out(self) -> bool:
@@ -223,11 +223,14 @@ class LicenseClient:
     def _desktop_token(self) -> str | None:
         return self.store.read_desktop_token() if hasattr(self.store, "read_desktop_token") else None
 
-    def _forget_machine_files(self) -> None:
-        stored = self._stored()
+    def _forget_machine_files(self, stored: _Stored | None = None) -> None:
+        """Forgets this machine's files (not ANY-Lic ones) and their confirmation: the server's final word, or a release."""
+        if stored is None:
+            stored = self._stored()
         for candidate in stored.usable + stored.expired:
             if not candidate.any_machine:
                 self.store.remove(candidate.name)
+        self._write_confirmation(None)
 
     def now(self) -> datetime:
         """The time files are judged at: the later of the local clock and the trusted time."""
@@ -343,19 +346,47 @@ class LicenseClient:
 
     def _refresh_due(self, candidate: _Candidate) -> datetime | None:
         """When the held file falls due; after a 304, counted from the confirmation."""
-        if self._confirmed and not candidate.any_machine and self._confirmed[0] == self._tag(candidate):
-            return refresh_due_at(candidate.payload, self._confirmed[1])
+        confirmed = self._read_confirmation()
+        if confirmed and not candidate.any_machine and confirmed[0] == self._tag(candidate):
+            return refresh_due_at(candidate.payload, confirmed[1])
         return refresh_due_at(candidate.payload)
+
+    def _read_confirmation(self) -> tuple[str, datetime] | None:
+        """The file the server last confirmed (304), by its tag, and when: ``<tag> <epoch ms>``, as every client keeps it."""
+        text = self.store.read_confirmed() if hasattr(self.store, "read_confirmed") else self._unstored_confirmation
+        parts = (text or "").split()
+        try:
+            return (parts[0], datetime.fromtimestamp(int(parts[1]) / 1000, timezone.utc)) if len(parts) == 2 else None
+        except (ValueError, OverflowError, OSError):
+            return None  # an unreadable note: the file's own schedule
+
+    def _write_confirmation(self, confirmed: tuple[str, datetime] | None) -> None:
+        """Keeps the confirmation in the store, so that the next run counts from it too; None forgets it."""
+        text = f"{confirmed[0]} {round(confirmed[1].timestamp() * 1000)}\n" if confirmed else None
+        if not hasattr(self.store, "write_confirmed"):
+            self._unstored_confirmation = text
+            return
+        try:
+            self.store.write_confirmed(text)
+        except OSError:
+            pass  # a store that cannot be written: the next check asks again
+
+    def _borrow_pending(self, candidate: _Candidate | None) -> bool:
+        """Whether a borrow is asked for and the held file (none, or the machine's own) does not say one that still runs."""
+        if not self.borrow_days or (candidate is not None and candidate.any_machine):
+            return False
+        until = candidate.payload.get("borrowedUntil") if candidate else None
+        return not until or parse_time(until) <= self.now()
 
     # -- the server ------------------------------------------------------------------------------
 
-    def _request(self, method: str, if_none_match: str | None = None, clock_tampered_at: str | None = None, token: str | None = None) -> tuple[int, Any, bytes]:
+    def _request(self, method: str, if_none_match: str | None = None, clock_tampered_at: str | None = None, token: str | None = None, borrow: bool = False) -> tuple[int, Any, bytes]:
         body: dict[str, Any] = {"machineId": self.machine_id, "product": self.product}
         if clock_tampered_at:
             body["clockTamperedAt"] = clock_tampered_at
         if self.version is not None:
             body["version"] = self.version
-        if method == "POST" and self.borrow_days:
+        if borrow:
             body["borrowDays"] = self.borrow_days
         headers = {"content-type": "application/json", "accept": "application/json"}
         if if_none_match:
@@ -375,9 +406,11 @@ class LicenseClient:
         return LicenseStatus(valid=True, license=payload, source=source, offline=offline, refresh_at=refresh_at)
 
     def _fetch(self, stored: _Stored) -> LicenseStatus:
-        # The machine's own file goes along as If-None-Match: 304 while it is still right.
+        # The machine's own file goes along as If-None-Match: 304 while it is still right. A borrow asks
+        # for a new file (one that says borrowedUntil), so it sends none.
         held = next((c for c in stored.usable if not c.any_machine), None)
-        tag = self._tag(held) if held else None
+        borrow = self._borrow_pending(held)
+        tag = self._tag(held) if held and not borrow else None
         # A clock set back is reported with this request, and forgotten once the server answered it.
         if self._clock_lag() is not None:
             self._note_tampering()
@@ -385,7 +418,7 @@ class LicenseClient:
         # A desktop sign-in's token goes with every license request, the conditional one too.
         token = self._desktop_token()
         try:
-            status, headers, body = self._request("POST", tag, tampered_at, token)
+            status, headers, body = self._request("POST", tag, tampered_at, token, borrow)
         except (urllib.error.URLError, OSError) as error:
             return self._offline(stored, f"the license server cannot be reached ({error})")
         if tampered_at and status < 500:
@@ -394,8 +427,9 @@ class LicenseClient:
                 self.store.write_clock_tampered(None)
         self._note_server_time(headers.get("license-server-time") if headers else None)
         if status == 304 and held and tag:
-            self._confirmed = (tag, self.now())
-            return self._valid(held.payload, "server", offline=False, confirmed_at=self._confirmed[1])
+            confirmed_at = self.now()
+            self._write_confirmation((tag, confirmed_at))
+            return self._valid(held.payload, "server", offline=False, confirmed_at=confirmed_at)
         text = body.decode("utf-8", "replace")
         if 200 <= status < 300:
             try:
@@ -406,12 +440,18 @@ class LicenseClient:
                 return self._offline(stored, f"the server's license file is not valid ({error})")
             self._raise(parse_time(payload["issuedAt"]))
             self.store.save(text)
+            self._write_confirmation(None)
             return self._valid(payload, "server", offline=False)
         try:
             answer = json.loads(text)
         except ValueError:
             answer = {}
-        reason = SERVER_REASONS.get(answer.get("error", "")) if isinstance(answer, dict) else None
+        if not isinstance(answer, dict):
+            answer = {}
+        if answer.get("error") == "ERR_BORROW_NOT_ALLOWED":
+            # Only the borrow is refused, not the license: the stored files stay, and count again without borrow_days.
+            return _invalid("BORROW_NOT_ALLOWED", answer.get("message") or "ERR_BORROW_NOT_ALLOWED")
+        reason = SERVER_REASONS.get(answer.get("error", ""))
         if token and status == 401:
             # The sign-in ended (signed out in the portal, revoked, the member removed): the token is
             # worthless, and the file was the person's.
@@ -421,9 +461,7 @@ class LicenseClient:
         if reason is None:
             return self._offline(stored, f"the license server answered {status}")
         # The server's final word: this machine's stored files no longer count; an ANY-Lic file still does.
-        for candidate in stored.usable + stored.expired:
-            if not candidate.any_machine:
-                self.store.remove(candidate.name)
+        self._forget_machine_files(stored)
         any_lic = next((c for c in stored.usable if c.any_machine), None)
         if any_lic:
             return self._valid(any_lic.payload, "store", offline=False)

@@ -14,8 +14,10 @@ from .files import parse_time
 class LicenseStatus:
     """``valid`` with the verified ``license`` payload, or not, with a ``reason``: NO_LICENSE, REVOKED,
     SUSPENDED, EXPIRED, UPGRADED, NO_SEAT, TOO_MANY_MACHINES, UNREACHABLE, INVALID_FILE or
-    CLOCK_TAMPERED; with a desktop sign-in SEAT_UNASSIGNED (the person has no seat) or SIGNED_OUT (the
-    sign-in ended), and from ``sign_in`` SIGNIN_DENIED, SIGNIN_EXPIRED or SIGNIN_CANCELLED."""
+    CLOCK_TAMPERED; with ``borrow_days`` BORROW_NOT_ALLOWED (more days than the policy allows: only
+    the borrow is refused, the stored files stay and count without ``borrow_days``); with a desktop
+    sign-in SEAT_UNASSIGNED (the person has no seat) or SIGNED_OUT (the sign-in ended), and from
+    ``sign_in`` SIGNIN_DENIED, SIGNIN_EXPIRED or SIGNIN_CANCELLED."""
 
     valid: bool
     reason: str | None = None

@@ -12,6 +12,9 @@ SERVER_TIME_FILE_NAME = "server-time"
 CLOCK_TAMPERED_FILE_NAME = "clock-tampered"
 # The access token of a desktop sign-in (DESIGN.md section 6f), readable by its owner only.
 DESKTOP_TOKEN_FILE_NAME = "desktop-token"
+# The stored file the server last confirmed (304) and when, "<tag> <epoch ms>\n" as every client keeps
+# it: the next run counts its refresh from then. Not a .json/.lic name, so never a candidate license file.
+CONFIRMED_FILE_NAME = "confirmed.state"
 
 
 class MemoryStore:
@@ -22,6 +25,7 @@ class MemoryStore:
         self.server_time: str | None = None
         self.clock_tampered: str | None = None
         self.desktop_token: str | None = None
+        self.confirmed: str | None = None
 
     def list(self) -> list[tuple[str, str]]:
         return list(self.files.items())
@@ -50,11 +54,18 @@ class MemoryStore:
     def write_desktop_token(self, token: str | None) -> None:
         self.desktop_token = token
 
+    def read_confirmed(self) -> str | None:
+        return self.confirmed
+
+    def write_confirmed(self, state: str | None) -> None:
+        self.confirmed = state
+
 
 class DirectoryStore:
     """A folder of license files: every ``.lic`` and ``.json`` file in it is a candidate (an offline
     file the user copied there works); the fetched file is ``license.json``, the trusted time
-    ``server-time``, a desktop sign-in's token ``desktop-token`` (mode 0600)."""
+    ``server-time``, the server's last confirmation ``confirmed.state``, a desktop sign-in's token
+    ``desktop-token`` (mode 0600)."""
 
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.directory = Path(directory)
@@ -131,3 +142,16 @@ class DirectoryStore:
         self._write(DESKTOP_TOKEN_FILE_NAME, token)  # mkstemp: 0600 from the first byte
         if os.name == "posix":
             os.chmod(self.directory / DESKTOP_TOKEN_FILE_NAME, 0o600)
+
+    def read_confirmed(self) -> str | None:
+        try:
+            return (self.directory / CONFIRMED_FILE_NAME).read_text("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def write_confirmed(self, state: str | None) -> None:
+        """Keeps the confirmation (None deletes it)."""
+        if state is None:
+            self.remove(CONFIRMED_FILE_NAME)
+        else:
+            self._write(CONFIRMED_FILE_NAME, state)

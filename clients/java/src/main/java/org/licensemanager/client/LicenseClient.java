@@ -541,6 +541,11 @@ public final class LicenseClient {
             store.remove(LicenseStore.TOKEN_FILE);
             reason = Reason.SIGNED_OUT;
         }
+        if ("ERR_BORROW_NOT_ALLOWED".equals(code)) {
+            // Only the borrow is refused, not the license: the stored files stay, and count again without borrowDays.
+            String message = Json.string(error, "message");
+            return LicenseStatus.invalid(Reason.BORROW_NOT_ALLOWED, message != null ? message : code);
+        }
         if (reason == null) return offline(stored, "the license server answered " + status);
         // The server's final word: this machine's files no longer count; an ANY-Lic file still does.
         forgetMachineFiles(stored);

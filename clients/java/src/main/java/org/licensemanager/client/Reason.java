@@ -26,5 +26,10 @@ public enum Reason {
     /** Desktop sign-in: the person denied the sign-in on the /device page. */
     SIGNIN_DENIED,
     /** Desktop sign-in: the code was not approved in time (or cannot be used any more); start again. */
-    SIGNIN_EXPIRED
+    SIGNIN_EXPIRED,
+    /**
+     * Borrowing: more days than the policy allows (or none at all). Only the borrow is refused: the
+     * stored files stay, and a client without {@code borrowDays} still uses them.
+     */
+    BORROW_NOT_ALLOWED
 }

@@ -42,6 +42,7 @@ final class BehaviourTests {
             clock.now = NOW.plus(Duration.ofHours(30));
             status = client.check();
             check(status.valid() && server.count() == asked + 1, "after a 304 the interval counts from the confirmation");
+            check(client(server.url(), store, clock).version("2.0").build().check().valid() && server.count() == asked + 1, "another process reads the confirmation from the store");
             clock.now = NOW.plus(Duration.ofHours(50));
             String newer = file(clock.now, clock.now.plus(DAY.multipliedBy(10)), 86400);
             server.answer(200, newer);
@@ -178,6 +179,22 @@ final class BehaviourTests {
             LicenseClient borrower = client(server.url(), store, Clock.fixed(NOW.plusSeconds(60), ZoneOffset.UTC)).borrowDays(7).build();
             LicenseStatus status = borrower.check();
             check(status.valid() && server.last().body().contains("\"borrowDays\":7") && server.last().ifNoneMatch() == null, "a borrow asks at once, with borrowDays and no If-None-Match");
+
+            // more days than the policy allows: only the borrow is refused, the held file stays and counts without borrowDays
+            server.answer(422, "{\"error\":\"ERR_BORROW_NOT_ALLOWED\",\"message\":\"This license lets a machine borrow a seat for at most 7 days\",\"params\":{\"max\":7}}");
+            Clock later = Clock.fixed(NOW.plusSeconds(120), ZoneOffset.UTC);
+            status = client(server.url(), store, later).borrowDays(30).build().check();
+            check(!status.valid() && status.reason() == Reason.BORROW_NOT_ALLOWED && !status.offline() && status.message().contains("at most 7 days"), "ERR_BORROW_NOT_ALLOWED is BORROW_NOT_ALLOWED: " + status.reason());
+            check(Files.exists(store.resolve("license.json")), "BORROW_NOT_ALLOWED keeps the stored file");
+            int asked = server.count();
+            check(client(server.url(), store, later).build().check().valid() && server.count() == asked, "without borrowDays the held file counts, no request");
+            Path empty = newStore();
+            try {
+                status = client(server.url(), empty, later).borrowDays(30).build().check();
+                check(status.reason() == Reason.BORROW_NOT_ALLOWED && !status.offline(), "nothing held: BORROW_NOT_ALLOWED, not UNREACHABLE");
+            } finally {
+                delete(empty);
+            }
             server.answer(500, "down");
             try {
                 client(server.url(), store, Clock.fixed(NOW, ZoneOffset.UTC)).build().release();
