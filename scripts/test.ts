@@ -29,7 +29,7 @@ interface VitestReport {
 
 function vitest(name: string, args: string[]): void {
   const outputFile = path.join(reports, `${name}.json`);
-  run(name, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile=${outputFile}`]);
+  run(name, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=./scripts/failures-as-they-happen.ts', '--reporter=json', `--outputFile=${outputFile}`]);
   if (!fs.existsSync(outputFile)) return;
   const report = JSON.parse(fs.readFileSync(outputFile, 'utf8')) as VitestReport;
   totals.passed += report.numPassedTests;
