@@ -15,7 +15,7 @@ const WIDTHS = [
 
 const ANONYMOUS_ROUTES = ['/', '/login', '/forgot-password', '/reset-password?email=a%40e2e.test&token=x', '/register', '/register/confirm?email=a%40e2e.test', '/invitations/no-such-invitation', '/no-such-page'];
 const SIGNED_IN_ROUTES = ['/', '/account/settings', '/account/security', '/account/change-email', '/account/licenses', '/account/licenses/offline', '/account/api-tokens', '/account/offline', '/account/downloads', '/organizations', '/device', '/no-such-page'];
-const DISTRIBUTOR_ROUTES = ['/licenses', '/products', '/products/matrix', '/products/compare', '/license-policies', '/features', '/tans', '/tans/create', '/statistics', '/statistics/tan-activations', '/tools/webhooks', '/tools/license-events'];
+const DISTRIBUTOR_ROUTES = ['/licenses', '/products', '/products/matrix', '/products/compare', '/license-policies', '/features', '/tans', '/tans/create', '/statistics', '/statistics/tan-activations', '/statistics/overage', '/tools/webhooks', '/tools/license-events'];
 const ADMIN_ROUTES = [
   '/users',
   '/users/create',
@@ -23,7 +23,7 @@ const ADMIN_ROUTES = [
   '/license-policies/create',
   '/features/create',
   '/tools/create-anylic',
-  ...STATISTICS_CATEGORIES.filter((category) => category !== 'tan-activations').map((category) => `/statistics/${category}`),
+  ...STATISTICS_CATEGORIES.filter((category) => category !== 'tan-activations' && category !== 'overage').map((category) => `/statistics/${category}`),
   '/settings',
   ...CHANGE_LOG_MODELS.map((model) => `/changes/${model}?sort=-timestamp`),
   '/export',

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { beforeAll, expect, it } from 'vitest';
 import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, screenshot } from '../harness.ts';
 
-const CATEGORIES = ['TAN activations', 'Expired free updates', 'Trial licenses', 'New users', 'Active users', 'Active machines'];
+const CATEGORIES = ['TAN activations', 'Expired free updates', 'Trial licenses', 'New users', 'Active users', 'Active machines', 'Over-limit seats'];
 
 describeJourney('statistics and change log', () => {
   const setup = journeySetup();
@@ -28,7 +28,7 @@ describeJourney('statistics and change log', () => {
       await expect.poll(() => page.getByRole('heading', { name: `Statistics: ${category}` }).isVisible()).toBe(true);
       await expect.poll(() => page.locator('.recharts-surface').first().isVisible()).toBe(true);
     }
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/statistics/active-machines');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/statistics/overage');
 
     // New users: the three accounts of this journey were created this month.
     await page.getByRole('tab', { name: 'New users' }).click();
@@ -48,14 +48,16 @@ describeJourney('statistics and change log', () => {
     await context.close();
   });
 
-  it('a distributor sees only the TAN activations, and is sent back from the others', async () => {
+  it('a distributor sees only the numbers of its own TANs (activations, over-limit seats), and is sent back from the others', async () => {
     const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, 'stats-distributor@e2e.test', 'secret-pass-1');
     await page.goto('/statistics');
-    await expect.poll(() => page.getByRole('region', { name: 'TAN activations' }).isVisible()).toBe(true);
-    // One category is the whole page: no tab bar with a single tab.
-    expect(await page.getByRole('tab').count()).toBe(0);
+    for (const category of ['TAN activations', 'Over-limit seats']) await expect.poll(() => page.getByRole('region', { name: category }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('tab').allTextContents()).toEqual(['Overview', 'TAN activations', 'Over-limit seats']);
+    await page.getByRole('tab', { name: 'Over-limit seats' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Statistics: Over-limit seats' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId('total-overage-grants').textContent()).toContain('0');
     await page.goto('/statistics/new-users');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/statistics');
     await context.close();

@@ -97,6 +97,7 @@ export const STATISTICS_FIELDS = {
   'active-users': 'Users.Active',
   'active-machines': 'Machines.Active',
   downloads: 'Releases.Downloads',
+  overage: 'Tans.Overage',
 } as const;
 
 export interface AbilityUser {
@@ -130,7 +131,9 @@ export function rulesFor(user: AbilityUser | null): AppRule[] {
     can(['view-list', 'view'], 'License', distributed);
     can(['view-list', 'view'], ['Product', 'Feature', 'LicensePolicy']);
     can(['view-list', 'view', 'create', 'update'], 'Tan', distributed);
-    can('view-chart', 'Statistics', `${STATISTICS_FIELDS['tan-activations']}.**`);
+    // The numbers of their own TANs (the route counts only those): activations, and the grants beyond
+    // the count, whose monthly true-up they read per TAN already (DESIGN.md section 6g).
+    can('view-chart', 'Statistics', [`${STATISTICS_FIELDS['tan-activations']}.**`, `${STATISTICS_FIELDS.overage}.**`]);
     // Webhooks for a reseller's own systems; they receive only what its rules let it view.
     can(['view-list', 'view', 'create', 'update', 'delete'], 'WebhookEndpoint', { ownerId: user.id });
   }

@@ -70,6 +70,7 @@ export const STATISTICS_CATEGORIES = [
   'active-users',
   'active-machines',
   'downloads',
+  'overage',
 ] as const;
 export type StatisticsCategory = (typeof STATISTICS_CATEGORIES)[number];
 

@@ -28,7 +28,7 @@ describe('statistics ranges', () => {
 });
 
 describe('statistics field rules', () => {
-  it('let administrators see every number and distributors only the TAN activations', () => {
+  it('let administrators see every number and distributors only those of their TANs: activations and over-limit grants', () => {
     const admin = abilityFor({ id: 1, accessRole: 'ADMIN' });
     const distributor = abilityFor({ id: 2, accessRole: 'DISTRIBUTOR' });
     const customer = abilityFor({ id: 3, accessRole: 'USER' });
@@ -36,11 +36,12 @@ describe('statistics field rules', () => {
       for (const metric of STATISTICS_METRICS[category]) {
         const field = statisticsField(category, metric);
         expect(admin.can('view-chart', 'Statistics', field), field).toBe(true);
-        expect(distributor.can('view-chart', 'Statistics', field), field).toBe(category === 'tan-activations');
+        expect(distributor.can('view-chart', 'Statistics', field), field).toBe(category === 'tan-activations' || category === 'overage');
         expect(customer.can('view-chart', 'Statistics', field), field).toBe(false);
       }
     }
     expect(statisticsField('trial-licenses', 'conversionRate')).toBe('Licenses.Trial.conversionRate');
+    expect(statisticsField('overage', 'grants')).toBe('Tans.Overage.grants');
   });
 });
 

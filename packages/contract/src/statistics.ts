@@ -23,7 +23,10 @@ export const statisticsParams = z.object({ category: statisticsCategory });
  * - active-machines: machines by the month of their software's latest contact through the desktop
  *   protocol (`machines`); with a product, the latest contact for a license of that product;
  * - downloads: release artifact downloads started (`downloads`, whole months: the first and last
- *   month of a range count whole); with a product, of that product version's releases.
+ *   month of a range count whole); with a product, of that product version's releases;
+ * - overage: floating seats granted beyond a TAN's count (DESIGN.md section 6g), as the true-up lists
+ *   them (`grants`: one per TAN, license, machine and day), and the TANs with at least one (`tans`;
+ *   in the totals, each TAN once over the whole range); with a product, of that product's TANs.
  */
 export const STATISTICS_METRICS = {
   'tan-activations': ['activations', 'total'],
@@ -33,6 +36,7 @@ export const STATISTICS_METRICS = {
   'active-users': ['users'],
   'active-machines': ['machines'],
   downloads: ['downloads'],
+  overage: ['grants', 'tans'],
 } as const satisfies Record<StatisticsCategory, readonly string[]>;
 
 export type StatisticsMetric<C extends StatisticsCategory = StatisticsCategory> = (typeof STATISTICS_METRICS)[C][number];

@@ -144,6 +144,27 @@ export async function seedStatistics(app: App, distributors: number[], seed = 7)
     const months = new Set(Array.from({ length: 3 }, () => random.timestamp().slice(0, 7)));
     for (const month of months) await db.insertInto('release_downloads').values({ release_id: release.id, month, count: 1 + Math.floor(random.next() * 20) }).execute();
   }
+  // Over-limit grants of TAN licenses on days of 2024 and 2025 (on a database migrated that far):
+  // some TANs in several months, some licenses on several days.
+  const hasOverages = await db
+    .selectFrom('license_overages')
+    .select('day')
+    .limit(1)
+    .execute()
+    .then(
+      () => true,
+      () => false,
+    );
+  const tanLicenses = hasOverages
+    ? await db.selectFrom('licenses').select(['id', 'tan_id', 'machine_id']).where('kind', '=', 'TAN').where('tan_id', 'in', tans.map((tan) => tan.id)).orderBy('id').execute()
+    : [];
+  const overLimit = tanLicenses.filter(() => random.next() < 0.3);
+  for (const license of overLimit) {
+    for (let grant = random.int(1, 3); grant > 0; grant--) {
+      const day = random.timestamp().slice(0, 10);
+      await db.insertInto('license_overages').values({ tan_id: license.tan_id!, license_id: license.id, machine_id: license.machine_id!, day }).onConflict((oc) => oc.doNothing()).execute();
+    }
+  }
   return { products, distributors };
 }
 
@@ -252,6 +273,16 @@ export async function expectedStatistics(app: App, category: StatisticsCategory,
       const counted = rows.filter((row) => productOk(row.product_id));
       const months = build({ downloads: (month) => counted.filter((row) => row.month === month).reduce((sum, row) => sum + row.count, 0) });
       return { months, totals: { downloads: total(months, 'downloads') } };
+    }
+    case 'overage': {
+      // Each grant once; the TANs of a month (or of the whole range) each once.
+      const grants = (await db.selectFrom('license_overages').selectAll().execute()).filter((grant) => {
+        const tan = tanById.get(grant.tan_id)!;
+        return within(grant.day) && productOk(tan.product_id) && (filter.distributorId === undefined || tan.distributor_id === filter.distributorId);
+      });
+      const tansOf = (rows: typeof grants) => new Set(rows.map((grant) => grant.tan_id)).size;
+      const months = build({ grants: count(grants, (grant) => grant.day.slice(0, 7)), tans: (month) => tansOf(grants.filter((grant) => grant.day.startsWith(month))) });
+      return { months, totals: { grants: grants.length, tans: tansOf(grants) } };
     }
     case 'active-machines': {
       // Each machine counts once, in the month of its latest contact (for one product: with that product).

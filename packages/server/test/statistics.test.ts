@@ -110,8 +110,29 @@ describeBothDatabases('statistics', (t) => {
       expect(own.totals.activations).toBeLessThan(everything.totals.activations);
     });
 
-    it('refuses a distributor every category but tan-activations (field rules)', async () => {
-      for (const category of STATISTICS_CATEGORIES.filter((name) => name !== 'tan-activations')) {
+    it('gives a distributor the over-limit grants of its own TANs only, also of one product', async () => {
+      const range = { from: '2024-01-01', to: '2025-12-31' };
+      for (const productId of [undefined, ...seeded.products]) {
+        const query = { ...range, ...(productId ? { productId: String(productId) } : {}) };
+        const own = await fetchStatistics(distributor, 'overage', query);
+        expectSameNumbers(own, await expectedStatistics(t.app, 'overage', { ...range, productId, distributorId: distributor.id, today: today() }));
+      }
+      const own = (await fetchStatistics(distributor, 'overage', range)).totals;
+      const everything = (await fetchStatistics(admin, 'overage', range)).totals;
+      expect(own.grants).toBeGreaterThan(0);
+      expect(own.grants).toBeLessThan(everything.grants);
+      expect(own.tans).toBeLessThan(everything.tans);
+    });
+
+    it('counts a TAN over its count in several months once in the totals', async () => {
+      const result = await fetchStatistics(admin, 'overage', { from: '2024-01-01', to: '2025-12-31' });
+      const monthly = result.months.reduce((sum, month) => sum + month.values.tans, 0);
+      expect(result.totals.tans).toBeGreaterThan(0);
+      expect(result.totals.tans).toBeLessThan(monthly);
+    });
+
+    it('refuses a distributor every category but tan-activations and overage (field rules)', async () => {
+      for (const category of STATISTICS_CATEGORIES.filter((name) => name !== 'tan-activations' && name !== 'overage')) {
         expectError(await distributor.get(`/api/statistics/${category}`), 403, 'ERR_FORBIDDEN');
       }
     });

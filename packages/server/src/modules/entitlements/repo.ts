@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { FeatureValueType } from '@lm/contract/feature';
 import type { Executor } from '../../platform/db/database.ts';
 
@@ -77,3 +78,42 @@ export function overagesOfTan(db: Executor, tanId: number, month: string) {
     .execute();
 }
 
+
+/** Whose over-limit grants the statistics count: one product's TANs, one distributor's, or all. */
+export interface OverageFilter {
+  productId?: number;
+  distributorId?: number;
+}
+
+/** The over-limit grants on the days of an inclusive range (`YYYY-MM-DD`), of the TANs the filter names. */
+function overagesWithin(db: Executor, range: { from: string; to: string }, filter: OverageFilter) {
+  let query = db.selectFrom('license_overages as o').where('o.day', '>=', range.from).where('o.day', '<=', range.to);
+  if (filter.productId !== undefined || filter.distributorId !== undefined) {
+    query = query.where('o.tan_id', 'in', (eb) => {
+      let tans = eb.selectFrom('tans').select('tans.id');
+      if (filter.productId !== undefined) tans = tans.where('tans.product_id', '=', filter.productId);
+      if (filter.distributorId !== undefined) tans = tans.where('tans.distributor_id', '=', filter.distributorId);
+      return tans;
+    });
+  }
+  return query;
+}
+
+const monthOfDay = sql<string>`substr(o.day, 1, 7)`;
+
+/** Per month (`YYYY-MM`): the over-limit grants and the TANs they were granted for. */
+export async function overagesByMonth(db: Executor, range: { from: string; to: string }, filter: OverageFilter): Promise<{ month: string; grants: number; tans: number }[]> {
+  const rows = await overagesWithin(db, range, filter)
+    .select([monthOfDay.as('month'), (eb) => eb.fn.countAll<number | string>().as('grants'), (eb) => eb.fn.count<number | string>('o.tan_id').distinct().as('tans')])
+    .groupBy(monthOfDay)
+    .execute();
+  return rows.map((row) => ({ month: row.month, grants: Number(row.grants), tans: Number(row.tans) }));
+}
+
+/** The TANs with at least one over-limit grant in the range, each once. */
+export async function overageTanCount(db: Executor, range: { from: string; to: string }, filter: OverageFilter): Promise<number> {
+  const row = await overagesWithin(db, range, filter)
+    .select((eb) => eb.fn.count<number | string>('o.tan_id').distinct().as('tans'))
+    .executeTakeFirst();
+  return Number(row?.tans ?? 0);
+}

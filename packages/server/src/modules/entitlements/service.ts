@@ -21,7 +21,7 @@ import { featureExpansionGraph } from '../features/service.ts';
 import { resolvedFeatureNames } from '../license-files/repo.ts';
 import { loadLicense, loadLicenseForChange } from '../licenses/service.ts';
 import { licenseSubject } from '../licenses/view.ts';
-import { overagesOfTan, findLicenseGrants, findPolicyGrants, findProductFeatureValues, featureValueTypes, setLicenseGrants, setTanGrants, setTanGrantsOnLicenses } from './repo.ts';
+import { overagesByMonth, overagesOfTan, overageTanCount, findLicenseGrants, findPolicyGrants, findProductFeatureValues, featureValueTypes, setLicenseGrants, setTanGrants, setTanGrantsOnLicenses, type OverageFilter } from './repo.ts';
 
 const unknownFeatures = (unknown: { name: string; path: string }[]) => {
   const list = unknown.map(({ name }) => name).join(', ');
@@ -182,4 +182,17 @@ export async function overageCsv(ctx: AppContext, request: FastifyRequest, tanId
   authorize(request, 'update', 'Tan', { distributorId: tan.distributor_id });
   const rows = await overagesOfTan(ctx.db, tanId, month);
   return csvLine(['day', 'licenseId', 'machineId', 'email']) + rows.map((row) => csvLine([row.day, row.license_id, row.machine_id, row.email])).join('');
+}
+
+/**
+ * The statistics' `overage` category: per month, the over-limit grants (the true-up's lines) and the
+ * TANs they were granted for; in total, the grants and each TAN once over the whole range.
+ */
+export async function overageCountsByMonth(
+  db: Executor,
+  range: { from: string; to: string },
+  filter: OverageFilter,
+): Promise<{ months: Map<string, Record<string, number>>; tans: number }> {
+  const [rows, tans] = await Promise.all([overagesByMonth(db, range, filter), overageTanCount(db, range, filter)]);
+  return { months: new Map(rows.map((row) => [row.month, { grants: row.grants, tans: row.tans }])), tans };
 }

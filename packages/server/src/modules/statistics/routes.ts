@@ -18,9 +18,9 @@ export function statisticsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['statistics'],
           summary: 'One statistics category per month and in total',
           description:
-            'Categories: tan-activations, tan-free-updates-expired, trial-licenses (with the conversion rate), new-users, active-users, active-machines, downloads (release downloads started, by whole months). ' +
+            'Categories: tan-activations, tan-free-updates-expired, trial-licenses (with the conversion rate), new-users, active-users, active-machines, downloads (release downloads started, by whole months), overage (floating seats granted beyond the count of a TAN, and the TANs they were granted for). ' +
             '`from` and `to` are inclusive days (default: the last twelve months); `productId` narrows to one product. ' +
-            'Each number needs `view-chart` on `Statistics` with its field, e.g. `Tans.Activated.activations`; distributors see only the activations of their own TANs.',
+            'Each number needs `view-chart` on `Statistics` with its field, e.g. `Tans.Activated.activations`; distributors see only the activations and over-limit grants of their own TANs.',
           params: statisticsParams,
           querystring: statisticsQuery,
           response: { 200: statisticsResult, ...errorResponses },

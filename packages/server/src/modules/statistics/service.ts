@@ -12,10 +12,11 @@ import {
 import type { AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { validationError } from '../../platform/http/errors.ts';
+import { overageCountsByMonth } from '../entitlements/service.ts';
 import { downloadCountsByMonth } from '../releases/service.ts';
 import { counterBefore, countersByMonth, foldCounterDeltas, productUsersByMonth, type DayRange, type MonthCounts } from './repo.ts';
 
-/** Whose data a caller may count: a distributor only its own TANs' activations. */
+/** Whose data a caller may count: a distributor only its own TANs' activations and over-limit grants. */
 export interface StatisticsScope {
   distributorId?: number;
 }
@@ -81,6 +82,12 @@ async function compute(
     case 'downloads': {
       const rows = fillMonths(months, metrics, await downloadCountsByMonth(db, range, productId));
       return { months: rows, totals: totalsOf(rows, metrics) };
+    }
+    case 'overage': {
+      // Counted from the grants themselves; a TAN over its count in several months counts once in the totals.
+      const counts = await overageCountsByMonth(db, range, filter);
+      const rows = fillMonths(months, metrics, counts.months);
+      return { months: rows, totals: { grants: sum(rows, 'grants'), tans: counts.tans } };
     }
     case 'active-machines': {
       const counts = productId

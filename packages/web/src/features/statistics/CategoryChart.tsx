@@ -26,6 +26,10 @@ const CHART_SERIES: Record<StatisticsCategory, SeriesSpec[]> = {
   'active-users': [{ name: 'users', type: 'bar', color: 'lime.7' }],
   'active-machines': [{ name: 'machines', type: 'bar', color: 'violet.6' }],
   downloads: [{ name: 'downloads', type: 'bar', color: 'blue.6' }],
+  overage: [
+    { name: 'grants', type: 'bar', color: 'red.6' },
+    { name: 'tans', type: 'bar', color: 'orange.6' },
+  ],
 };
 
 export function CategoryChart({ category, result, height = 300 }: { category: StatisticsCategory; result: StatisticsResult; height?: number }) {

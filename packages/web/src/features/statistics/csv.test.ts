@@ -34,4 +34,20 @@ describe('the statistics CSV', () => {
     const csv = statisticsCsv(result, ['trials'], { month: 'Mois; année', total: 'Total', metric: () => 'Licences "temporaires", essais' });
     expect(csv.split('\r\n')[0]).toBe('"Mois; année","Licences ""temporaires"", essais"');
   });
+
+  it('writes the totals the server counted, not the months summed: a TAN over its count in two months is one TAN', () => {
+    const overage: StatisticsResult = {
+      category: 'overage',
+      from: '2025-01-01',
+      to: '2025-02-28',
+      productId: null,
+      months: [
+        { month: '2025-01', values: { grants: 3, tans: 2 } },
+        { month: '2025-02', values: { grants: 1, tans: 1 } },
+      ],
+      totals: { grants: 4, tans: 2 },
+    };
+    const csv = statisticsCsv(overage, ['grants', 'tans'], { month: 'Month', total: 'Total', metric: (metric) => metric });
+    expect(csv.split('\r\n')).toEqual(['Month,grants,tans', '2025-01,3,2', '2025-02,1,1', 'Total,4,2', '']);
+  });
 });
