@@ -16,6 +16,7 @@ import { useAbility, useAuth } from '../../lib/auth.ts';
 import { useTanLimits, useTans, useTanTags, useUpdateTan, type TanItem } from './api/tans.ts';
 import { TanEditModal } from './components/TanEditModal.tsx';
 import { TanLicensesModal } from './components/TanLicensesModal.tsx';
+import { TagBadges } from './components/TagBadges.tsx';
 import { confirmDanger } from '../../components/confirm-danger.tsx';
 import { formatDate, formatNumber } from '../../lib/format.ts';
 import { LoadError } from '../../components/LoadError.tsx';
@@ -31,9 +32,6 @@ const attentionState = (value: string | null): TanAttentionState | null => (TAN_
 const tanSubject = (tan: TanItem) => asSubject('Tan', { distributorId: tan.distributorId } as Record<string, unknown>);
 
 /** `/tans`: the TAN list with filter, tag filter, revoked state, sort, activations, edit and revoke. */
-/** A tag badge that shrinks, ending with "…", when a row's tags do not fit (the cell's tooltip has them all). */
-const SHRINKING_TAG = { cursor: 'pointer', border: 0, minWidth: 0, display: 'block', whiteSpace: 'nowrap' } as const;
-
 
 export default function TanListPage() {
   const { t } = useTranslation();
@@ -187,15 +185,7 @@ export default function TanListPage() {
       label: t('tans.tags'),
       grow: 2,
       text: (tan) => tan.tags.join(', '),
-      render: (tan) => (
-        <Group gap={4} wrap="nowrap">
-          {tan.tags.map((value) => (
-            <Badge key={value} component="button" type="button" variant="light" size="sm" tt="none" style={SHRINKING_TAG} title={value} onClick={() => resetPage(setTag)(value)}>
-              {value}
-            </Badge>
-          ))}
-        </Group>
-      ),
+      render: (tan) => <TagBadges tags={tan.tags} onChoose={resetPage(setTag)} />,
     },
     { key: 'organization', label: t('organizations.column'), hiddenByDefault: true, render: (tan) => tan.organization?.name ?? '–' },
     { key: 'notes', label: t('tans.notes'), hiddenByDefault: true, render: (tan) => tan.notes ?? '' },
