@@ -25,6 +25,8 @@ const INPUTS = [
   'packages/web/package.json',
   'packages/contract/src',
   'packages/contract/package.json',
+  // The guides the web app serves (features/help).
+  'docs',
   'package-lock.json',
 ];
 

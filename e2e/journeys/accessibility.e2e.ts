@@ -29,6 +29,7 @@ const ADMIN_ROUTES = [
   '/export',
   '/tools/shop-connections',
   '/tools/shop-orders',
+  '/help/selling',
   '/releases',
 ];
 

@@ -73,6 +73,15 @@ describeJourney('selling through a connected shop', () => {
     // The secret is never shown again.
     expect(await admin.content()).not.toContain(SECRET);
     await screenshot(admin, 'shop-connections-1366');
+
+    // The page's guide is served by the app itself, not a path in the repository.
+    await admin.getByRole('link', { name: 'selling guide' }).click();
+    await expect.poll(() => new URL(admin.url()).pathname).toBe('/help/selling');
+    await expect.poll(() => admin.getByRole('heading', { level: 1, name: 'Selling: shop purchases and subscriptions become licenses' }).isVisible()).toBe(true);
+    await expect.poll(() => admin.getByRole('heading', { name: 'Stripe' }).isVisible()).toBe(true);
+    await screenshot(admin, 'help-selling-1366');
+    await admin.goBack();
+    await expect.poll(() => new URL(admin.url()).pathname).toBe('/tools/shop-connections');
   });
 
   it('a purchase becomes a TAN the buyer activates from My licenses; the desktop refresh works until a refund revokes it', async () => {

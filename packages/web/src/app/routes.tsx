@@ -27,6 +27,7 @@ export const ROUTES: AppRoute[] = [
   // Signed in, it shows the licenses page, which brings the other styles itself.
   { path: '/', page: page(() => import('./HomePage.tsx'), 'first-screen') },
   { path: '/login', page: page(() => import('../features/auth/LoginPage.tsx')) },
+  { path: '/help/:guide', page: page(() => import('../features/help/HelpPage.tsx')), requires: login },
   { path: '/forgot-password', page: page(() => import('../features/accounts/ForgotPasswordPage.tsx')) },
   { path: '/reset-password', page: page(() => import('../features/accounts/ResetPasswordPage.tsx')) },
   { path: '/register', page: page(() => import('../features/accounts/RegisterPage.tsx')) },

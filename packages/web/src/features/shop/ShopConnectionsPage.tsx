@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Badge, Button, Code, Group, Modal, Paper, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Code, Group, Modal, Paper, Text } from '@mantine/core';
 import { IconList, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { ShopConnection } from '@lm/contract/shop';
 import { confirmDanger } from '../../components/confirm-danger.tsx';
 import { ListTable, type ListColumn } from '../../components/ListTable.tsx';
@@ -87,7 +88,7 @@ export default function ShopConnectionsPage() {
         }
       />
       <Text size="sm" mb="md" maw={760}>
-        {t('shop.intro')}
+        <Trans i18nKey="shop.intro" components={{ guide: <Anchor component={Link} to="/help/selling" /> }} />
       </Text>
       <Paper withBorder p="md">
         {data && data.items.length === 0 ? (
