@@ -30,3 +30,4 @@ import '@mantine/core/styles/Table.css';
 import '@mantine/core/styles/Tabs.css';
 import '@mantine/core/styles/ThemeIcon.css';
 import '@mantine/core/styles/Timeline.css';
+import '@mantine/core/styles/Typography.css';
