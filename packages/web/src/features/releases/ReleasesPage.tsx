@@ -21,7 +21,9 @@ import { ReleaseDialog } from './ReleaseDialog.tsx';
 export default function ReleasesPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const productId = params.get('productId') ? Number(params.get('productId')) : null;
+  // A link with a product that is no id (typed or cut off) opens the page without one, not an error.
+  const asked = Number(params.get('productId'));
+  const productId = Number.isSafeInteger(asked) && asked > 0 ? asked : null;
   const { data, error } = useReleases(productId);
   const update = useUpdateRelease();
   const remove = useDeleteRelease();
