@@ -97,6 +97,29 @@ describe.each(clientsWithHarness())('client %s: suspension, floating seats and b
     }
   });
 
+  it('a borrowed seat stays borrowed across an online refresh: the refresh renews the borrow', async () => {
+    const { first } = await oneSeatForTwoMachines();
+    const storeA = store();
+    const borrowed = await check(first, storeA, { borrowDays: 3 });
+    expect(borrowed.status).toMatchObject({ valid: true, offline: false });
+    expect(Date.parse(borrowed.status.expiresAt!) - Date.now()).toBeGreaterThan(2.9 * DAY * 1000);
+    // 20 minutes on, the policy's 15-minute refresh is due with the server up: the refresh asks with
+    // borrowDays (and the held file's ETag), so the server renews the borrow instead of answering the
+    // short floating file, which would leave the machine without its borrow until the next check.
+    const refreshed = await check(first, storeA, { borrowDays: 3, clockOffsetSeconds: 20 * 60 });
+    expect(refreshed.status).toMatchObject({ valid: true, offline: false });
+    const runsFor = Date.parse(refreshed.status.expiresAt!) - Date.now();
+    expect(runsFor).toBeGreaterThan(2.9 * DAY * 1000);
+    expect(runsFor).toBeLessThanOrEqual(3 * DAY * 1000);
+
+    await server.stop();
+    try {
+      expect((await check(first, storeA, { borrowDays: 3, clockOffsetSeconds: 2 * DAY })).status).toMatchObject({ valid: true, offline: true });
+    } finally {
+      await server.start();
+    }
+  });
+
   it('more days than the policy allows: BORROW_NOT_ALLOWED with the server\'s message, the held file kept', async () => {
     const { first, second } = await oneSeatForTwoMachines();
     // Nothing held: refused all the same, not taken for an unreachable server.

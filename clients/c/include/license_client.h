@@ -68,7 +68,7 @@ typedef struct {
     const char *machine_id;     /* this machine's id, e.g. from lc_machine_fingerprint() */
     const char *public_keys;    /* the JSON of GET /api/client/v1/keys, pinned in the software */
     const char *store_dir;      /* the folder of license files (created when needed) */
-    int borrow_days;            /* > 0: borrow a floating seat for that many days at the next request */
+    int borrow_days;            /* > 0: borrow a floating seat for that many days, renewed with every request */
     long request_timeout_ms;    /* 0: 15000 */
     long clock_tolerance_hours; /* 0: 48; how far the local clock may lag the server's time */
     /* For tests: the local clock in milliseconds since 1970 (NULL: the system clock). */

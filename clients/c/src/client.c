@@ -257,12 +257,14 @@ static int fetch_fresh(lc_client *client, stored_files *stored, lc_status *statu
     const char *code;
     for (i = 0; i < stored->usable && !held; i++)
         if (!lc_is_any_lic(&stored->items[i].payload)) held = &stored->items[i].payload;
-    /* A borrow asks for a new file (one that says borrowedUntil), so it sends no If-None-Match. */
+    /* A pending borrow asks for a new file (one that says borrowedUntil), so it sends no If-None-Match. */
     borrow = client->borrow_days > 0 && (!held || held->borrowed_until == LC_NEVER || held->borrowed_until <= effective_now(client));
     /* A clock set back goes with this request, and is forgotten once the server answered it. */
     note_tampering(client);
     if ((tampered = lc_store_read(client->store_dir, CLOCK_TAMPERED_FILE))) tampered[strcspn(tampered, "\r\n")] = 0;
-    body = lc_license_request_body(client->machine_id, client->product, client->version, borrow ? client->borrow_days : 0, tampered);
+    /* With borrow_days every request asks for the borrow: a refresh of a borrowed file renews it (the
+     * server counts borrowedUntil from now), where one without would bring the short floating file. */
+    body = lc_license_request_body(client->machine_id, client->product, client->version, client->borrow_days, tampered);
     url = license_url(client);
     /* A desktop sign-in (lc_sign_in): every license request carries its token. */
     token = lc_store_token(client->store_dir);

@@ -1,5 +1,6 @@
 /* Unit tests of borrowing and of the confirmation kept in the store, against a stand-in server
  * (stand_in.h): a held file without borrowedUntil makes a borrow ask at once, without If-None-Match;
+ * the refresh of a held borrowed file sends borrowDays with its If-None-Match, and keeps the renewal;
  * the server's 422 ERR_BORROW_NOT_ALLOWED is LC_BORROW_NOT_ALLOWED and keeps the stored files; a 304
  * is written to confirmed.state ("<tag> <epoch ms>\n", the format every client reads), so a new
  * client counts its next refresh from it. The kit covers the same against the real server. */
@@ -63,6 +64,45 @@ static void test_borrow_at_once(void) {
     remove_dir(dir);
     free(held);
     free(borrowed);
+}
+
+static void test_borrow_renewed_by_a_refresh(void) {
+    /* held: borrowed for 3 days at NOW, refreshed hourly; 61 minutes on its refresh is due */
+    char dir[64] = "", *held, *renewed, *log, *kept, until[48], renewed_until[48], more[96], tag[100], header[140];
+    const char *script[] = {"200 OK", NULL, NULL};
+    stand_in server;
+    lc_status status;
+    lc_client *client;
+    lc_format_iso(NOW + 3 * DAY, until);
+    snprintf(more, sizeof more, ",\"borrowedUntil\":\"%s\"", until);
+    held = license_file_with(signing_key, "k1", "M1", "Studio", NOW, NOW + 3 * DAY, 3600, "TAN", more);
+    lc_format_iso(NOW + 61 * MINUTE + 3 * DAY, renewed_until);
+    snprintf(more, sizeof more, ",\"borrowedUntil\":\"%s\"", renewed_until);
+    renewed = license_file_with(signing_key, "k1", "M1", "Studio", NOW + 61 * MINUTE, NOW + 61 * MINUTE + 3 * DAY, 3600, "TAN", more);
+    script[1] = renewed;
+    server = start_stand_in(script);
+    client = client_of(server.port, dir, 3);
+    lc_store_write(dir, "license.json", held);
+    clock_ms = NOW + 30 * MINUTE;
+    /* borrowed and not due: no request */
+    CHECK(lc_check(client, &status) == 1 && !status.from_server && status.borrowed_until && strcmp(status.borrowed_until, until) == 0);
+    lc_status_free(&status);
+    clock_ms = NOW + 61 * MINUTE;
+    CHECK(lc_check(client, &status) == 1 && status.from_server && status.borrowed_until && strcmp(status.borrowed_until, renewed_until) == 0);
+    lc_status_free(&status);
+    log = stop_stand_in(&server);
+    /* the refresh asks for the borrow too, with the held file's ETag: the server renews it */
+    CHECK(lc_license_file_tag(held, tag, sizeof tag) == 0);
+    snprintf(header, sizeof header, "If-None-Match: %s", tag);
+    CHECK(count_of(log, "POST /api/client/v1/license ") == 1 && strstr(log, "\"borrowDays\":3") && strstr(log, header));
+    kept = lc_store_read(dir, "license.json");
+    CHECK(kept && strcmp(kept, renewed) == 0);
+    free(kept);
+    free(log);
+    lc_client_free(client);
+    remove_dir(dir);
+    free(held);
+    free(renewed);
 }
 
 static void test_borrow_not_allowed(void) {
@@ -130,6 +170,7 @@ static void test_confirmation_kept(void) {
 int main(void) {
     setup_keys();
     test_borrow_at_once();
+    test_borrow_renewed_by_a_refresh();
     test_borrow_not_allowed();
     test_confirmation_kept();
     return finish_tests();

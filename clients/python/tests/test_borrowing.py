@@ -1,5 +1,6 @@
 """Borrowing and the server's confirmation kept in the store, against a stand-in license server on
 127.0.0.1: a held file without ``borrowedUntil`` makes a borrow ask at once, without If-None-Match;
+the refresh of a held borrowed file sends ``borrowDays`` with its If-None-Match (the server renews it);
 ``422 ERR_BORROW_NOT_ALLOWED`` is BORROW_NOT_ALLOWED and keeps the stored files; a 304 is kept as
 ``confirmed.state`` (``<tag> <epoch ms>``, as every client keeps it), so the next run counts from it."""
 
@@ -112,6 +113,26 @@ class Borrowing(Case):
         # Borrowed until then: nothing pending, no refresh due, no request.
         self.assertEqual(self.client(store, borrow_days=3).check().source, "store")
         self.assertEqual(len(self.server.requests), 1)
+
+    def test_a_refresh_of_a_borrowed_file_sends_borrow_days_and_if_none_match(self) -> None:
+        store = DirectoryStore(self.folder)
+        held = signed_file(START, 3, borrowedUntil=iso(START + timedelta(days=3)))
+        store.save(held)
+        # Borrowed and not due: no request.
+        self.now = START + timedelta(minutes=30)
+        self.assertEqual(self.client(store, borrow_days=3).check().source, "store")
+        self.assertEqual(self.server.requests, [])
+        # The hourly refresh falls due: it asks for the borrow too, so the server renews it.
+        self.now = START + timedelta(hours=1, minutes=1)
+        until = iso(self.now + timedelta(days=3))
+        renewed = signed_file(self.now, 3, borrowedUntil=until)
+        self.server.answer = (200, renewed)
+        status = self.client(store, borrow_days=3).check()
+        self.assertEqual((status.valid, status.source, status.expires_at), (True, "server", until))
+        body, headers = self.server.requests[-1]
+        self.assertEqual(body.get("borrowDays"), 3)
+        self.assertEqual(headers.get("if-none-match"), tag_of(held))
+        self.assertEqual(store.list(), [("license.json", renewed)])
 
     def test_a_refresh_without_a_borrow_sends_no_borrow_days(self) -> None:
         store = DirectoryStore(self.folder)

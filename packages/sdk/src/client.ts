@@ -80,7 +80,8 @@ export interface LicenseClientOptions {
   /**
    * Borrow the floating seat for offline use for this many days (at most the policy's
    * `maxBorrowDays`): the file then runs that long and the seat stays taken until then or until
-   * `release()` returns it.
+   * `release()` returns it. Every license request asks for it, so each refresh while online renews
+   * the borrow (counted from then).
    */
   borrowDays?: number;
   /**
@@ -461,8 +462,12 @@ export class LicenseClient {
     });
   }
 
-  /** A license request; with a desktop sign-in's token as `Authorization: Bearer`, and `borrowDays` when `borrow`. */
-  private async request(method: 'POST' | 'DELETE', token: string | null, ifNoneMatch?: string, clockTamperedAt?: string | null, borrow = false): Promise<Response> {
+  /**
+   * A license request; with a desktop sign-in's token as `Authorization: Bearer`. A POST carries
+   * `borrowDays` whenever it is set: a refresh of a borrowed file renews the borrow (the server counts
+   * borrowedUntil from now), where one without would bring the short floating file.
+   */
+  private async request(method: 'POST' | 'DELETE', token: string | null, ifNoneMatch?: string, clockTamperedAt?: string | null): Promise<Response> {
     const { machineId, product, version, borrowDays } = this.options;
     return this.fetch(this.url('/api/client/v1/license'), {
       method,
@@ -472,15 +477,15 @@ export class LicenseClient {
         ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
       },
-      body: JSON.stringify({ machineId, product, ...(version === undefined ? {} : { version }), ...(borrow ? { borrowDays } : {}), ...(clockTamperedAt ? { clockTamperedAt } : {}) }),
+      body: JSON.stringify({ machineId, product, ...(version === undefined ? {} : { version }), ...(method === 'POST' && borrowDays ? { borrowDays } : {}), ...(clockTamperedAt ? { clockTamperedAt } : {}) }),
       signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 15_000),
     });
   }
 
   private async fetchFresh(stored: Stored): Promise<LicenseStatus> {
     // The machine's own file (not an ANY-Lic one) goes along as If-None-Match: the server answers 304
-    // while it is still right, which costs it no signature. A borrow asks for a new file (one that
-    // says borrowedUntil), so it sends none.
+    // while it is still right, which costs it no signature. A pending borrow asks for a new file (one
+    // that says borrowedUntil), so it sends none.
     const held = stored.usable.find((candidate) => !isAnyLic(candidate));
     const borrow = this.borrowPending(held);
     const tag = held && !borrow ? await this.tagOf(held) : undefined;
@@ -490,7 +495,7 @@ export class LicenseClient {
     const token = await this.token();
     let response: Response;
     try {
-      response = await this.request('POST', token, tag, tamperedAt, borrow);
+      response = await this.request('POST', token, tag, tamperedAt);
     } catch (error) {
       return this.offline(stored, `the license server cannot be reached (${(error as Error).message})`);
     }

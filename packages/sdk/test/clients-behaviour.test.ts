@@ -56,6 +56,25 @@ describe('status reasons, borrowing and stored files', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it('a refresh of a held borrowed file sends borrowDays and If-None-Match, and keeps the renewed borrow', async () => {
+    const requests: { body: Record<string, unknown>; ifNoneMatch: string | null }[] = [];
+    const issuedAt = new Date(NOW.getTime() - 2 * HOUR).toISOString();
+    const heldUntil = new Date(NOW.getTime() - 2 * HOUR + 3 * DAY).toISOString();
+    // Borrowed two hours ago for 3 days, refreshed hourly: the refresh is due.
+    const held = key.file({ issuedAt, expiresAt: heldUntil, borrowedUntil: heldUntil, refetchIntervalSeconds: 3600, refetchBeforeExpirySeconds: 3600 } as Parameters<typeof key.file>[0]);
+    const until = new Date(NOW.getTime() + 3 * DAY).toISOString();
+    const renewed = key.file({ issuedAt: NOW.toISOString(), expiresAt: until, borrowedUntil: until, refetchIntervalSeconds: 3600, refetchBeforeExpirySeconds: 3600 } as Parameters<typeof key.file>[0]);
+    const fetch: typeof globalThis.fetch = async (_url, init) => {
+      requests.push({ body: JSON.parse(String(init!.body)) as Record<string, unknown>, ifNoneMatch: new Headers(init!.headers).get('if-none-match') });
+      return new Response(renewed);
+    };
+    const store = memoryStore([{ name: 'license.json', text: held }]);
+    expect(await clientWith(fetch, store, { borrowDays: 3 }).check()).toMatchObject({ valid: true, source: 'server', license: { borrowedUntil: until } });
+    const tag = await licenseFileTag(parseLicenseFile(held), { issuedAt });
+    expect(requests).toEqual([{ body: { machineId: 'MACHINE-1', product: 'Studio', borrowDays: 3 }, ifNoneMatch: tag }]);
+    expect(await store.list()).toEqual([{ name: 'license.json', text: renewed }]);
+  });
+
   it('reports BORROW_NOT_ALLOWED for more days than allowed and keeps the held file', async () => {
     const held = key.file({ issuedAt: new Date(NOW.getTime() - HOUR).toISOString(), expiresAt: new Date(NOW.getTime() + DAY).toISOString(), refetchBeforeExpirySeconds: 3600 });
     const store = memoryStore([{ name: 'license.json', text: held }]);

@@ -105,6 +105,28 @@ describeBothDatabases('licensing model', (t) => {
       expect((await owner.api.get(`/api/licenses/${laptop.id}`)).json().seat).toBeNull();
     });
 
+    it('answer a borrow with a new borrowed file, never a 304, whatever If-None-Match names: a borrow is renewed from now', async () => {
+      const { product, tan, owner } = await floatingSetup(1, { maxBorrowDays: 14 });
+      const laptop = await activate(owner, tan.code);
+      const short = await fetchFile(laptop.machineId, product.name);
+      expect(short.statusCode, short.body).toBe(200);
+      expect((await fetchFile(laptop.machineId, product.name, {}, { 'if-none-match': short.headers.etag as string })).statusCode).toBe(304);
+      // The held short file's ETag with borrowDays: the borrowed file, not a 304 that would keep the short one.
+      const borrowed = await fetchFile(laptop.machineId, product.name, { borrowDays: 10 }, { 'if-none-match': short.headers.etag as string });
+      expect(borrowed.statusCode, borrowed.body).toBe(200);
+      const first = await payloadOf(borrowed.body);
+      expect(first.borrowedUntil).toBeDefined();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      // The refresh of the borrowed file (its own ETag, borrowDays again): renewed, counted from now.
+      const renewed = await fetchFile(laptop.machineId, product.name, { borrowDays: 10 }, { 'if-none-match': borrowed.headers.etag as string });
+      expect(renewed.statusCode, renewed.body).toBe(200);
+      const payload = await payloadOf(renewed.body);
+      expect(Date.parse(payload.issuedAt)).toBeGreaterThan(Date.parse(first.issuedAt));
+      expect(Date.parse(payload.borrowedUntil!)).toBeGreaterThan(Date.parse(first.borrowedUntil!));
+      expect((Date.parse(payload.borrowedUntil!) - Date.parse(payload.issuedAt)) / 86_400_000).toBeCloseTo(10, 5);
+      expect((await owner.api.get(`/api/licenses/${laptop.id}`)).json().seat.borrowedUntil).toBe(payload.borrowedUntil);
+    });
+
     it('refuse borrowing where the policy allows none, and a policy other than floating cannot allow it', async () => {
       const { product, tan, owner } = await floatingSetup(1);
       const one = await activate(owner, tan.code);

@@ -380,13 +380,15 @@ class LicenseClient:
 
     # -- the server ------------------------------------------------------------------------------
 
-    def _request(self, method: str, if_none_match: str | None = None, clock_tampered_at: str | None = None, token: str | None = None, borrow: bool = False) -> tuple[int, Any, bytes]:
+    def _request(self, method: str, if_none_match: str | None = None, clock_tampered_at: str | None = None, token: str | None = None) -> tuple[int, Any, bytes]:
         body: dict[str, Any] = {"machineId": self.machine_id, "product": self.product}
         if clock_tampered_at:
             body["clockTamperedAt"] = clock_tampered_at
         if self.version is not None:
             body["version"] = self.version
-        if borrow:
+        # With borrow_days every license request asks for the borrow: a refresh of a borrowed file renews
+        # it (the server counts borrowedUntil from now), where one without would bring the short floating file.
+        if method == "POST" and self.borrow_days:
             body["borrowDays"] = self.borrow_days
         headers = {"content-type": "application/json", "accept": "application/json"}
         if if_none_match:
@@ -406,8 +408,8 @@ class LicenseClient:
         return LicenseStatus(valid=True, license=payload, source=source, offline=offline, refresh_at=refresh_at)
 
     def _fetch(self, stored: _Stored) -> LicenseStatus:
-        # The machine's own file goes along as If-None-Match: 304 while it is still right. A borrow asks
-        # for a new file (one that says borrowedUntil), so it sends none.
+        # The machine's own file goes along as If-None-Match: 304 while it is still right. A pending
+        # borrow asks for a new file (one that says borrowedUntil), so it sends none.
         held = next((c for c in stored.usable if not c.any_machine), None)
         borrow = self._borrow_pending(held)
         tag = self._tag(held) if held and not borrow else None
@@ -418,7 +420,7 @@ class LicenseClient:
         # A desktop sign-in's token goes with every license request, the conditional one too.
         token = self._desktop_token()
         try:
-            status, headers, body = self._request("POST", tag, tampered_at, token, borrow)
+            status, headers, body = self._request("POST", tag, tampered_at, token)
         except (urllib.error.URLError, OSError) as error:
             return self._offline(stored, f"the license server cannot be reached ({error})")
         if tampered_at and status < 500:

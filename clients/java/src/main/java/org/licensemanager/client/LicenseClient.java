@@ -98,7 +98,7 @@ public final class LicenseClient {
         public Builder publicKeys(PublicKeys value) { publicKeys = value; return this; }
         /** The folder of license files, e.g. {@link LicenseStore#defaultDirectory}. */
         public Builder store(Path value) { store = value; return this; }
-        /** Borrow a floating seat for offline use for that many days at the next request (0: no). */
+        /** Borrow a floating seat for offline use for that many days, renewed with every request (0: no). */
         public Builder borrowDays(int value) { borrowDays = value; return this; }
         /** {@link InstallKey#keyId} of this installation: files bound to another install key are refused. */
         public Builder installKeyId(String value) { installKeyId = value; return this; }
@@ -158,7 +158,7 @@ public final class LicenseClient {
     public void release() throws IOException {
         HttpResponse<String> response;
         try {
-            response = request("DELETE", null, false, null, token());
+            response = request("DELETE", null, null, token());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
@@ -464,10 +464,15 @@ public final class LicenseClient {
         return refreshDueAt(candidate.payload());
     }
 
-    private HttpResponse<String> request(String method, String ifNoneMatch, boolean borrow, String clockTamperedAt, String token) throws IOException, InterruptedException {
+    /**
+     * A license request; a POST carries {@code borrowDays} whenever it is set: a refresh of a borrowed
+     * file renews the borrow (the server counts borrowedUntil from now), where one without would bring
+     * the short floating file.
+     */
+    private HttpResponse<String> request(String method, String ifNoneMatch, String clockTamperedAt, String token) throws IOException, InterruptedException {
         StringBuilder body = new StringBuilder("{\"machineId\":").append(Json.quote(machineId)).append(",\"product\":").append(Json.quote(product));
         if (version != null) body.append(",\"version\":").append(Json.quote(version));
-        if (borrow && borrowDays > 0) body.append(",\"borrowDays\":").append(borrowDays);
+        if (method.equals("POST") && borrowDays > 0) body.append(",\"borrowDays\":").append(borrowDays);
         if (clockTamperedAt != null) body.append(",\"clockTamperedAt\":").append(Json.quote(clockTamperedAt.strip()));
         body.append('}');
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(serverUrl + "/api/client/v1/license"))
@@ -482,7 +487,7 @@ public final class LicenseClient {
 
     private LicenseStatus fetchFresh(Stored stored) {
         Candidate held = stored.usable().stream().filter(c -> !c.payload().isAnyLic()).findFirst().orElse(null);
-        // A borrow asks for a new file (one that says borrowedUntil), so it sends no If-None-Match.
+        // A pending borrow asks for a new file (one that says borrowedUntil), so it sends no If-None-Match.
         boolean borrow = borrowDays > 0 && (held == null || borrowPending(held.payload()));
         // A clock set back is reported with this request, and forgotten once the server answered it.
         if (Duration.between(clock.instant(), trusted).compareTo(clockTolerance) > 0) noteTampering();
@@ -491,7 +496,7 @@ public final class LicenseClient {
         String token = token();
         HttpResponse<String> response;
         try {
-            response = request("POST", held != null && !borrow ? held.tag() : null, borrow, tamperedAt, token);
+            response = request("POST", held != null && !borrow ? held.tag() : null, tamperedAt, token);
         } catch (IOException | IllegalArgumentException e) {
             return offline(stored, "the license server cannot be reached (" + e + ")");
         } catch (InterruptedException e) {

@@ -207,6 +207,30 @@ final class BehaviourTests {
         }
     }
 
+    static void borrowRenewedByARefresh() throws Exception {
+        Path store = newStore();
+        MutableClock clock = new MutableClock();
+        try (StandIn server = new StandIn()) {
+            // held: borrowed for 3 days, refreshed every 15 minutes
+            String held = borrowedFile(NOW, NOW.plus(DAY.multipliedBy(3)), 900);
+            Files.writeString(store.resolve("license.json"), held);
+            clock.now = NOW.plus(Duration.ofMinutes(10));
+            LicenseStatus status = client(server.url(), store, clock).borrowDays(3).build().check();
+            check(status.valid() && !status.fromServer() && server.count() == 0, "borrowed and not due: no request");
+
+            clock.now = NOW.plus(Duration.ofMinutes(20));
+            String renewed = borrowedFile(clock.now, clock.now.plus(DAY.multipliedBy(3)), 900);
+            server.answer(200, renewed);
+            status = client(server.url(), store, clock).borrowDays(3).build().check();
+            check(status.valid() && status.fromServer() && clock.now.plus(DAY.multipliedBy(3)).equals(status.license().borrowedUntil()), "the refresh brings the renewed borrow");
+            check(server.last().body().contains("\"borrowDays\":3"), "a refresh of a borrowed file sends borrowDays");
+            check(LicenseFiles.tag(held).equals(server.last().ifNoneMatch()), "and the held file's tag as If-None-Match");
+            check(renewed.equals(Files.readString(store.resolve("license.json"))), "the renewal is kept");
+        } finally {
+            delete(store);
+        }
+    }
+
     static void trustedTime() throws Exception {
         Path store = newStore();
         MutableClock clock = new MutableClock();

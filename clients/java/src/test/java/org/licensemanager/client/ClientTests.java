@@ -26,6 +26,7 @@ public final class ClientTests {
                 Map.entry("offline until expiry", BehaviourTests::offline),
                 Map.entry("altered and foreign files, imports, ANY-Lic", BehaviourTests::imports),
                 Map.entry("release and borrowing", BehaviourTests::releaseAndBorrow),
+                Map.entry("a refresh of a borrowed file renews the borrow", BehaviourTests::borrowRenewedByARefresh),
                 Map.entry("trusted time", BehaviourTests::trustedTime),
                 Map.entry("fingerprint", BehaviourTests::fingerprint),
                 Map.entry("updates: the signed answer and refusals", UpdatesTests::checkForUpdate),

@@ -68,17 +68,27 @@ final class TestSupport {
     }
 
     static String file(KeyPair key, String kid, String machine, String product, Instant issued, Instant expires, long refetchSeconds, String kind) throws Exception {
+        return file(key, kid, machine, product, issued, expires, refetchSeconds, kind, "");
+    }
+
+    /** A file with more members ({@code extra}: ",\"name\":value..."), signed as the server signs. */
+    static String file(KeyPair key, String kid, String machine, String product, Instant issued, Instant expires, long refetchSeconds, String kind, String extra) throws Exception {
         String payload = "{\"formatVersion\":1,\"licenseId\":" + (kind.equals("ANYLIC") ? "null" : "42") + ",\"kind\":\"" + kind + "\",\"policyType\":\"INDEFINITE\","
                 + "\"product\":{\"id\":1,\"name\":" + Json.quote(product) + ",\"version\":\"2.0\"},\"features\":[\"export:pdf\",\"Zeichnen \\u00e4\"],"
                 + "\"machineId\":" + Json.quote(machine) + ",\"owner\":{\"name\":\"Ada\",\"company\":null},\"issuedAt\":\"" + issued + "\",\"expiresAt\":"
                 + (expires == null ? "null" : "\"" + expires + "\"") + ",\"licenseValidUntil\":null,\"permanent\":true,\"freeUpdatesUntil\":null,"
-                + "\"refetchIntervalSeconds\":" + refetchSeconds + ",\"refetchBeforeExpirySeconds\":86400,\"serverCustomerId\":null,\"kid\":\"" + kid + "\"}";
+                + "\"refetchIntervalSeconds\":" + refetchSeconds + ",\"refetchBeforeExpirySeconds\":86400,\"serverCustomerId\":null,\"kid\":\"" + kid + "\"" + extra + "}";
         String enc = Base64.getEncoder().encodeToString(payload.getBytes(StandardCharsets.UTF_8));
         return "{\"enc\":\"" + enc + "\",\"sig\":\"" + sign(key.getPrivate(), "license/" + enc) + "\",\"alg\":\"ed25519\",\"kid\":\"" + kid + "\"}";
     }
 
     static String file(Instant issued, Instant expires, long refetchSeconds) throws Exception {
         return file(signing, "k1", "M1", "Studio", issued, expires, refetchSeconds, "TAN");
+    }
+
+    /** A file of M1 for Studio borrowed until {@code until} (its expiry and borrowedUntil). */
+    static String borrowedFile(Instant issued, Instant until, long refetchSeconds) throws Exception {
+        return file(signing, "k1", "M1", "Studio", issued, until, refetchSeconds, "TAN", ",\"borrowedUntil\":\"" + until + "\"");
     }
 
     static String lic(String json) {
