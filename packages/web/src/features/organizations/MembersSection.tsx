@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Button, Group, Select, Stack, Table, TextInput } from '@mantine/core';
+import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { ORGANIZATION_ROLES, type Organization, type OrganizationRole } from '@lm/contract/organization';
+import { ORGANIZATION_ROLES, type Organization, type OrganizationMember as Member, type OrganizationRole } from '@lm/contract/organization';
+import { DataTable, type DataColumn } from '../../components/data-table/DataTable.tsx';
 import { useAuth } from '../../lib/auth.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
@@ -20,52 +21,53 @@ export function MembersSection({ organization, manages }: { organization: Organi
   const [role, setRole] = useState<OrganizationRole>('member');
   const roles = ORGANIZATION_ROLES.filter((candidate) => candidate !== 'owner' || organization.role === 'owner').map((value) => ({ value, label: t(`organizations.roles.${value}`) }));
   const run = (work: Promise<unknown>, done: string) => work.then(() => showSuccess(done), (error: unknown) => showError(error, 'organizations.failed'));
+  const memberColumns: DataColumn<Member>[] = [
+    {
+      key: 'person',
+      label: t('organizations.person'),
+      text: (member) => `${member.name} ${member.email}`,
+      render: (member) => (
+        <>
+          {member.name}
+          <Text span size="xs" c="dimmed" display="block">
+            {member.email}
+          </Text>
+        </>
+      ),
+    },
+    {
+      key: 'role',
+      label: t('organizations.role'),
+      kind: 'fit',
+      render: (member) =>
+        manages ? (
+          <Select
+            aria-label={t('organizations.role')}
+            size="xs"
+            data={ORGANIZATION_ROLES.map((value) => ({ value, label: t(`organizations.roles.${value}`) }))}
+            value={member.role}
+            allowDeselect={false}
+            onChange={(value) => value && void run(changeRole.mutateAsync({ userId: member.userId, role: value as OrganizationRole }), t('organizations.saved'))}
+          />
+        ) : (
+          t(`organizations.roles.${member.role}`)
+        ),
+    },
+    {
+      key: 'actions',
+      label: t('common.actions'),
+      render: (member) =>
+        (manages || member.userId === user?.id) && (
+          <Button size="compact-sm" variant="subtle" color="red" onClick={() => void run(remove.mutateAsync(member.userId), t('organizations.removed'))}>
+            {member.userId === user?.id ? t('organizations.leave') : t('organizations.remove')}
+          </Button>
+        ),
+    },
+  ];
 
   return (
     <Stack>
-      <Table.ScrollContainer minWidth={480} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
-        <Table data-testid="members">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('organizations.person')}</Table.Th>
-              <Table.Th>{t('organizations.role')}</Table.Th>
-              <Table.Th>{t('common.actions')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(members.data?.items ?? []).map((member) => (
-              <Table.Tr key={member.userId} data-testid="member-row">
-                <Table.Td>
-                  {member.name}
-                  <br />
-                  <small>{member.email}</small>
-                </Table.Td>
-                <Table.Td>
-                  {manages ? (
-                    <Select
-                      aria-label={t('organizations.role')}
-                      size="xs"
-                      data={ORGANIZATION_ROLES.map((value) => ({ value, label: t(`organizations.roles.${value}`) }))}
-                      value={member.role}
-                      allowDeselect={false}
-                      onChange={(value) => value && void run(changeRole.mutateAsync({ userId: member.userId, role: value as OrganizationRole }), t('organizations.saved'))}
-                    />
-                  ) : (
-                    t(`organizations.roles.${member.role}`)
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  {(manages || member.userId === user?.id) && (
-                    <Button size="compact-sm" variant="subtle" color="red" onClick={() => void run(remove.mutateAsync(member.userId), t('organizations.removed'))}>
-                      {member.userId === user?.id ? t('organizations.leave') : t('organizations.remove')}
-                    </Button>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable id="organization-members" testId="members" label={t('organizations.members')} columns={memberColumns} items={members.data?.items} rowKey={(member) => member.userId} rowProps={() => ({ 'data-testid': 'member-row' })} />
       {manages && (
         <form
           data-testid="invite-form"

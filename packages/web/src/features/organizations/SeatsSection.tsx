@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Button, Group, Select, Stack, Table, TextInput, Text } from '@mantine/core';
+import { Button, Group, Select, Stack, TextInput, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatTanCode } from '@lm/contract/tan';
-import type { Organization } from '@lm/contract/organization';
+import type { Organization, OrganizationLicense, OrganizationTan, Seat } from '@lm/contract/organization';
+import { DataTable, type DataColumn } from '../../components/data-table/DataTable.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { useAssignSeat, useClaimTan, useLicenses, useMembers, useSeats, useTans, useUnassignSeat } from './api.ts';
@@ -22,31 +23,41 @@ export function SeatsSection({ organization, manages }: { organization: Organiza
   const [userId, setUserId] = useState<string | null>(null);
   const run = (work: Promise<unknown>, done: string) => work.then(() => showSuccess(done), (error: unknown) => showError(error, 'organizations.failed'));
   const seatTans = (tans.data?.items ?? []).filter((tan) => tan.seatMode === 'USER');
+  const tanColumns: DataColumn<OrganizationTan>[] = [
+    { key: 'code', label: 'TAN', kind: 'fit', render: (tan) => <Text span size="sm" ff="monospace">{formatTanCode(tan.code)}</Text> },
+    { key: 'product', label: t('organizations.product'), render: (tan) => tan.productName },
+    { key: 'inUse', label: t('organizations.inUse'), kind: 'fit', render: (tan) => t(tan.seatMode === 'USER' ? 'organizations.seatsUsed' : 'organizations.machinesUsed', { used: tan.used, count: tan.licenseCount }) },
+  ];
+  const seatColumns: DataColumn<Seat>[] = [
+    { key: 'person', label: t('organizations.person'), render: (seat) => seat.userName },
+    { key: 'product', label: t('organizations.product'), render: (seat) => seat.productName },
+    { key: 'assignedAt', label: t('organizations.assignedAt'), kind: 'fit', render: (seat) => formatDateTime(seat.assignedAt) },
+    ...(manages
+      ? [
+          {
+            key: 'actions',
+            label: t('common.actions'),
+            render: (seat: Seat) => (
+              <Button size="compact-sm" variant="subtle" color="red" onClick={() => void run(unassign.mutateAsync(seat.id), t('organizations.unassigned'))}>
+                {t('organizations.unassign')}
+              </Button>
+            ),
+          },
+        ]
+      : []),
+  ];
+  const licenseColumns: DataColumn<OrganizationLicense>[] = [
+    { key: 'product', label: t('licenses.product'), render: (license) => license.productName },
+    { key: 'machine', label: t('licenses.machineId'), render: (license) => <Text span size="sm" ff="monospace">{license.machineId ?? ''}</Text>, text: (license) => license.machineId ?? '' },
+    { key: 'owner', label: t('licenses.owner'), render: (license) => license.ownerName },
+    { key: 'state', label: t('licenses.state'), kind: 'fit', render: (license) => (license.revoked ? t('organizations.revoked') : '') },
+  ];
 
   return (
     <Stack>
       {manages && (
         <>
-          <Table.ScrollContainer minWidth={420} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
-            <Table data-testid="organization-tans">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>TAN</Table.Th>
-                  <Table.Th>{t('organizations.product')}</Table.Th>
-                  <Table.Th>{t('organizations.inUse')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {(tans.data?.items ?? []).map((tan) => (
-                  <Table.Tr key={tan.id}>
-                    <Table.Td ff="monospace">{formatTanCode(tan.code)}</Table.Td>
-                    <Table.Td>{tan.productName}</Table.Td>
-                    <Table.Td>{t(tan.seatMode === 'USER' ? 'organizations.seatsUsed' : 'organizations.machinesUsed', { used: tan.used, count: tan.licenseCount })}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable id="organization-tans" testId="organization-tans" label={t('organizations.seats')} columns={tanColumns} items={tans.data?.items} rowKey={(tan) => tan.id} />
           <form
             data-testid="claim-form"
             onSubmit={(event) => {
@@ -78,49 +89,15 @@ export function SeatsSection({ organization, manages }: { organization: Organiza
           </form>
         </>
       )}
-      <Table.ScrollContainer minWidth={420} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
-        <Table data-testid="seats">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('organizations.person')}</Table.Th>
-              <Table.Th>{t('organizations.product')}</Table.Th>
-              <Table.Th>{t('organizations.assignedAt')}</Table.Th>
-              {manages && <Table.Th>{t('common.actions')}</Table.Th>}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(seats.data?.items ?? []).map((seat) => (
-              <Table.Tr key={seat.id} data-testid="seat-row">
-                <Table.Td>{seat.userName}</Table.Td>
-                <Table.Td>{seat.productName}</Table.Td>
-                <Table.Td>{formatDateTime(seat.assignedAt)}</Table.Td>
-                {manages && (
-                  <Table.Td>
-                    <Button size="compact-sm" variant="subtle" color="red" onClick={() => void run(unassign.mutateAsync(seat.id), t('organizations.unassigned'))}>
-                      {t('organizations.unassign')}
-                    </Button>
-                  </Table.Td>
-                )}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable id="organization-seats" testId="seats" label={t('organizations.seats')} columns={seatColumns} items={seats.data?.items} rowKey={(seat) => seat.id} rowProps={() => ({ 'data-testid': 'seat-row' })} />
       <Text fw={500}>{t('organizations.licenses')}</Text>
-      <Table.ScrollContainer minWidth={420} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
-        <Table data-testid="organization-licenses">
-          <Table.Tbody>
-            {(licenses.data?.items ?? []).map((license) => (
-              <Table.Tr key={license.id}>
-                <Table.Td>{license.productName}</Table.Td>
-                <Table.Td ff="monospace">{license.machineId ?? ''}</Table.Td>
-                <Table.Td>{license.ownerName}</Table.Td>
-                <Table.Td>{license.revoked ? t('organizations.revoked') : ''}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      {licenses.data?.items.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t('catalogue.list.empty')}
+        </Text>
+      ) : (
+        <DataTable id="organization-licenses" testId="organization-licenses" label={t('organizations.licenses')} columns={licenseColumns} items={licenses.data?.items} rowKey={(license) => license.id} />
+      )}
     </Stack>
   );
 }
