@@ -93,7 +93,7 @@ export function SeatsSection({ organization, manages }: { organization: Organiza
       <Text fw={500}>{t('organizations.licenses')}</Text>
       {licenses.data?.items.length === 0 ? (
         <Text size="sm" c="dimmed">
-          {t('catalogue.list.empty')}
+          {t('organizations.noLicenses')}
         </Text>
       ) : (
         <DataTable id="organization-licenses" testId="organization-licenses" label={t('organizations.licenses')} columns={licenseColumns} items={licenses.data?.items} rowKey={(license) => license.id} />
