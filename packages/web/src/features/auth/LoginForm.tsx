@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useForm } from '@mantine/form';
 import { lazyFormValidator } from '../../lib/forms.ts';
 import { useTranslation } from 'react-i18next';
+import { SecondFactorCodeInput } from './SecondFactorCodeInput.tsx';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { LoginRequest, SessionUser } from '@lm/contract';
 import { ApiError } from '../../lib/api.ts';
@@ -40,18 +41,12 @@ function CodeStep({ credentials, onBack, onSignedIn }: { credentials: LoginReque
             {errorCode === 'ERR_RATE_LIMITED' ? t('errors.ERR_RATE_LIMITED') : t('errors.ERR_TWO_FACTOR_INVALID')}
           </Alert>
         )}
-        <TextInput
-          label={t('auth.twoFactorCode')}
-          autoComplete="one-time-code"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          data-autofocus
-          data-testid="login-code"
+        <SecondFactorCodeInput
+          testId="login-code"
           value={code}
-          error={missing ? t('validation.required') : undefined}
-          onChange={(event) => {
-            setCode(event.currentTarget.value);
+          missing={missing}
+          onChange={(value) => {
+            setCode(value);
             setMissing(false);
           }}
         />

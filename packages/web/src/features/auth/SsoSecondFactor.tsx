@@ -1,6 +1,7 @@
-import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SecondFactorCodeInput } from './SecondFactorCodeInput.tsx';
 import { useNavigate } from 'react-router';
 import { ApiError, api } from '../../lib/api.ts';
 import { auth } from '../../lib/auth.ts';
@@ -51,18 +52,12 @@ export function SsoSecondFactor() {
             )}
           </Alert>
         )}
-        <TextInput
-          label={t('auth.twoFactorCode')}
-          autoComplete="one-time-code"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          data-autofocus
-          data-testid="sso-code"
+        <SecondFactorCodeInput
+          testId="sso-code"
           value={code}
-          error={missing ? t('validation.required') : undefined}
-          onChange={(event) => {
-            setCode(event.currentTarget.value);
+          missing={missing}
+          onChange={(value) => {
+            setCode(value);
             setMissing(false);
           }}
         />
