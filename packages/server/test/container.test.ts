@@ -2,9 +2,11 @@
  * The container image (DESIGN.md section 6e, README "Running in a container"), built and run with
  * Debian's podman as CI runs it: from a base image made here (debootstrap, imported as
  * debian:bookworm-slim, since no image registry is reachable), the data in a volume, logged in,
- * restarted with its data, its health check, and a SIGTERM stop; then compose.yaml brought up with
- * Debian's podman-compose (1.0.3), the database a stand-in image (docker/postgres) since the official
- * one cannot be pulled. Outside CI it is skipped with a notice where podman (or podman-compose) is missing.
+ * restarted with its data, its health check, and a SIGTERM stop; then compose.yaml and
+ * compose.scaled.yaml (two instances behind nginx, PostgreSQL and a streaming replica) brought up with
+ * Debian's podman-compose (1.0.3), PostgreSQL and nginx stand-in images (docker/postgres,
+ * docker/nginx) since the official ones cannot be pulled. Outside CI it is skipped with a notice where
+ * podman (or podman-compose) is missing.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -81,6 +83,65 @@ async function login(url: string, email: string, password: string): Promise<stri
   return response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
 }
 
+/** A product made by the administrator, with the policy every fresh database has. */
+async function makeProduct(url: string, cookie: string, name: string): Promise<void> {
+  const policies = (await (await fetch(`${url}/api/license-policies?limit=100`, { headers: { cookie } })).json()) as { items: { id: number; name: string }[] };
+  const policy = policies.items.find((item) => item.name === 'SINGLE_HOST_INDEFINITE')!;
+  const created = await fetch(`${url}/api/products`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, origin: url },
+    body: JSON.stringify({ name, version: '1.0', active: true, defaultLicensePolicyId: policy.id }),
+  });
+  expect(created.status, await created.clone().text()).toBe(201);
+}
+
+/** Builds an image from one of the stand-in Dockerfiles unless an earlier test did. */
+async function standInImage(file: string, tag: string): Promise<void> {
+  if ((await run('podman', ['image', 'exists', tag], { allowFailure: true })).code === 0) return;
+  await podman('build', '--pull=never', '--format', 'docker', '--network', 'host', '--file', file, '--tag', tag, '.');
+}
+
+/**
+ * A GET made inside an app container to its own port: a direct connection from that machine (which
+ * /metrics answers without METRICS_TOKEN), to one instance, whether or not the host reaches the
+ * compose network. Status 0: no answer (the error in `body`).
+ */
+async function getInside(container: string, pathAndQuery: string, cookie = ''): Promise<{ status: number; body: string }> {
+  const script = `fetch('http://127.0.0.1:3000' + process.argv[1], { headers: process.env.COOKIE ? { cookie: process.env.COOKIE } : {} })
+    .then(async (r) => console.log(JSON.stringify({ status: r.status, body: await r.text() })), (e) => console.log(JSON.stringify({ status: 0, body: String(e) })))`;
+  const { out } = await run('podman', ['exec', '--env', `COOKIE=${cookie}`, container, 'node', '-e', script, pathAndQuery], { allowFailure: true });
+  try {
+    return JSON.parse(out.trim().split('\n').at(-1) ?? '') as { status: number; body: string };
+  } catch {
+    return { status: 0, body: out };
+  }
+}
+
+/** The sum of a metric's samples whose labels include `labels` (Prometheus text format). */
+function metricValue(text: string, name: string, labels: Record<string, string> = {}): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (match?.[1] !== name) continue;
+    if (Object.entries(labels).every(([label, value]) => (match[2] ?? '').includes(`${label}="${value}"`))) sum += Number(match[3]);
+  }
+  return sum;
+}
+
+/** Asks `probe` once a second until it answers true; past the deadline, fails with `explain()`. */
+async function poll(what: string, deadline: number, probe: () => Promise<boolean>, explain: () => Promise<string>): Promise<void> {
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`${what}, still not after the deadline:\n${await explain()}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+/** The end of each container's log, for a failure's message. */
+async function logsOf(containers: string[]): Promise<string> {
+  const parts = await Promise.all(containers.map(async (name) => `--- ${name}:\n${(await run('podman', ['logs', name], { allowFailure: true })).out.slice(-2500)}`));
+  return parts.join('\n');
+}
+
 (present || IN_CI ? describe : describe.skip)('the container image', () => {
   const suffix = randomBytes(4).toString('hex');
   const image = `localhost/license-manager:test-${suffix}`;
@@ -88,13 +149,36 @@ async function login(url: string, email: string, password: string): Promise<stri
   const volume = `lm-test-data-${suffix}`;
   const admin = { email: 'admin@container.test', password: `container-${suffix}` };
   const standIn = `localhost/lm-postgres-standin:test-${suffix}`;
-  const project = `lm-compose-${suffix}`;
-  let composeEnv: NodeJS.ProcessEnv | undefined;
+  const nginxStandIn = `localhost/lm-nginx-standin:test-${suffix}`;
+  /** The compose projects brought up, for afterAll to take down whatever happened. */
+  const stacks: { file: string; project: string; env: NodeJS.ProcessEnv }[] = [];
+  const down = async ({ file, project, env: composeEnv }: (typeof stacks)[number]) => {
+    await run('podman-compose', ['-f', file, '-p', project, 'down', '-v'], { allowFailure: true, env: composeEnv });
+    // podman-compose 1.0 leaves the project's network behind.
+    await run('podman', ['network', 'rm', '--force', `${project}_default`], { allowFailure: true });
+  };
+  /** The environment of a compose file brought up with the image tested here and the stand-ins. */
+  const composeEnvironment = (port: number): NodeJS.ProcessEnv => ({
+    ...env,
+    LICENSE_MANAGER_IMAGE: image,
+    POSTGRES_IMAGE: standIn,
+    NGINX_IMAGE: nginxStandIn,
+    LICENSE_MANAGER_PORT: String(port),
+    SECRET_KEY: `compose-secret-${suffix}-long-enough`,
+    POSTGRES_PASSWORD: `db-${suffix}`,
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    // Unset optional variables stay unset in the container (podman-compose 1.0 left `${SMTP_URL:-}` as text).
+    SMTP_URL: undefined,
+    METRICS_TOKEN: undefined,
+  });
+  /** The compose tests use the image the first test built: without it, podman-compose would build one of its own. */
+  const imageBuilt = async () => expect((await run('podman', ['image', 'exists', image], { allowFailure: true })).code, `${image} was not built (see the first test)`).toBe(0);
 
   afterAll(async () => {
     if (!present) return;
-    if (composeEnv) await run('podman-compose', ['-p', project, 'down', '-v'], { allowFailure: true, env: composeEnv });
-    await run('podman', ['rmi', '--force', standIn], { allowFailure: true });
+    for (const stack of stacks) await down(stack);
+    await run('podman', ['rmi', '--force', standIn, nginxStandIn], { allowFailure: true });
     await run('podman', ['rm', '--force', name], { allowFailure: true });
     await run('podman', ['volume', 'rm', '--force', volume], { allowFailure: true });
     await run('podman', ['rmi', '--force', image], { allowFailure: true });
@@ -116,14 +200,7 @@ async function login(url: string, email: string, password: string): Promise<stri
 
     // Something to find again after the restart: a product made by the administrator.
     let cookie = await login(url, admin.email, admin.password);
-    const policies = (await (await fetch(`${url}/api/license-policies?limit=100`, { headers: { cookie } })).json()) as { items: { id: number; name: string }[] };
-    const policy = policies.items.find((item) => item.name === 'SINGLE_HOST_INDEFINITE')!;
-    const created = await fetch(`${url}/api/products`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie, origin: url },
-      body: JSON.stringify({ name: 'Container Studio', version: '1.0', active: true, defaultLicensePolicyId: policy.id }),
-    });
-    expect(created.status, await created.clone().text()).toBe(201);
+    await makeProduct(url, cookie, 'Container Studio');
 
     await podman('restart', name);
     await healthy(url, name);
@@ -139,27 +216,97 @@ async function login(url: string, email: string, password: string): Promise<stri
   // Runs after the image test above, whose image it uses (compose.yaml's `build` is skipped for an image that exists).
   it.skipIf(!composePresent && !IN_CI)('compose.yaml comes up with podman-compose: the app waits for PostgreSQL, starts healthy, and takes a login', { timeout: 30 * 60_000 }, async () => {
     expect(composePresent, 'podman-compose is missing (apt-get install -y podman-compose)').toBe(true);
-    await podman('build', '--pull=never', '--format', 'docker', '--network', 'host', '--file', 'docker/postgres/Dockerfile', '--tag', standIn, '.');
+    await imageBuilt();
+    await standInImage('docker/postgres/Dockerfile', standIn);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    composeEnv = {
-      ...env,
-      LICENSE_MANAGER_IMAGE: image,
-      POSTGRES_IMAGE: standIn,
-      LICENSE_MANAGER_PORT: String(port),
-      SECRET_KEY: `compose-secret-${suffix}-long-enough`,
-      POSTGRES_PASSWORD: `db-${suffix}`,
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      // Unset optional variables stay unset in the container (podman-compose 1.0 left `${SMTP_URL:-}` as text).
-      SMTP_URL: undefined,
-    };
-    const up = await run('podman-compose', ['-p', project, 'up', '-d'], { env: composeEnv });
+    const stack = { file: 'compose.yaml', project: `lm-compose-${suffix}`, env: composeEnvironment(port) };
+    stacks.push(stack);
+    const up = await run('podman-compose', ['-f', stack.file, '-p', stack.project, 'up', '-d'], { env: stack.env });
     expect(up.code).toBe(0);
-    await healthy(url, `${project}_app_1`, Date.now() + 10 * 60_000);
+    await healthy(url, `${stack.project}_app_1`, Date.now() + 10 * 60_000);
     await login(url, admin.email, admin.password);
-    const environment = (await podman('inspect', '--format', '{{range .Config.Env}}{{println .}}{{end}}', `${project}_app_1`)).out;
+    const environment = (await podman('inspect', '--format', '{{range .Config.Env}}{{println .}}{{end}}', `${stack.project}_app_1`)).out;
     expect(environment).toContain('DATABASE_URL=postgres://');
     expect(environment).not.toMatch(/^SMTP_URL=/m);
+    // Down before the next stack comes up, to spare a small machine (afterAll does it after a failure).
+    await down(stacks.pop()!);
   });
+
+  // Also after the image test, whose image both instances run; the PostgreSQL stand-in serves the primary and the replica.
+  it.skipIf(!composePresent && !IN_CI)(
+    'compose.scaled.yaml comes up with podman-compose: both instances serve through nginx, share the database, and read from a streaming replica',
+    { timeout: 30 * 60_000 },
+    async () => {
+      expect(composePresent, 'podman-compose is missing (apt-get install -y podman-compose)').toBe(true);
+      await imageBuilt();
+      await standInImage('docker/postgres/Dockerfile', standIn);
+      await standInImage('docker/nginx/Dockerfile', nginxStandIn);
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const stack = { file: 'compose.scaled.yaml', project: `lm-scaled-${suffix}`, env: { ...composeEnvironment(port), PUBLIC_URL: url } };
+      stacks.push(stack);
+      const [proxy, app1, app2, db, replica] = ['proxy', 'app1', 'app2', 'db', 'replica'].map((service) => `${stack.project}_${service}_1`);
+      const all = [proxy, app1, app2, db, replica];
+      expect((await run('podman-compose', ['-f', stack.file, '-p', stack.project, 'up', '-d'], { env: stack.env })).code).toBe(0);
+
+      // The proxy answers healthy once one instance does; then each instance must, on its own.
+      const deadline = Date.now() + 10 * 60_000;
+      await poll('the proxy answers /api/health', deadline, async () => (await fetch(`${url}/api/health`).catch(() => null))?.ok === true, () => logsOf(all));
+      for (const app of [app1, app2]) await poll(`${app} answers /api/health`, deadline, async () => (await getInside(app, '/api/health')).status === 200, () => logsOf(all));
+      // The proxy keeps /metrics to the instances themselves.
+      expect((await fetch(`${url}/metrics`)).status).toBe(403);
+
+      const cookie = await login(url, admin.email, admin.password);
+      await makeProduct(url, cookie, 'Scaled Studio');
+      // The proxy takes turns: each instance answers some of these (counted in its own /metrics).
+      for (let i = 0; i < 6; i++) {
+        const answer = await fetch(`${url}/api/products?filter=Scaled`, { headers: { cookie } });
+        expect(answer.status, await answer.clone().text()).toBe(200);
+      }
+      for (const app of [app1, app2]) {
+        const metrics = await getInside(app, '/metrics');
+        expect(metrics.status, metrics.body).toBe(200);
+        expect(metricValue(metrics.body, 'license_manager_http_request_duration_seconds_count', { method: 'GET', route: '/api/products' }), `${app} answered none of the proxied reads`).toBeGreaterThan(0);
+      }
+      // Either instance, asked directly with the session made through the proxy, finds the product.
+      for (const app of [app1, app2]) {
+        const products = await getInside(app, '/api/products?filter=Scaled', cookie);
+        expect(products.status, products.body).toBe(200);
+        expect((JSON.parse(products.body) as { items: { name: string }[] }).items.map((product) => product.name)).toEqual(['Scaled Studio']);
+      }
+
+      // The replica is a standby streaming from the primary, and has the product.
+      const psql = (container: string, query: string) => run('podman', ['exec', container, 'psql', '-U', 'license_manager', '-d', 'licenses', '-Atc', query], { allowFailure: true });
+      await poll('the replica runs as a standby', deadline, async () => (await psql(replica, 'select pg_is_in_recovery()')).out.trim() === 't', () => logsOf([db, replica]));
+      await poll('the primary streams to the replica', deadline, async () => (await psql(db, 'select state from pg_stat_replication')).out.trim() === 'streaming', () => logsOf([db, replica]));
+      await poll('the replica has the product', deadline, async () => (await psql(replica, "select count(*) from products where name = 'Scaled Studio'")).out.trim() === '1', () => logsOf([db, replica]));
+      // Each instance reports it usable (within READ_REPLICA_MAX_LAG_MS) and reads from it: the session's
+      // reads go to the primary for READ_YOUR_WRITES_MS after its last write, then to the replica.
+      for (const app of [app1, app2]) {
+        let metrics = '';
+        const dbMetrics = async () => `${metrics.split('\n').filter((line) => line.startsWith('license_manager_db_')).join('\n')}\n${await logsOf([app])}`;
+        await poll(
+          `${app} reports the replica usable`,
+          deadline,
+          async () => {
+            metrics = (await getInside(app, '/metrics')).body;
+            return metricValue(metrics, 'license_manager_db_replica_usable', { replica: 'replica:5432/licenses' }) === 1;
+          },
+          dbMetrics,
+        );
+        expect(metrics).toMatch(/^license_manager_db_replica_lag_seconds\{replica="replica:5432\/licenses"\} /m);
+        await poll(
+          `${app} reads from the replica`,
+          deadline,
+          async () => {
+            expect((await getInside(app, '/api/products?filter=Scaled', cookie)).status).toBe(200);
+            metrics = (await getInside(app, '/metrics')).body;
+            return metricValue(metrics, 'license_manager_db_reads_total', { database: 'replica:5432/licenses' }) > 0;
+          },
+          dbMetrics,
+        );
+      }
+    },
+  );
 });
