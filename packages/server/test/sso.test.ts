@@ -214,6 +214,12 @@ describeBothDatabases('single sign-on (OpenID Connect)', (t: Harness) => {
     } finally {
       await setSetting('sso.trustProviderMfa', true);
     }
+
+    // An account closed while the login page asked for its code gets no session.
+    const closing = await ssoSignIn(id);
+    const userId = (await sessionOf(asserted.cookie)).id!;
+    await t.app.ctx.db.updateTable('users').set({ closed_at: new Date().toISOString() }).where('id', '=', userId).execute();
+    expectError(await answer(closing.secondFactor, recoveryCodes[2]), 403, 'ERR_SSO_NO_ACCOUNT');
   });
 
   it('with single sign-on required, refuses the password of staff but not of customers or the break-glass administrator', async () => {

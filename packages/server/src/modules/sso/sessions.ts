@@ -21,11 +21,13 @@ export type SignedIn = { kind: 'signed-in'; token: string; role: Role };
 
 /** Opens the session of a vouched-for account (its identity's last sign-in noted). */
 export async function completeSignIn(ctx: AppContext, userId: number, identityId: number | null, client: LoginClient, now = new Date()): Promise<SignedIn> {
+  // Closed while the login page asked for the code: no session.
+  const account = await findOpenUserById(ctx.db, userId);
+  if (!account) throw new AppError(403, 'ERR_SSO_NO_ACCOUNT', 'No account is linked to this identity and none is provisioned');
   if (identityId !== null) await touchIdentity(ctx.db, identityId, now.toISOString());
   const token = await openSession(ctx, userId, client, now);
   await setLastLogin(ctx.db, userId);
-  const account = await findOpenUserById(ctx.db, userId);
-  return { kind: 'signed-in', token, role: account?.access_role ?? 'USER' };
+  return { kind: 'signed-in', token, role: account.access_role };
 }
 
 /** Keeps the vouched-for account waiting for its second factor: the token for the browser's cookie. */
