@@ -82,9 +82,11 @@ async function seed(contextOf: (account: Account) => Promise<Page>, accounts: Re
   const admin = await contextOf(accounts.administrator);
   await post(admin, '/api/features', { name: 'export:pdf', localizedDescription: { en: 'PDF export' } });
   await post(admin, '/api/features', { name: 'import', localizedDescription: { en: 'Import' } });
+  // A feature with a value: the product's edit dialog shows its default-value input.
+  await post(admin, '/api/features', { name: 'MAX_PROJECTS', valueType: 'integer' });
   const policies = (await (await admin.request.get('/api/license-policies?limit=100')).json()) as { items: { id: number; name: string }[] };
   const policy = policies.items.find((item) => item.name === 'SINGLE_HOST_INDEFINITE')!;
-  const product = (await post(admin, '/api/products', { name: 'A11y Studio', version: '1.0', trialDays: 14, releaseDate: '2025-01-01', defaultLicensePolicyId: policy.id, features: ['export:pdf', 'import'] })) as { id: number };
+  const product = (await post(admin, '/api/products', { name: 'A11y Studio', version: '1.0', trialDays: 14, releaseDate: '2025-01-01', defaultLicensePolicyId: policy.id, features: ['export:pdf', 'import', 'MAX_PROJECTS'], featureValues: { MAX_PROJECTS: 50 } })) as { id: number };
   await post(admin, '/api/products', { name: 'A11y Studio', version: '2.0', trialDays: 14, releaseDate: '2026-01-01', defaultLicensePolicyId: policy.id, features: ['export:pdf'] });
   const userId = async (email: string) => ((await (await admin.request.get(`/api/users?filter=${encodeURIComponent(email)}`)).json()) as { items: { id: number }[] }).items[0].id;
   const tans = (await post(admin, '/api/tans?count=30', { productId: product.id, licenseCount: 2, distributorId: await userId(DISTRIBUTOR), tags: ['fair'] })) as { items: { code: string }[] };

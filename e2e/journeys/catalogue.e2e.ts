@@ -13,7 +13,7 @@ async function heading(page: Page, name: string) {
 describeJourney('the catalogue: features, policies, products, matrix, compare', () => {
   const setup = journeySetup();
 
-  it('an administrator creates a feature and a policy, a product that uses them, duplicates it, and sees both in the matrix and the compare view', async () => {
+  it('an administrator creates features and a policy granting one, a product that uses them with a default value, duplicates it, and sees both in the matrix and the compare view', async () => {
     const context = await newContext(setup.browser, setup.server);
     const page = await context.newPage();
     await login(page, ADMIN.email, ADMIN.password);
@@ -28,6 +28,15 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
     await heading(page, 'Features');
     await expect.poll(() => page.getByRole('cell', { name: 'export:pdf', exact: true }).isVisible()).toBe(true);
 
+    // A feature that carries a whole number (DESIGN.md section 6g).
+    await page.goto('/features/create');
+    await heading(page, 'Create feature');
+    await page.getByRole('textbox', { name: /^Name/ }).fill('MAX_PROJECTS');
+    await page.getByText('Whole number', { exact: true }).click();
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await heading(page, 'Features');
+    await expect.poll(() => page.getByRole('cell', { name: 'MAX_PROJECTS', exact: true }).isVisible()).toBe(true);
+
     // A policy: floating, a public name, valid for 2 months (61 days), refreshed every 15 minutes.
     await page.goto('/license-policies/create');
     await heading(page, 'Create license policy');
@@ -40,6 +49,16 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
     await page.getByRole('option', { name: 'Months' }).click();
     await page.getByRole('combobox', { name: /^Refresh interval/ }).click();
     await page.getByRole('option', { name: '15 minutes' }).click();
+    // It grants more projects; a text where the feature takes a whole number is refused at the field, nothing saved.
+    const grants = page.getByRole('textbox', { name: 'Features granted' });
+    await grants.fill('MAX_PROJECTS=lots');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect.poll(() => page.getByTestId('policy-form').getByText('Enter a whole number', { exact: true }).isVisible()).toBe(true);
+    expect(await grants.getAttribute('aria-invalid')).toBe('true');
+    await grants.fill('MAX_PROJECTS=100\nNO_SUCH_FEATURE');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect.poll(() => page.getByTestId('policy-form').getByText('Unknown features: NO_SUCH_FEATURE').isVisible()).toBe(true);
+    await grants.fill('MAX_PROJECTS=100');
     await screenshot(page, 'catalogue-policy-form');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await heading(page, 'License policies');
@@ -48,6 +67,11 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
     await expect.poll(() => policyRow.textContent()).toContain('15 minutes');
     // The built-in policies show friendly labels.
     await expect.poll(() => page.getByText('Single computer, perpetual').isVisible()).toBe(true);
+    await expect.poll(() => policyRow.getByTestId('policy-grants').textContent()).toBe('Grants: MAX_PROJECTS = 100');
+    // Reopened, the policy shows its grant as it was typed.
+    await page.getByRole('button', { name: 'Edit Lab floating' }).click();
+    await expect.poll(() => page.getByRole('dialog').getByRole('textbox', { name: 'Features granted' }).inputValue()).toBe('MAX_PROJECTS=100');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
     // A product using both; an unknown feature is marked invalid before it is removed again.
     await page.goto('/products/create');
@@ -61,6 +85,9 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
     await features.press('Enter');
     await expect.poll(() => page.getByText('export:pdf', { exact: true }).first().isVisible()).toBe(true);
     expect(await page.getByText('Unknown features: export:p').count()).toBe(0);
+    await features.fill('MAX_PRO');
+    await expect.poll(() => page.getByRole('option', { name: 'MAX_PROJECTS' }).isVisible()).toBe(true);
+    await features.press('Enter');
     await features.fill('no-such-feature');
     await features.press('Enter');
     await features.press('Escape');
@@ -68,6 +95,10 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
     await features.press('Backspace');
     await features.press('Escape');
     await expect.poll(() => page.getByText('Unknown features: no-such-feature').count()).toBe(0);
+    // MAX_PROJECTS takes a value: it gets an input for the product's default; export:pdf, a flag, none.
+    const values = page.getByTestId('product-feature-values');
+    await expect.poll(() => values.getByRole('textbox').count()).toBe(1);
+    await values.getByRole('textbox', { name: 'MAX_PROJECTS' }).fill('50');
     await page.getByRole('combobox', { name: /^Default license policy/ }).click();
     await page.getByRole('option', { name: 'Lab floating' }).click();
     await page.getByRole('button', { name: 'Add a download link' }).click();
@@ -76,12 +107,26 @@ describeJourney('the catalogue: features, policies, products, matrix, compare', 
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await heading(page, 'Products');
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'Studio' }).count()).toBe(1);
+    // Reopened, the product shows its default value, which an edit changes; the list shows it with its features.
+    await page.getByRole('button', { name: 'Edit Studio 1.0' }).click();
+    const defaultValue = page.getByRole('dialog').getByRole('textbox', { name: 'MAX_PROJECTS' });
+    await expect.poll(() => defaultValue.inputValue()).toBe('50');
+    await defaultValue.fill('60');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await page.getByRole('button', { name: 'Edit Studio 1.0' }).click();
+    await expect.poll(() => defaultValue.inputValue()).toBe('60');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('product-features').click();
+    await expect.poll(() => page.getByText('MAX_PROJECTS = 60', { exact: true }).isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
 
     // Duplicate: the form starts with the product's values; only the version changes.
     await page.getByRole('link', { name: 'Duplicate Studio 1.0' }).click();
     await heading(page, 'Duplicate Studio 1.0');
     await expect.poll(() => page.getByRole('textbox', { name: /^Name/ }).inputValue()).toBe('Studio');
     await expect.poll(() => page.getByText('export:pdf').isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('textbox', { name: 'MAX_PROJECTS' }).inputValue()).toBe('60');
     // Saved unchanged, it would be the same product twice: the version field says so.
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await expect.poll(() => page.getByText('This product already has this version').isVisible()).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entitlementLabel, formatGrants, formatMetadata, parseGrantsText, parseMetadataText } from './grants-text.ts';
+import { entitlementLabel, formatGrants, grantsSummary, formatMetadata, parseGrantsText, parseMetadataText } from './grants-text.ts';
 
 describe('grants and metadata as text', () => {
   it('reads flags, numbers and texts, and writes them back the same', () => {
@@ -22,5 +22,10 @@ describe('grants and metadata as text', () => {
   it('labels a flag by its name and a value after it', () => {
     expect(entitlementLabel('CLOUD', true)).toBe('CLOUD');
     expect(entitlementLabel('MAX_PROJECTS', 50)).toBe('MAX_PROJECTS = 50');
+  });
+
+  it('sums grants up on one line, flags by their name', () => {
+    expect(grantsSummary([{ feature: 'MAX_PROJECTS', value: 100 }, { feature: 'CLOUD', value: null }, { feature: 'EDITION', value: 'Pro' }])).toBe('MAX_PROJECTS = 100, CLOUD, EDITION = Pro');
+    expect(grantsSummary([])).toBe('');
   });
 });

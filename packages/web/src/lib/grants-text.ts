@@ -39,6 +39,11 @@ export function entitlementLabel(name: string, value: true | number | string): s
   return value === true ? name : `${name} = ${value}`;
 }
 
+/** Grants on one line, as a list or the conflict dialog shows them: `MAX_PROJECTS = 50, SIMULATION`. */
+export function grantsSummary(grants: readonly { feature: string; value: number | string | null }[]): string {
+  return grants.map(({ feature, value }) => entitlementLabel(feature, value ?? true)).join(', ');
+}
+
 const lines = (text: string) =>
   text
     .split('\n')

@@ -22,8 +22,8 @@ export interface VersionedEditOptions<T> {
   onReload: (record: T) => void;
   /** The change was saved (also when applied again from the conflict dialog). */
   onSaved: (record: T) => void | Promise<void>;
-  /** A value as the conflict dialog shows it (default: text, yes/no, lists joined). */
-  formatValue?: (field: string, value: unknown) => string;
+  /** A value as the conflict dialog shows it; undefined: the default (text, yes/no, lists joined). */
+  formatValue?: (field: string, value: unknown) => string | undefined;
 }
 
 
@@ -68,7 +68,8 @@ export function useVersionedEdit<T>(options: VersionedEditOptions<T>): { save: (
 
   const format = useCallback(
     (field: string, value: unknown): string => {
-      if (latest.current.formatValue) return latest.current.formatValue(field, value);
+      const own = latest.current.formatValue?.(field, value);
+      if (own !== undefined) return own;
       if (value === null || value === undefined || value === '') return '—';
       if (typeof value === 'boolean') return value ? t('common.yes') : t('common.no');
       if (Array.isArray(value)) return value.length ? value.map(String).join(', ') : '—';

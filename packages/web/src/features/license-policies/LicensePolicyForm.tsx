@@ -3,25 +3,9 @@ import { useForm } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, LOCALE_NAMES } from '@lm/contract';
-import {
-  LEASE_MODES,
-  LEASE_TTL_SECONDS,
-  licensePolicyFields,
-  MAX_BORROW_DAYS,
-  MAX_MACHINES_PER_USER,
-  MAX_SEAT_REASSIGN_HOURS,
-  publicNameEntries,
-  SEAT_MODES,
-  SELECTABLE_POLICY_TYPES,
-  type LicensePolicy,
-  type LeaseMode,
-  type LicensePolicyInput,
-  type PolicyType,
-  type SeatMode,
-} from '@lm/contract/license-policy';
-import { z } from 'zod';
+import { LEASE_MODES, LEASE_TTL_SECONDS, MAX_BORROW_DAYS, MAX_MACHINES_PER_USER, MAX_SEAT_REASSIGN_HOURS, SEAT_MODES, SELECTABLE_POLICY_TYPES, type LicensePolicy, type PolicyType } from '@lm/contract/license-policy';
 import { OVERAGE_PERCENTS } from '@lm/contract/entitlement';
-import { formValidator } from '../../lib/forms.ts';
+import { grantsSummary, MONOSPACE_INPUT } from '../../lib/grants-text.ts';
 import { policyLabel } from '../../lib/license-policies.ts';
 import { showError, showSuccess } from '../../lib/notify.ts';
 import { showFieldErrors } from '../../lib/server-errors.ts';
@@ -29,138 +13,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { LICENSE_POLICIES_KEY } from '../../lib/license-policies.ts';
 import { useVersionedEdit } from '../../lib/use-versioned-edit.tsx';
 import { useSaveLicensePolicy } from './api/save-license-policy.ts';
-import { freeUpdatesOptions, machinesIntervalOptions, refetchOptions, unitsPerDay, validityDays, VALIDITY_UNITS, type ValidityUnit } from './policy-options.ts';
-import i18n from '../../lib/i18n.ts';
+import { freeUpdatesOptions, machinesIntervalOptions, refetchOptions, VALIDITY_UNITS } from './policy-options.ts';
+import { initialValues, toBody, validate, type PolicyFormValues } from './policy-form-values.ts';
 import { FormActions } from '../../components/FormActions.tsx';
 import classes from './LicensePolicyForm.module.css';
 
-interface PolicyFormValues {
-  name: string;
-  type: PolicyType | '';
-  publicNames: { locale: string; description: string }[];
-  validityAmount: number | string;
-  validityUnit: ValidityUnit;
-  refetchIntervalSeconds: string;
-  refetchBeforeExpirySeconds: string;
-  maxDifferentMachinesCount: number | string;
-  maxDifferentMachinesIntervalHours: string;
-  freeUpdatesPeriodDays: string;
-  maxBorrowDays: number | string;
-  betaUpdates: boolean;
-  /** Soft limit in percent (DESIGN.md section 6g), as the select holds it. */
-  overagePercent: string;
-  leaseMode: LeaseMode;
-  leaseTtlSeconds: number | string;
-  /** Named users (DESIGN.md section 6f): a TAN's count is people, each on up to machinesPerUser machines. */
-  seatMode: SeatMode;
-  seatReassignHours: number | string;
-  machinesPerUser: number | string;
-  notes: string;
-}
-
 /** The long lists of intervals show more at once than a select's usual 220 px (the theme's). */
 const TALL_LIST = { options: { maxHeight: 320 } };
-
-const DEFAULTS: PolicyFormValues = {
-  name: '',
-  type: 'PERPETUAL',
-  publicNames: [{ locale: 'en', description: '' }],
-  validityAmount: 30,
-  validityUnit: 'days',
-  refetchIntervalSeconds: String(86400),
-  refetchBeforeExpirySeconds: String(7 * 86400),
-  maxDifferentMachinesCount: 3,
-  maxDifferentMachinesIntervalHours: String(720),
-  freeUpdatesPeriodDays: '',
-  maxBorrowDays: 0,
-  betaUpdates: false,
-  overagePercent: '0',
-  leaseMode: 'MACHINE',
-  leaseTtlSeconds: 900,
-  seatMode: 'MACHINE',
-  seatReassignHours: 0,
-  machinesPerUser: 2,
-  notes: '',
-};
-
-function initialValues(policy: LicensePolicy | null): PolicyFormValues {
-  if (!policy) return DEFAULTS;
-  return {
-    name: policy.name,
-    type: policy.type,
-    publicNames: Object.entries(policy.publicName).map(([locale, description]) => ({ locale, description: description ?? '' })),
-    validityAmount: policy.licenseMaxValidDays,
-    validityUnit: 'days',
-    refetchIntervalSeconds: String(policy.refetchIntervalSeconds),
-    refetchBeforeExpirySeconds: String(policy.refetchBeforeExpirySeconds),
-    maxDifferentMachinesCount: policy.maxDifferentMachinesCount,
-    maxDifferentMachinesIntervalHours: String(policy.maxDifferentMachinesIntervalHours),
-    freeUpdatesPeriodDays: policy.freeUpdatesPeriodDays === null ? '' : String(policy.freeUpdatesPeriodDays),
-    maxBorrowDays: policy.maxBorrowDays,
-    betaUpdates: policy.betaUpdates,
-    overagePercent: String(policy.overagePercent),
-    leaseMode: policy.leaseMode,
-    leaseTtlSeconds: policy.leaseTtlSeconds ?? 900,
-    seatMode: policy.seatMode,
-    seatReassignHours: policy.seatReassignHours,
-    machinesPerUser: policy.machinesPerUser,
-    notes: policy.notes ?? '',
-  };
-}
-
-const integer = (value: number | string) => (value === '' ? Number.NaN : Math.round(Number(value)));
-
-/**
- * The API body: every number an integer (spec section 7); the validity in whole days, whatever unit
- * it was entered in (a month is 30.5 days).
- */
-function toBody(values: PolicyFormValues): LicensePolicyInput {
-  const amount = values.validityAmount === '' ? Number.NaN : Number(values.validityAmount);
-  return {
-    name: values.name,
-    type: values.type as PolicyType,
-    publicName: values.type === 'INDEFINITE' ? {} : Object.fromEntries(values.publicNames.map((entry) => [entry.locale, entry.description])),
-    licenseMaxValidDays: validityDays(amount, values.validityUnit) ?? Number.NaN,
-    refetchIntervalSeconds: integer(values.refetchIntervalSeconds),
-    refetchBeforeExpirySeconds: integer(values.refetchBeforeExpirySeconds),
-    maxDifferentMachinesCount: integer(values.maxDifferentMachinesCount),
-    maxDifferentMachinesIntervalHours: integer(values.maxDifferentMachinesIntervalHours),
-    freeUpdatesPeriodDays: values.freeUpdatesPeriodDays === '' ? null : integer(values.freeUpdatesPeriodDays),
-    // Only floating seats can be borrowed: another type sends 0, whatever was typed before switching.
-    maxBorrowDays: values.type === 'FLOATING' ? integer(values.maxBorrowDays) : 0,
-    betaUpdates: values.betaUpdates,
-    overagePercent: values.type === 'FLOATING' ? integer(values.overagePercent) : 0,
-    // Instance leases (DESIGN.md section 6h) are for floating policies only.
-    leaseMode: values.type === 'FLOATING' ? values.leaseMode : 'MACHINE',
-    leaseTtlSeconds: values.type === 'FLOATING' && values.leaseMode === 'INSTANCE' ? integer(values.leaseTtlSeconds) : null,
-    // Floating seats are machines at once; named users are for the other types. Their numbers count only for named users.
-    seatMode: values.type === 'FLOATING' ? 'MACHINE' : values.seatMode,
-    seatReassignHours: values.type !== 'FLOATING' && values.seatMode === 'USER' ? integer(values.seatReassignHours) : 0,
-    machinesPerUser: values.type !== 'FLOATING' && values.seatMode === 'USER' ? integer(values.machinesPerUser) : 2,
-    notes: values.notes,
-  };
-}
-
-const validateEntries = formValidator(z.object({ publicNames: publicNameEntries }));
-const validateBody = formValidator(licensePolicyFields);
-const FIELD_OF_BODY: Record<string, string> = { licenseMaxValidDays: 'validityAmount', publicName: 'publicNames' };
-
-function validate(values: PolicyFormValues): Record<string, string> {
-  const bodyErrors = Object.entries(validateBody(toBody(values)))
-    // Public-name entries are checked one by one below, with their positions.
-    .filter(([path]) => !path.startsWith('publicName.'))
-    .map(([path, message]) => [FIELD_OF_BODY[path] ?? path, message]);
-  const entryErrors = values.type === 'INDEFINITE' ? {} : validateEntries(values);
-  return { ...Object.fromEntries(bodyErrors), ...validityErrors(values), ...entryErrors };
-}
-
-/** Hours, minutes or seconds that make no whole day: the policy keeps days, and says so rather than rounding. */
-function validityErrors(values: PolicyFormValues): Record<string, string> {
-  const amount = Number(values.validityAmount);
-  if (values.validityAmount === '' || !Number.isFinite(amount) || amount <= 0 || validityDays(amount, values.validityUnit) !== null) return {};
-  const unit = values.validityUnit;
-  return { validityAmount: i18n.t('catalogue.policy.wholeDays', { perDay: i18n.t(`catalogue.duration.${unit}`, { count: unitsPerDay(unit) }) }) };
-}
 
 const policyBodyOf = (policy: LicensePolicy) => toBody(initialValues(policy)) as unknown as Record<string, unknown>;
 const POLICY_LABELS: Record<string, string> = {
@@ -177,8 +36,12 @@ const POLICY_LABELS: Record<string, string> = {
   seatMode: 'catalogue.policy.seatMode',
   seatReassignHours: 'catalogue.policy.seatReassignHours',
   machinesPerUser: 'catalogue.policy.machinesPerUser',
+  entitlements: 'catalogue.policy.grants',
   notes: 'catalogue.notes',
 };
+
+/** Grants in the conflict dialog on one line, as the policy list shows them. */
+const formatPolicyValue = (field: string, value: unknown) => (field === 'entitlements' && Array.isArray(value) && value.length ? grantsSummary(value as LicensePolicy['entitlements']) : undefined);
 
 /**
  * Create or edit a license policy (spec sections 3, 5 and 9). An edit sends only what the person
@@ -203,6 +66,7 @@ export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: Licen
     initial: policy,
     bodyOf: policyBodyOf,
     labels: POLICY_LABELS,
+    formatValue: formatPolicyValue,
     onReload: (current) => {
       form.setValues(initialValues(current));
       form.resetDirty(initialValues(current));
@@ -218,7 +82,7 @@ export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: Licen
       if (policy) await edit.save(toBody(values) as unknown as Record<string, unknown>);
       else done(await save.mutateAsync(toBody(values)));
     } catch (error) {
-      if (!showFieldErrors(form, error)) showError(error, policy ? 'catalogue.updateFailed' : 'catalogue.createFailed');
+      if (!showFieldErrors(form, error, ['entitlements'])) showError(error, policy ? 'catalogue.updateFailed' : 'catalogue.createFailed');
     }
   });
 
@@ -387,6 +251,22 @@ export function LicensePolicyForm({ policy, onSaved, onCancel }: { policy: Licen
             />
           )}
         </SimpleGrid>
+        <Textarea
+          label={t('catalogue.policy.grants')}
+          description={
+            <>
+              {t('catalogue.policy.grantsHint')}
+              <br />
+              {t('entitlements.grantsHelp')}
+            </>
+          }
+          autosize
+          minRows={2}
+          maxRows={8}
+          styles={MONOSPACE_INPUT}
+          data-testid="policy-entitlements"
+          {...form.getInputProps('entitlements')}
+        />
         <Checkbox label={t('releases.betaUpdates')} description={t('releases.betaUpdatesHelp')} {...form.getInputProps('betaUpdates', { type: 'checkbox' })} />
         <Textarea label={t('catalogue.notes')} autosize minRows={2} {...form.getInputProps('notes')} />
         <FormActions editing={Boolean(policy)} saving={save.isPending || edit.saving} onCancel={onCancel} />

@@ -9,6 +9,7 @@ import { ListTable, type ListColumn } from '../../components/ListTable.tsx';
 import { PageTitle } from '../../components/PageTitle.tsx';
 import { useAbility } from '../../lib/auth.ts';
 import { currentLocale } from '../../lib/i18n.ts';
+import { grantsSummary } from '../../lib/grants-text.ts';
 import { formatDuration, policyLabel } from '../../lib/license-policies.ts';
 import { useListState } from '../../lib/list-state.ts';
 import { useLicensePolicyList } from './api/list-license-policies.ts';
@@ -35,6 +36,11 @@ export default function LicensePolicyListPage() {
       key: 'name',
       label: t('catalogue.policy.name'),
       sortField: 'name',
+      // A cut cell's tooltip: the name, the internal one and the grants, apart (not run together).
+      text: (policy) =>
+        [policyLabel(policy, t), policy.builtIn ? policy.name : '', policy.entitlements.length ? t('catalogue.policy.grantsSummary', { grants: grantsSummary(policy.entitlements) }) : '']
+          .filter(Boolean)
+          .join(' — '),
       render: (policy) => (
         <>
           <Text fw={500} size="sm">
@@ -43,6 +49,11 @@ export default function LicensePolicyListPage() {
           {policy.builtIn && (
             <Text size="xs" c="dimmed">
               {policy.name}
+            </Text>
+          )}
+          {policy.entitlements.length > 0 && (
+            <Text size="xs" c="dimmed" lineClamp={2} style={{ overflowWrap: 'anywhere' }} data-testid="policy-grants">
+              {t('catalogue.policy.grantsSummary', { grants: grantsSummary(policy.entitlements) })}
             </Text>
           )}
         </>

@@ -4,10 +4,11 @@ import { featureLabel } from '@lm/contract/feature';
 import type { Product } from '@lm/contract/product';
 import { useFeatureCache } from '../../lib/feature-cache.ts';
 import { currentLocale } from '../../lib/i18n.ts';
+import { entitlementLabel } from '../../lib/grants-text.ts';
 
 /**
  * A product's features behind its count: a button that opens the list (with each feature's
- * description), by mouse, keyboard or touch alike; a hover tooltip reached none but the mouse.
+ * default value and description), by mouse, keyboard or touch alike; a hover tooltip reached none but the mouse.
  */
 export function ProductFeatures({ product }: { product: Product }) {
   const { t } = useTranslation();
@@ -29,7 +30,9 @@ export function ProductFeatures({ product }: { product: Product }) {
           {product.features.map((name) => {
             const feature = known.get(name);
             const label = feature ? featureLabel(feature, currentLocale()) : name;
-            return <List.Item key={name}>{label === name ? name : `${name} — ${label}`}</List.Item>;
+            // With its default value, if it has one: "MAX_PROJECTS = 50 — Projects".
+            const shown = entitlementLabel(name, product.featureValues[name] ?? true);
+            return <List.Item key={name}>{label === name ? shown : `${shown} — ${label}`}</List.Item>;
           })}
         </List>
       </Popover.Dropdown>

@@ -12,6 +12,8 @@ import { PRODUCTS_KEY } from '../../lib/products.ts';
 import { useVersionedEdit } from '../../lib/use-versioned-edit.tsx';
 import { useSaveProduct } from './api/save-product.ts';
 import { DownloadLinksInput } from './DownloadLinksInput.tsx';
+import { FeatureValuesInput } from './FeatureValuesInput.tsx';
+import { grantsSummary } from '../../lib/grants-text.ts';
 import { NoneOrNumberInput } from './NoneOrNumberInput.tsx';
 import { productBody, productFormValues, type ProductFormValues } from './product-form-values.ts';
 import { FormActions } from '../../components/FormActions.tsx';
@@ -25,8 +27,15 @@ const PRODUCT_LABELS: Record<string, string> = {
     ['name', 'version', 'active', 'trialDays', 'repeatTrialAfterMonths', 'ignoreTrialsBefore', 'releaseDate', 'features', 'downloadLinks'].map((field) => [field, `catalogue.product.${field}`]),
   ),
   defaultLicensePolicyId: 'catalogue.product.defaultLicensePolicy',
+  featureValues: 'catalogue.product.featureValues',
   notes: 'catalogue.notes',
 };
+
+/** Default values in the conflict dialog as the product list shows them: `MAX_PROJECTS = 50, EDITION = Pro`. */
+const formatProductValue = (field: string, value: unknown) =>
+  field === 'featureValues' && value && typeof value === 'object' && Object.keys(value).length
+    ? grantsSummary(Object.entries(value as Record<string, number | string>).map(([feature, featureValue]) => ({ feature, value: featureValue })))
+    : undefined;
 
 interface ProductFormProps {
   /** The product to edit; null creates one. */
@@ -61,6 +70,7 @@ export function ProductForm({ product, template = null, onSaved, onCancel }: Pro
     initial: product,
     bodyOf: productBodyOf,
     labels: PRODUCT_LABELS,
+    formatValue: formatProductValue,
     onReload: (current) => {
       form.setValues(productFormValues(current));
       form.resetDirty(productFormValues(current));
@@ -100,6 +110,9 @@ export function ProductForm({ product, template = null, onSaved, onCancel }: Pro
           data={(policies.data ?? []).map((policy) => ({ value: String(policy.id), label: policyLabel(policy, t) }))}
           {...form.getInputProps('defaultLicensePolicyId')}
         />
+        {/* Below the policy, not right below the features: there, opening the policy's list scrolled the
+            edit dialog so that the release date's clear button lay under its header (axe target-size). */}
+        <FeatureValuesInput form={form} />
         <DownloadLinksInput form={form} />
         <Switch label={t('catalogue.product.active')} {...form.getInputProps('active', { type: 'checkbox' })} />
         <Textarea label={t('catalogue.notes')} autosize minRows={2} {...form.getInputProps('notes')} />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { productFields, type Product } from '@lm/contract/product';
-import { productBody, productFormValues } from './product-form-values.ts';
+import { featureValueInputs, featureValuesBody, productBody, productFormValues } from './product-form-values.ts';
 
 const product: Product = {
   id: 7,
@@ -12,8 +12,8 @@ const product: Product = {
   repeatTrialAfterMonths: null,
   ignoreTrialsBefore: '2025-01-01',
   releaseDate: null,
-  features: ['pdf'],
-  featureValues: {},
+  features: ['EDITION', 'MAX_PROJECTS', 'pdf'],
+  featureValues: { MAX_PROJECTS: 50, EDITION: 'Pro' },
   defaultLicensePolicyId: 2,
   downloadLinks: [{ type: 'win', url: 'https://example.com/a.exe' }],
   notes: null,
@@ -32,7 +32,8 @@ describe('the product form', () => {
       repeatTrialAfterMonths: null,
       ignoreTrialsBefore: '2025-01-01',
       releaseDate: null,
-      features: ['pdf'],
+      features: ['EDITION', 'MAX_PROJECTS', 'pdf'],
+      featureValues: { EDITION: 'Pro', MAX_PROJECTS: 50 },
       defaultLicensePolicyId: 2,
       downloadLinks: [{ type: 'win', url: 'https://example.com/a.exe' }],
       notes: '',
@@ -51,5 +52,37 @@ describe('the product form', () => {
     const values = { ...productFormValues(product), trialDays: '' };
     expect(productFields.safeParse(productBody(values)).error?.issues[0].path).toEqual(['trialDays']);
     expect(productBody({ ...values, trialDays: null }).trialDays).toBeNull();
+  });
+
+  it('sends the default values of the chosen features only, an emptied input as no default', () => {
+    const values = { ...productFormValues(product), features: ['MAX_PROJECTS', 'pdf', 'SEATS'], featureValues: { EDITION: 'Pro', MAX_PROJECTS: 75, SEATS: '', pdf: '  ' } };
+    expect(productBody(values).featureValues).toEqual({ MAX_PROJECTS: 75 });
+    expect(featureValuesBody(['b', 'a'], { b: 'x', a: 0 })).toEqual({ a: 0, b: 'x' });
+    expect(Object.keys(featureValuesBody(['b', 'a'], { b: 'x', a: 0 }))).toEqual(['a', 'b']);
+  });
+
+  it('refuses a value out of range before sending, at the feature\'s own input', () => {
+    const values = { ...productFormValues(product), featureValues: { MAX_PROJECTS: 10 ** 13 } };
+    expect(productFields.safeParse(productBody(values)).error?.issues.map((issue) => issue.path.join('.'))).toEqual(['featureValues.MAX_PROJECTS']);
+  });
+});
+
+describe('the default-value inputs', () => {
+  const types = new Map([
+    ['MAX_PROJECTS', 'integer'],
+    ['EDITION', 'string'],
+    ['pdf', 'none'],
+    ['CLOUD', 'none'],
+  ] as const);
+
+  it('offer a number or a text input for each chosen feature that takes a value, in the order chosen', () => {
+    expect(featureValueInputs(['pdf', 'MAX_PROJECTS', 'EDITION'], types, {})).toEqual([
+      { name: 'MAX_PROJECTS', kind: 'integer' },
+      { name: 'EDITION', kind: 'string' },
+    ]);
+  });
+
+  it('also show a value of a feature made a flag since, so that it can be cleared; not one of an unknown feature or one not chosen', () => {
+    expect(featureValueInputs(['CLOUD', 'pdf', 'ghost'], types, { CLOUD: 3, pdf: '', ghost: 1, EDITION: 'x' })).toEqual([{ name: 'CLOUD', kind: 'string' }]);
   });
 });

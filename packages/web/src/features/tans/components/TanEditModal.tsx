@@ -15,6 +15,7 @@ import { useAllLicensePolicies } from '../../../lib/license-policies.ts';
 import { TAN_FIELD_LABELS, tanFormSchema, toTanBody, toTanForm, type TanFormValues } from '../form.ts';
 import { TanFormFields } from './TanFormFields.tsx';
 import { formatDate } from '../../../lib/format.ts';
+import { grantsSummary } from '../../../lib/grants-text.ts';
 import { Dialog } from '../../../components/Dialog.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
 
@@ -29,6 +30,8 @@ interface Props {
 const tanBodyOf = (tan: TanItem) => ({ ...toTanBody(toTanForm(tan)), revoked: tan.revoked, suspended: tan.suspended });
 
 const TAN_CONFLICT_LABELS: Record<string, string> = { ...TAN_FIELD_LABELS, revoked: 'tans.revoked', suspended: 'tans.suspended' };
+/** Grants in the conflict dialog on one line (by default a list of objects read "[object Object]"). */
+const formatTanValue = (field: string, value: unknown) => (field === 'entitlements' && Array.isArray(value) && value.length ? grantsSummary(value as TanItem['entitlements']) : undefined);
 
 /**
  * Edits a TAN; picking another product asks whether to extend its free updates (spec section 4).
@@ -49,6 +52,7 @@ export function TanEditModal({ tan, maxLicenseCount, canChooseDistributor, onClo
     initial: tan,
     bodyOf: tanBodyOf,
     labels: TAN_CONFLICT_LABELS,
+    formatValue: formatTanValue,
     onReload: (current) => {
       form.setValues(toTanForm(current));
       form.resetDirty(toTanForm(current));
