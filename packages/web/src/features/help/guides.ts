@@ -28,5 +28,6 @@ export function renderGuide(markdown: string): { title: string; html: string } {
     if (/^(https?:|mailto:|#)/.test(token.href)) return link(token);
     return renderer.parser.parseInline(token.tokens);
   };
-  return { title, html: marked.parser(tokens, { renderer }) };
+  // A code block wider than the page scrolls: it takes the keyboard focus to scroll by keys too.
+  return { title, html: marked.parser(tokens, { renderer }).replaceAll('<pre>', '<pre tabindex="0">') };
 }

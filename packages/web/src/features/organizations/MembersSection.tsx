@@ -29,7 +29,7 @@ export function MembersSection({ organization, manages }: { organization: Organi
       render: (member) => (
         <>
           {member.name}
-          <Text span size="xs" c="dimmed" display="block">
+          <Text span size="xs" display="block">
             {member.email}
           </Text>
         </>
