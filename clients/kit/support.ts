@@ -49,9 +49,9 @@ export function clientsWithCommands(...commands: string[]): string[] {
 }
 
 /** Runs `clients/<client>/harness <args>`; its exit code, last JSON line and stderr. */
-export function runHarness<Line = Record<string, unknown>>(client: string, args: string[]): Promise<{ exitCode: number | null; line: Line; stderr: string }> {
+export function runHarness<Line = Record<string, unknown>>(client: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ exitCode: number | null; line: Line; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(CLIENTS_DIR, client, 'harness'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(path.join(CLIENTS_DIR, client, 'harness'), args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -202,28 +202,14 @@ export interface HarnessResult {
 }
 
 /** Runs `clients/<client>/harness check …` with its clock moved by `clockOffsetSeconds` (the documented test hook). */
-export function harness(client: string, args: { server: string; product: string; machine: string; store: string; keys: string; version?: string; borrowDays?: number; release?: boolean; clockOffsetSeconds?: number }): Promise<HarnessResult> {
+export async function harness(client: string, args: { server: string; product: string; machine: string; store: string; keys: string; version?: string; borrowDays?: number; release?: boolean; clockOffsetSeconds?: number }): Promise<HarnessResult> {
   const argv = ['check', '--server', args.server, '--product', args.product, '--machine', args.machine, '--store', args.store, '--keys', args.keys];
   if (args.version) argv.push('--version', args.version);
   if (args.borrowDays) argv.push('--borrow-days', String(args.borrowDays));
   if (args.release) argv.push('--release');
   const env = { ...process.env, LICENSE_HARNESS_CLOCK_OFFSET_SECONDS: String(args.clockOffsetSeconds ?? 0) };
-  return new Promise((resolve, reject) => {
-    const child = spawn(path.join(CLIENTS_DIR, client, 'harness'), argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (exitCode) => {
-      const lines = stdout.trim().split('\n');
-      try {
-        resolve({ exitCode, status: JSON.parse(lines.at(-1)!) as HarnessResult['status'], stderr });
-      } catch {
-        reject(new Error(`${client}/harness printed no JSON line (exit ${exitCode}):\n${stdout}\n${stderr}`));
-      }
-    });
-  });
+  const { exitCode, line, stderr } = await runHarness<HarnessResult['status']>(client, argv, env);
+  return { exitCode, status: line, stderr };
 }
 
 /** The license files a client keeps in its store (any `.json`/`.lic` there, as the harness contract says). */
