@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ensureAdministrator } from '../src/modules/users/bootstrap.ts';
 import { countUsersWithRole, findUserByEmail } from '../src/modules/users/repo.ts';
-import { client, createUser, describeBothDatabases, expectError, login } from './harness.ts';
+import { openDatabase } from '../src/platform/db/database.ts';
+import { buildTestApp, client, createUser, describeBothDatabases, expectError, login, testConfig } from './harness.ts';
 
 describeBothDatabases('first start', (t) => {
   describe('ensureAdministrator', () => {
@@ -61,6 +62,24 @@ describeBothDatabases('first start', (t) => {
       const created = await ensureAdministrator(app.ctx);
       expect(created).toEqual({ email: 'boss@example.com', password: undefined });
       await login(app, 'boss@example.com', 'from-the-environment');
+    });
+
+    it('creates one administrator when instances start at once on an empty database, and only its creator prints a password', async () => {
+      const app = await t.newApp();
+      // On PostgreSQL a second instance with its own pool, as behind a load balancer; SQLite is one file per process.
+      const second = t.kind === 'postgres' ? await buildTestApp(testConfig(app.ctx.config.database), openDatabase(app.ctx.config.database)) : app;
+      try {
+        const starts = await Promise.all(Array.from({ length: 12 }, (_, i) => ensureAdministrator((i % 2 ? second : app).ctx)));
+        const printed = starts.filter((start) => start !== null);
+        expect(printed).toHaveLength(1);
+        expect(await countUsersWithRole(app.ctx.db, 'ADMIN')).toBe(1);
+        await login(second, printed[0]!.email, printed[0]!.password);
+      } finally {
+        if (second !== app) {
+          await second.close();
+          await second.ctx.close();
+        }
+      }
     });
 
     it('refuses an ADMIN_EMAIL that belongs to a non-administrator account', async () => {

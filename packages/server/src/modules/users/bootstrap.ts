@@ -1,6 +1,7 @@
 import { randomToken, hashPassword } from '../../platform/auth/secrets.ts';
 import { recordChange } from '../../platform/changelog.ts';
 import { SYSTEM, type AppContext } from '../../platform/context.ts';
+import { lockKey } from '../../platform/db/dialect.ts';
 import { countUsersWithRole, findUserByEmail, insertUser, NO_CONTACT_DETAILS, toUser } from './repo.ts';
 
 /**
@@ -12,14 +13,19 @@ import { countUsersWithRole, findUserByEmail, insertUser, NO_CONTACT_DETAILS, to
 export async function ensureAdministrator(ctx: AppContext): Promise<{ email: string; password?: string } | null> {
   if ((await countUsersWithRole(ctx.db, 'ADMIN')) > 0) return null;
   const email = ctx.config.adminEmail;
-  if (await findUserByEmail(ctx.db, email)) {
-    throw new Error(`ADMIN_EMAIL ${email} belongs to an existing account that is not an administrator; choose another address`);
-  }
   const password = ctx.config.adminPassword ?? randomToken(12);
-  await ctx.db.transaction().execute(async (trx) => {
+  const passwordHash = await hashPassword(password);
+  // Decided again under a lock: instances started at once on an empty database (compose.scaled.yaml)
+  // create one administrator, and only the instance that created it prints its password.
+  const created = await ctx.db.transaction().execute(async (trx) => {
+    await lockKey(trx, 'first administrator');
+    if ((await countUsersWithRole(trx, 'ADMIN')) > 0) return false;
+    if (await findUserByEmail(trx, email)) {
+      throw new Error(`ADMIN_EMAIL ${email} belongs to an existing account that is not an administrator; choose another address`);
+    }
     const row = await insertUser(trx, {
       email,
-      passwordHash: await hashPassword(password),
+      passwordHash,
       firstName: '',
       lastName: '',
       ...NO_CONTACT_DETAILS,
@@ -28,6 +34,8 @@ export async function ensureAdministrator(ctx: AppContext): Promise<{ email: str
       confirmed: true,
     });
     await recordChange(trx, SYSTEM, { model: 'User', recordId: row.id, operation: 'insert', newValues: toUser(row) });
+    return true;
   });
+  if (!created) return null;
   return { email, password: ctx.config.adminPassword ? undefined : password };
 }
