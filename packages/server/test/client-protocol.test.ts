@@ -290,7 +290,7 @@ describeBothDatabases('desktop protocol /api/client/v1', (t) => {
       expect(seen.map((row) => row.license_id)).toEqual([kept.id]);
 
       const { lastSeenRecorder } = await import('../src/modules/license-files/last-seen.ts');
-      lastSeenRecorder(t.app.ctx).record(kept.id, kept.machineId, '2000-01-01T00:00:00.000Z');
+      lastSeenRecorder(t.app.ctx).record(kept.id, kept.machineId, new Date('2000-01-01T00:00:00.000Z'));
       await flushLastSeen(t.app);
       const after = await t.app.ctx.db.selectFrom('license_last_seen').select('last_seen_at').where('license_id', '=', kept.id).executeTakeFirstOrThrow();
       expect(after.last_seen_at).toBe(seen[0].last_seen_at);

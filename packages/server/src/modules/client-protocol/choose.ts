@@ -19,6 +19,8 @@ function byPreference(a: LicenseForFile, b: LicenseForFile): number {
  * when none is usable, the newest one, whose refusal then tells the reason.
  */
 export function chooseLicense(candidates: readonly LicenseForFile[], now: Date): LicenseForFile | undefined {
+  // Most machines hold one license of a product: nothing to choose.
+  if (candidates.length < 2) return candidates[0];
   const usable = candidates.filter((license) => !refusalOf(license, now, 403));
   if (usable.length) return [...usable].sort(byPreference)[0];
   return [...candidates].sort((a, b) => b.id - a.id)[0];

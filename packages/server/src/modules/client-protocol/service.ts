@@ -17,7 +17,7 @@ export async function fetchClientLicense(ctx: AppContext, request: ClientLicense
   const license = chooseLicense(candidates, now);
   if (!license) throw noLicenseForMachine();
   // The software's own contact, refused or not, is what the active-machines statistics count.
-  lastSeenRecorder(ctx).record(license.id, request.machineId, now.toISOString());
+  lastSeenRecorder(ctx).record(license.id, request.machineId, now);
   const event = { licenseId: license.id, tanId: license.tanId, ownerId: license.ownerId, machineId: request.machineId };
   if (request.clockTamperedAt) recordLicenseEvent(ctx, { ...event, type: 'clock.tampered', at: new Date(Math.min(Date.parse(request.clockTamperedAt), now.getTime())).toISOString() });
   return answerLicenseFile(ctx, license, { machineId: request.machineId, now, refusalStatus: 403, ifNoneMatch, borrowDays: request.borrowDays }).catch((error: unknown) => {
@@ -33,7 +33,7 @@ export async function releaseClientLicense(ctx: AppContext, request: ClientRelea
   const candidates = await machineLicensesFor(ctx, request.machineId, request.product, request.version);
   if (!candidates.length) throw noLicenseForMachine();
   for (const license of candidates) {
-    lastSeenRecorder(ctx).record(license.id, request.machineId, now.toISOString());
+    lastSeenRecorder(ctx).record(license.id, request.machineId, now);
     if (license.policy.type !== 'FLOATING') continue;
     await releaseSeat(ctx, license, request.machineId, now);
     recordLicenseEvent(ctx, { type: 'offline.deactivated', licenseId: license.id, tanId: license.tanId, ownerId: license.ownerId, machineId: request.machineId });

@@ -55,6 +55,7 @@ export class CatalogueCache {
   private readonly features = new Map<number, Entry<string[]>>();
   private customerId: Entry<string | null> | undefined;
   private expansions: Entry<Map<string, string[]>> | undefined;
+  private readonly ownEntitlements = new WeakMap<string[], WeakMap<object, Entitlements>>();
 
   constructor(ctx: AppContext) {
     this.ctx = ctx;
@@ -84,9 +85,21 @@ export class CatalogueCache {
    */
   async entitlements(productId: number, values: Readonly<Record<string, FeatureValue>>, layers: readonly (readonly EntitlementGrant[])[], now = Date.now()): Promise<Entitlements> {
     const features = await this.featureNames(productId, now);
-    if (!layers.some((layer) => layer.length)) return Object.fromEntries(features.map((name) => [name, values[name] ?? true]));
+    if (!layers.some((layer) => layer.length)) return this.productEntitlements(features, values);
     this.expansions = this.fresh(this.expansions, CACHE_SECONDS * 1000, now, () => featureExpansionGraph(this.ctx.db));
     return resolveEntitlements(features, values, layers, await this.expansions.value);
+  }
+
+  /**
+   * A product's own entitlements (no grants), built once per loaded feature list and product: the
+   * same object for every file of the product until either is loaded again. Frozen, as it is shared.
+   */
+  private productEntitlements(features: string[], values: Readonly<Record<string, FeatureValue>>): Entitlements {
+    let byValues = this.ownEntitlements.get(features);
+    if (!byValues) this.ownEntitlements.set(features, (byValues = new WeakMap()));
+    let entitlements = byValues.get(values);
+    if (!entitlements) byValues.set(values, (entitlements = Object.freeze(Object.fromEntries(features.map((name) => [name, values[name] ?? true])))));
+    return entitlements;
   }
 
   serverCustomerId(now = Date.now()): Promise<string | null> {

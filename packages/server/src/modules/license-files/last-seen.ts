@@ -7,6 +7,7 @@ const keyOf = (row: Pick<LastSeen, 'licenseId' | 'machineId'>) => `${row.license
 
 /** Pairs remembered as written today; beyond it the memory starts afresh and the database's own check decides. */
 const MAX_REMEMBERED = 200_000;
+const DAY_MS = 86_400_000;
 
 /**
  * Records when each machine last asked for its license (for the active-machines statistics, which
@@ -18,7 +19,7 @@ const MAX_REMEMBERED = 200_000;
 export class LastSeenRecorder {
   private readonly writes: WriteBehind<LastSeen>;
   /** The day of `recordedToday`, and the pairs recorded on it. */
-  private today = '';
+  private today = Number.NaN;
   private recordedToday = new Set<string>();
 
   constructor(ctx: AppContext) {
@@ -42,8 +43,9 @@ export class LastSeenRecorder {
     return this.writes.waiting;
   }
 
-  record(licenseId: number, machineId: string, at: string): void {
-    const day = at.slice(0, 10);
+  record(licenseId: number, machineId: string, at: Date): void {
+    // The day (UTC) by number: its text is made only for a pair to write.
+    const day = Math.floor(at.getTime() / DAY_MS);
     if (day !== this.today || this.recordedToday.size >= MAX_REMEMBERED) {
       this.today = day;
       this.recordedToday = new Set();
@@ -51,7 +53,7 @@ export class LastSeenRecorder {
     const key = keyOf({ licenseId, machineId });
     if (this.recordedToday.has(key)) return;
     this.recordedToday.add(key);
-    this.writes.queue({ licenseId, machineId, at });
+    this.writes.queue({ licenseId, machineId, at: at.toISOString() });
   }
 }
 

@@ -265,10 +265,12 @@ export async function machineLicensesFor(ctx: AppContext, machineId: string, pro
   let catalogue = await cache.current();
   // Only real licenses trigger a reload, never a product name a caller made up.
   if (rows.some((row) => !catalogue.product(row.productId) || !catalogue.policy(row.policyId))) catalogue = await cache.current({ reload: true });
-  const wanted = new Set(catalogue.productsNamed(productName, version).map((product) => product.id));
-  return rows.flatMap((row) => {
-    const product = catalogue.product(row.productId);
+  const wanted = catalogue.productsNamed(productName, version);
+  const licenses: LicenseForFile[] = [];
+  for (const row of rows) {
+    const product = wanted.find((candidate) => candidate.id === row.productId);
     const policy = catalogue.policy(row.policyId);
-    return wanted.has(row.productId) && product && policy ? [{ ...row, product, policy }] : [];
-  });
+    if (product && policy) licenses.push({ ...row, product, policy });
+  }
+  return licenses;
 }

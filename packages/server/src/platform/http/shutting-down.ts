@@ -28,18 +28,20 @@ export interface ShuttingDown {
 export function registerShuttingDown(app: FastifyInstance): ShuttingDown {
   let closing = false;
   const inFlight = new Map<FastifyRequest['raw'], FastifyReply>();
+  // Not an onSend hook: one of those puts every answer of the app, the desktop protocol's too, on
+  // Fastify's slower path of sending. The answers still to come are known instead, and marked once.
   app.addHook('preClose', (done) => {
     closing = true;
+    for (const reply of inFlight.values()) if (!reply.sent) reply.header('connection', 'close');
     done();
   });
   app.addHook('onRequest', (request, reply, done) => {
-    if (closing) return done(shuttingDown());
+    if (closing) {
+      reply.header('connection', 'close');
+      return done(shuttingDown());
+    }
     inFlight.set(request.raw, reply);
     done();
-  });
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
   });
   app.addHook('onResponse', (request, _reply, done) => {
     inFlight.delete(request.raw);
