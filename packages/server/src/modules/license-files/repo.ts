@@ -99,7 +99,7 @@ const LICENSE_COLUMNS = [
 const selectLicenseRows = (db: Executor) => db.selectFrom('licenses as l').innerJoin('users as u', 'u.id', 'l.owner_id').select(LICENSE_COLUMNS);
 type RawLicenseRow = Awaited<ReturnType<ReturnType<typeof selectLicenseRows>['executeTakeFirstOrThrow']>>;
 
-function toLicenseRow(row: RawLicenseRow): LicenseRow {
+function toLicenseRow(row: RawLicenseRow, heldLeaseUntil?: string | null): LicenseRow {
   return {
     id: row.id,
     kind: row.kind,
@@ -122,6 +122,8 @@ function toLicenseRow(row: RawLicenseRow): LicenseRow {
     metadata: parseMetadata(row.metadata),
     tanGrants: parseGrants(row.tan_entitlements),
     tanMetadata: parseMetadata(row.tan_metadata),
+    // Undefined when the query did not read the machine's lease (seats.ts then looks it up).
+    heldLeaseUntil,
   };
 }
 
@@ -221,7 +223,7 @@ const machineLicenses = new PreparedQuery<RawLicenseRow & { held_lease_until: st
 
 /** Every license bound to a machine, whatever the product: one indexed lookup, compiled once. */
 export async function findLicensesOfMachine(db: Executor, machineId: string): Promise<LicenseRow[]> {
-  return (await machineLicenses.execute(db, { machineId })).map((row) => ({ ...toLicenseRow(row), heldLeaseUntil: row.held_lease_until }));
+  return (await machineLicenses.execute(db, { machineId })).map((row) => toLicenseRow(row, row.held_lease_until));
 }
 
 /** The whole (small) catalogue of products and policies, for the protocol's cache. */

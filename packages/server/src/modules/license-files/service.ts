@@ -270,7 +270,8 @@ export async function machineLicensesFor(ctx: AppContext, machineId: string, pro
   for (const row of rows) {
     const product = wanted.find((candidate) => candidate.id === row.productId);
     const policy = catalogue.policy(row.policyId);
-    if (product && policy) licenses.push({ ...row, product, policy });
+    // The row is this call's own: completed in place rather than copied field by field.
+    if (product && policy) licenses.push(Object.assign(row, { product, policy }));
   }
   return licenses;
 }
