@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { client, describeBothDatabases, expectError, loggedIn } from './harness.ts';
+import { flushLastSeen } from './licensing-fixtures.ts';
 import { decodeLicenseFile, seatTan } from './organizations-support.ts';
 
 /** Desktop sign-in by the OAuth 2.0 Device Authorization Grant (RFC 8628, DESIGN.md section 6f). */
@@ -102,6 +103,24 @@ describeBothDatabases(
       const signOut = await t.app.inject({ method: 'DELETE', url: '/api/client/v1/device/token', headers: { authorization: `Bearer ${tokens[1]}` } });
       expect(signOut.statusCode).toBe(204);
       expectError(await protocol('license', { product: tan.productName, machineId: 'm-2' }, { authorization: `Bearer ${tokens[1]}` }), 401, 'ERR_UNAUTHENTICATED');
+    });
+
+    it("a signed-in machine's contact is kept like an anonymous one's: its last contact, a clock set back, a refusal, and borrowing checked", async () => {
+      const { person, tan } = await seated();
+      const bearer = { authorization: `Bearer ${await signIn(person.cookie, tan.productName, 'c-1')}` };
+      const tamperedAt = new Date(Date.now() - 60_000).toISOString();
+      expect((await protocol('license', { product: tan.productName, machineId: 'c-1', clockTamperedAt: tamperedAt }, bearer)).statusCode).toBe(200);
+      // The seat's policy is not floating: nothing to borrow, as for an anonymous machine.
+      expectError(await protocol('license', { product: tan.productName, machineId: 'c-1', borrowDays: 3 }, bearer), 422, 'ERR_BORROW_NOT_ALLOWED');
+      const license = await t.app.ctx.db.selectFrom('licenses').select('id').where('machine_id', '=', 'c-1').where('owner_id', '=', person.id).executeTakeFirstOrThrow();
+      await flushLastSeen(t.app);
+      expect(await t.app.ctx.db.selectFrom('license_last_seen').select('machine_id').where('license_id', '=', license.id).execute()).toEqual([{ machine_id: 'c-1' }]);
+      const admin = await loggedIn(t.app, 'ADMIN');
+      const events = (await client(t.app, admin.cookie).get(`/api/licenses/${license.id}/events`, { query: { sort: 'at' } })).json() as { items: { type: string; code: string | null }[] };
+      expect(events.items.map((event) => [event.type, event.code])).toEqual([
+        ['clock.tampered', null],
+        ['activation.refused', 'ERR_BORROW_NOT_ALLOWED'],
+      ]);
     });
 
     it('a person without a seat is refused with ERR_SEAT_UNASSIGNED', async () => {

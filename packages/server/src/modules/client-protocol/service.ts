@@ -2,8 +2,8 @@ import type { ClientLicenseRequest, ClientReleaseRequest } from '@lm/contract/cl
 import type { AppContext } from '../../platform/context.ts';
 import { lastSeenRecorder } from '../license-files/last-seen.ts';
 import { releaseSeat } from '../license-files/seats.ts';
-import { answerLicenseFile, machineLicensesFor, noLicenseForMachine, type FileAnswer } from '../license-files/service.ts';
-import { AppError } from '../../platform/http/errors.ts';
+import { machineLicensesFor, noLicenseForMachine, type FileAnswer } from '../license-files/service.ts';
+import { answerDesktopContact } from '../license-files/desktop-contact.ts';
 import { recordLicenseEvent } from '../license-events/recorder.ts';
 import { chooseLicense } from './choose.ts';
 
@@ -16,15 +16,7 @@ export async function fetchClientLicense(ctx: AppContext, request: ClientLicense
   const candidates = await machineLicensesFor(ctx, request.machineId, request.product, request.version);
   const license = chooseLicense(candidates, now);
   if (!license) throw noLicenseForMachine();
-  // The software's own contact, refused or not, is what the active-machines statistics count.
-  lastSeenRecorder(ctx).record(license.id, request.machineId, now);
-  const event = { licenseId: license.id, tanId: license.tanId, ownerId: license.ownerId, machineId: request.machineId };
-  if (request.clockTamperedAt) recordLicenseEvent(ctx, { ...event, type: 'clock.tampered', at: new Date(Math.min(Date.parse(request.clockTamperedAt), now.getTime())).toISOString() });
-  return answerLicenseFile(ctx, license, { machineId: request.machineId, now, refusalStatus: 403, ifNoneMatch, borrowDays: request.borrowDays }).catch((error: unknown) => {
-    // Why a machine was refused, for support and the vendor's webhooks: kept in memory, written off this path (recorder.ts).
-    if (error instanceof AppError && error.code !== 'ERR_NO_LICENSE') recordLicenseEvent(ctx, { ...event, type: error.code === 'ERR_NO_SEAT' ? 'seat.denied' : 'activation.refused', code: error.code });
-    throw error;
-  });
+  return answerDesktopContact(ctx, license, request, ifNoneMatch, now);
 }
 
 /** `DELETE /api/client/v1/license`: frees the floating seats the machine holds for the product. */

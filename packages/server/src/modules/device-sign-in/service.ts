@@ -21,7 +21,8 @@ import { bindMachine, insertLicense } from '../licenses/repo.ts';
 import { freeUpdatesUntilAtActivation } from '../licenses/rules.ts';
 import { licenseValues } from '../licenses/view.ts';
 import { todayOf } from '@lm/contract/license';
-import { answerLicenseFile, machineLicensesFor, noLicenseForMachine, type FileAnswer } from '../license-files/service.ts';
+import { machineLicensesFor, noLicenseForMachine, type FileAnswer } from '../license-files/service.ts';
+import { answerDesktopContact } from '../license-files/desktop-contact.ts';
 import {
   decideAuthorization,
   deleteSignIn,
@@ -193,7 +194,8 @@ export async function fetchSignedInLicense(ctx: AppContext, token: string, reque
   const licenseId = held?.id ?? (await bindSeatMachine(ctx, signIn.user_id, seat, request.machineId));
   const license = (await machineLicensesFor(ctx, request.machineId, request.product, request.version)).find((candidate) => candidate.id === licenseId);
   if (!license) throw noLicenseForMachine();
-  return answerLicenseFile(ctx, license, { machineId: request.machineId, now: new Date(), refusalStatus: 403, ifNoneMatch });
+  // As an anonymous machine's contact: borrowing, its last contact and its refusals recorded alike.
+  return answerDesktopContact(ctx, license, request, ifNoneMatch, new Date());
 }
 
 type ActiveSeat = NonNullable<Awaited<ReturnType<typeof findActiveSeat>>>;
