@@ -3,14 +3,16 @@
  * harness's `signin` prints the user code and address at once, polls until the person approves on
  * /device (here through the API the page uses), keeps the token in its store and fetches the seat's
  * file with it; `check` then refreshes with the token; an unassigned seat is `SEAT_UNASSIGNED` at the
- * next refresh; a denied sign-in is `SIGNIN_DENIED`; `signout` ends the sign-in on the server.
+ * next refresh; a denied sign-in is `SIGNIN_DENIED`; `signout` ends the sign-in on the server; a
+ * signed-in check with `--borrow-days` borrows the seat's floating license as an anonymous one does.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLIENTS_DIR, clientSuite, clientsWithCommands, clientsWithHarness, HOUR, unique } from './support.ts';
+import { CLIENTS_DIR, clientSuite, clientsWithCommands, clientsWithHarness, DAY, HOUR, storedLicenseFiles, unique } from './support.ts';
 
 /** The clients whose harness usage names `signin`. */
 const CLIENTS = clientsWithCommands('signin');
@@ -59,6 +61,13 @@ function signIn(client: string, args: string[]) {
   });
   started.catch(() => undefined);
   return { started, done };
+}
+
+/** The payload of a stored `.json` (or PEM-armoured `.lic`) license file. */
+function payloadOf(file: string): { borrowedUntil?: string | null } {
+  let text = fs.readFileSync(file, 'utf8').trim();
+  if (text.startsWith('-----BEGIN')) text = Buffer.from(text.split('\n').slice(1, -1).join(''), 'base64').toString('utf8');
+  return JSON.parse(Buffer.from((JSON.parse(text) as { enc: string }).enc, 'base64').toString('utf8')) as { borrowedUntil?: string | null };
 }
 
 describe.runIf(CLIENTS.length > 0).each(CLIENTS)('client %s: desktop sign-in', (client) => {
@@ -116,6 +125,54 @@ describe.runIf(CLIENTS.length > 0).each(CLIENTS)('client %s: desktop sign-in', (
     await server.api('DELETE', `/api/organizations/${organizationId}/seats/${seat.id}`);
     const refused = await check(machine, dir, { clockOffsetSeconds: 4 * HOUR });
     expect({ exitCode: refused.exitCode, reason: refused.status.reason }).toEqual({ exitCode: 1, reason: 'SEAT_UNASSIGNED' });
+  });
+
+  it('a signed-in check with --borrow-days borrows the seat: a file that says borrowedUntil; more days than allowed BORROW_NOT_ALLOWED, the token and file kept', async () => {
+    // A FLOATING policy that lets a machine borrow for 7 days, with named seats. The API offers
+    // named seats on PERPETUAL and INDEFINITE policies only, so the kit sets the seat mode in the
+    // server's database (the server stopped), as packages/server/test/organizations-support.ts does.
+    const policy = await server.api<{ id: number }>('POST', '/api/license-policies', {
+      name: unique('Kit borrowing named users'),
+      type: 'FLOATING',
+      licenseMaxValidDays: 10,
+      refetchIntervalSeconds: HOUR,
+      refetchBeforeExpirySeconds: 24 * HOUR,
+      maxDifferentMachinesCount: 100,
+      maxDifferentMachinesIntervalHours: 24,
+      maxBorrowDays: 7,
+    });
+    await server.stop();
+    const db = new DatabaseSync(path.join(server.dataDir, 'license-manager.db'));
+    try {
+      db.prepare("UPDATE license_policies SET seat_mode = 'USER', seat_reassign_hours = 0, machines_per_user = 2 WHERE id = ?").run(policy.id);
+    } finally {
+      db.close();
+    }
+    await server.start();
+    const tan = await suite.catalogue.tan(policy.id, 3);
+    await server.api('POST', `/api/organizations/${organizationId}/tans`, { tan: tan.code });
+    const seat = await server.api<{ id: number }>('POST', `/api/organizations/${organizationId}/seats`, { tanId: tan.id, userId: adminId });
+    const machine = unique('borrow');
+    const dir = store();
+    const { started, done } = signIn(client, signInArgs(machine, dir));
+    await server.api('POST', '/api/device/approve', { userCode: (await started).userCode });
+    const signedIn = await done;
+    expect(signedIn).toMatchObject({ exitCode: 0, status: { valid: true, offline: false } });
+
+    // The held file says no borrowedUntil: the borrow is pending, so the check asks at once, with the token.
+    const borrowed = await check(machine, dir, { borrowDays: 3 });
+    expect(borrowed.status).toMatchObject({ valid: true, offline: false, licenseId: signedIn.status.licenseId });
+    const runsFor = Date.parse(borrowed.status.expiresAt!) - Date.now();
+    expect(runsFor).toBeGreaterThan(2.9 * DAY * 1000);
+    expect(runsFor).toBeLessThanOrEqual(3 * DAY * 1000);
+    expect(storedLicenseFiles(dir).map((file) => payloadOf(file).borrowedUntil)).toEqual([borrowed.status.expiresAt]);
+
+    // The refresh due (2 hours on), 30 days asked for: only the borrow is refused; the token and the borrowed file stay.
+    const refused = await check(machine, dir, { borrowDays: 30, clockOffsetSeconds: 2 * HOUR });
+    expect({ exitCode: refused.exitCode, reason: refused.status.reason, offline: refused.status.offline }).toEqual({ exitCode: 1, reason: 'BORROW_NOT_ALLOWED', offline: false });
+    expect(fs.existsSync(path.join(dir, 'desktop-token'))).toBe(true);
+    expect(storedLicenseFiles(dir).map((file) => payloadOf(file).borrowedUntil)).toEqual([borrowed.status.expiresAt]);
+    await server.api('DELETE', `/api/organizations/${organizationId}/seats/${seat.id}`);
   });
 
   it('a denied sign-in is SIGNIN_DENIED and keeps no token', async () => {

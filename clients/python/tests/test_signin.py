@@ -45,8 +45,9 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def seat_file() -> str:
-    """A file for MACHINE and PRODUCT, issued now, signed with the vectors' test key (as the server signs)."""
+def seat_file(borrowed_until: str | None = None) -> str:
+    """A file for MACHINE and PRODUCT, issued now, signed with the vectors' test key (as the server signs);
+    a borrowed one runs until ``borrowed_until`` and says so."""
     vector = parse_license_file((VECTORS / "files" / "license.json").read_text("utf-8"))
     payload = json.loads(base64.b64decode(vector.enc))
     now = datetime.now(timezone.utc)
@@ -54,11 +55,13 @@ def seat_file() -> str:
         machineId=MACHINE,
         product={**payload["product"], "name": PRODUCT},
         issuedAt=iso(now),
-        expiresAt=iso(now + timedelta(days=10)),
+        expiresAt=borrowed_until or iso(now + timedelta(days=10)),
         refetchIntervalSeconds=3600,
         refetchBeforeExpirySeconds=86400,
     )
     payload.pop("installKeyId", None)
+    if borrowed_until:
+        payload["borrowedUntil"] = borrowed_until
     enc = base64.b64encode(json.dumps(payload).encode("utf-8")).decode("ascii")
     sig = base64.b64encode(PRIVATE_KEY.sign(f"license/{enc}".encode("ascii"))).decode("ascii")  # type: ignore[union-attr]
     return json.dumps({"enc": enc, "sig": sig, "alg": "ed25519", "kid": vector.kid})
@@ -145,8 +148,8 @@ class Case(unittest.TestCase):
         self.waits.append(seconds)
         return False
 
-    def client(self, store: Any) -> LicenseClient:
-        return LicenseClient(self.server.url, PRODUCT, MACHINE, KEYS, store=store, timeout=5)
+    def client(self, store: Any, borrow_days: int | None = None) -> LicenseClient:
+        return LicenseClient(self.server.url, PRODUCT, MACHINE, KEYS, store=store, timeout=5, borrow_days=borrow_days)
 
 
 class Polling(Case):
@@ -206,6 +209,28 @@ class SignIn(Case):
         self.assertTrue(client.refresh().valid)
         headers = self.server.requests[-1][2]
         self.assertEqual((headers.get("authorization"), bool(headers.get("if-none-match"))), ("Bearer lmdt_secret", True))
+
+    def test_borrows_as_the_anonymous_path_does(self) -> None:
+        # With borrow_days the signed-in requests carry borrowDays: the borrowed file is kept, and a
+        # refused borrow is BORROW_NOT_ALLOWED with the token and the file kept.
+        self.server.token_answers = [(200, {"access_token": "lmdt_secret", "token_type": "Bearer"})]
+        until = iso(datetime.now(timezone.utc) + timedelta(days=3))
+        self.server.license_answer = (200, seat_file(until).encode("utf-8"))
+        store = DirectoryStore(self.folder)
+        client = self.client(store, borrow_days=3)
+        status = client.sign_in(lambda code: None)
+        self.assertTrue(status.valid, status.message)
+        self.assertEqual(status.license["borrowedUntil"], until)  # type: ignore[index]
+        self.server.license_answer = (422, {"error": "ERR_BORROW_NOT_ALLOWED", "message": "at most 0 days"})
+        status = client.refresh()
+        self.assertEqual((status.valid, status.reason, status.message, status.offline), (False, "BORROW_NOT_ALLOWED", "at most 0 days", False))
+        licenses = [r for r in self.server.requests if r[1] == "/api/client/v1/license"]
+        self.assertEqual(
+            [(r[2].get("authorization"), r[3].get("borrowDays"), bool(r[2].get("if-none-match"))) for r in licenses],
+            [("Bearer lmdt_secret", 3, False), ("Bearer lmdt_secret", 3, True)],
+        )
+        self.assertEqual(store.read_desktop_token(), "lmdt_secret")
+        self.assertEqual(len(store.list()), 1)
 
     def test_denied_keeps_no_token(self) -> None:
         self.server.token_answers = [(400, {"error": "access_denied"})]

@@ -73,13 +73,13 @@ beforeEach(() => {
   license = () => ({ status: 404, body: { error: 'ERR_NO_LICENSE', message: 'No license' } });
 });
 
-function setup(store: LicenseStore = memoryStore()) {
+function setup(store: LicenseStore = memoryStore(), borrowDays?: number) {
   const clock = { now: new Date('2026-03-01T08:00:00Z') };
-  const client = new LicenseClient({ serverUrl: `${baseUrl}/`, product: 'Studio', machineId: 'MACHINE-1', publicKeys: [key.publicKey], store, now: () => clock.now });
+  const client = new LicenseClient({ serverUrl: `${baseUrl}/`, product: 'Studio', machineId: 'MACHINE-1', publicKeys: [key.publicKey], store, now: () => clock.now, borrowDays });
   const waits: number[] = [];
   const codes: DeviceCode[] = [];
   const signIn = () => client.signIn({ onCode: (code) => void codes.push(code), sleep: async (ms) => void waits.push(ms) });
-  const issue = () => key.file({ issuedAt: clock.now.toISOString(), expiresAt: new Date(clock.now.getTime() + 10 * 24 * HOUR).toISOString(), refetchIntervalSeconds: 3600, refetchBeforeExpirySeconds: 86_400 });
+  const issue = (more: Record<string, unknown> = {}) => key.file({ ...more, issuedAt: clock.now.toISOString(), expiresAt: new Date(clock.now.getTime() + 10 * 24 * HOUR).toISOString(), refetchIntervalSeconds: 3600, refetchBeforeExpirySeconds: 86_400 });
   return { client, clock, store, waits, codes, signIn, issue };
 }
 const licenseRequests = () => seen.filter((entry) => entry.url === '/api/client/v1/license');
@@ -152,6 +152,24 @@ describe('LicenseClient.signIn', () => {
     // Without a token a 401 is no sign-out (nothing to end): the server's answer is not understood.
     expect(await client.check()).toMatchObject({ valid: false, reason: 'UNREACHABLE' });
     expect(licenseRequests().at(-1)!.authorization).toBeUndefined();
+  });
+
+  it('with borrowDays the signed-in requests carry it as the anonymous ones do: the borrowed file is kept, BORROW_NOT_ALLOWED keeps the token and the file', async () => {
+    const { client, store, signIn, issue, clock } = setup(memoryStore(), 3);
+    polls = [{ status: 200, body: { access_token: 'secret-token', token_type: 'Bearer' } }];
+    const until = new Date(clock.now.getTime() + 3 * 24 * HOUR).toISOString();
+    license = (request) => (request.body.borrowDays === 3 ? { status: 200, text: issue({ expiresAt: until, borrowedUntil: until }) } : { status: 200, text: issue() });
+    expect(await signIn()).toMatchObject({ valid: true, source: 'server', license: { borrowedUntil: until } });
+
+    license = () => ({ status: 422, body: { error: 'ERR_BORROW_NOT_ALLOWED', message: 'This license lets a machine borrow a seat for at most 0 days' } });
+    clock.now = new Date(clock.now.getTime() + 2 * HOUR);
+    expect(await client.check()).toMatchObject({ valid: false, reason: 'BORROW_NOT_ALLOWED', message: 'This license lets a machine borrow a seat for at most 0 days' });
+    expect(licenseRequests().map((entry) => [entry.authorization, entry.body.borrowDays, entry.ifNoneMatch !== undefined])).toEqual([
+      ['Bearer secret-token', 3, false],
+      ['Bearer secret-token', 3, true],
+    ]);
+    expect(await store.readToken!()).toBe('secret-token');
+    expect(await store.list()).toHaveLength(1);
   });
 
   it('signOut ends the sign-in on the server with the token, deletes it and the file fetched with it', async () => {

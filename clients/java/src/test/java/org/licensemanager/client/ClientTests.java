@@ -34,6 +34,7 @@ public final class ClientTests {
                 Map.entry("desktop sign-in: polling, slow_down, the token kept 0600", SignInTests::polling),
                 Map.entry("desktop sign-in: denied, expired, unreachable", SignInTests::notApproved),
                 Map.entry("desktop sign-in: the bearer, SEAT_UNASSIGNED, SIGNED_OUT, sign-out", SignInTests::signedIn),
+                Map.entry("desktop sign-in: borrowDays, the borrowed file, BORROW_NOT_ALLOWED", SignInTests::signedInBorrow),
                 Map.entry("desktop sign-in: the harness's signout", SignInTests::harnessSignOut),
                 Map.entry("shared test vectors", FormatTests::sharedVectors))) {
             int before = failures;

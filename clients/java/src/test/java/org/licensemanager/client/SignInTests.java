@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -211,6 +212,31 @@ final class SignInTests {
             check(deletes.size() == 1 && "Bearer lmdt_second".equals(deletes.get(0).authorization()), "sign-out sends DELETE with the bearer");
             check(!Files.exists(store.resolve("desktop-token")) && !Files.exists(store.resolve("license.json")), "the token and the seat's file are gone");
             check(!client.signOut(), "a second sign-out: not signed in");
+        } finally {
+            delete(store);
+        }
+    }
+
+    /** Signed in with borrowDays: every license request carries it as an anonymous one does; the borrowed file is kept; BORROW_NOT_ALLOWED keeps the token and the file. */
+    static void signedInBorrow() throws Exception {
+        Path store = newStore();
+        MutableClock clock = new MutableClock();
+        try (DeviceServer server = new DeviceServer()) {
+            Instant until = NOW.plus(Duration.ofDays(3));
+            server.license.set(new Answer(200, borrowedFile(NOW, until, 3600), null));
+            server.script(new Answer(200, "{\"access_token\":\"lmdt_secret\",\"token_type\":\"Bearer\"}", null));
+            LicenseClient client = client(server.url(), store, clock).sleeper(d -> {}).borrowDays(3).build();
+            LicenseStatus borrowed = client.signIn(code -> {});
+            check(borrowed.valid() && until.equals(borrowed.license().borrowedUntil()), "signed in, the borrowed file kept: " + borrowed);
+
+            clock.now = NOW.plus(Duration.ofHours(2));
+            server.license.set(new Answer(422, "{\"error\":\"ERR_BORROW_NOT_ALLOWED\",\"message\":\"at most 0 days\"}", null));
+            LicenseStatus refused = client.check();
+            check(!refused.valid() && refused.reason() == Reason.BORROW_NOT_ALLOWED && "at most 0 days".equals(refused.message()) && !refused.offline(), "422 is BORROW_NOT_ALLOWED: " + refused);
+            List<Call> calls = server.calls("/api/client/v1/license");
+            check(calls.size() == 2 && calls.stream().allMatch(c -> "Bearer lmdt_secret".equals(c.authorization()) && c.body().contains("\"borrowDays\":3")), "every request carries the bearer and borrowDays: " + calls);
+            check(calls.get(0).ifNoneMatch() == null && calls.get(1).ifNoneMatch() != null, "If-None-Match only once the borrow is granted");
+            check(client.isSignedIn() && Files.exists(store.resolve("license.json")), "a refused borrow keeps the token and the file");
         } finally {
             delete(store);
         }
