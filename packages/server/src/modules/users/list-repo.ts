@@ -128,13 +128,14 @@ async function searchPlan(db: Executor, dialect: Dialect, text: string): Promise
   // of an address match most accounts: no statements for them).
   const pieces = trigramPieces(text);
   const perPiece = await Promise.all(pieces.map(containing));
-  // The rarest piece by the planner's estimate (the shorter of two alike: fewer trigrams to read).
-  let rarest = { piece: text, rows: matches };
-  pieces.forEach((piece, index) => {
-    const rows = perPiece[index];
-    if (rows < rarest.rows || (rows === rarest.rows && piece.length < rarest.piece.length)) rarest = { piece, rows };
-  });
-  return plan(false, rarest.piece);
+  // The rarest piece by the planner's estimate, the longer of two alike: the estimates of rare pieces
+  // are alike (a row or two), but a short piece has fewer and commoner trigrams. "-c" of a TAN code
+  // typed into the staff search ("e3me-k9yr-c") reads the trigram of every word that starts with a
+  // c: every account (2,000,000, a second), where "-k9yr-" reads a few. (The pieces come longest first.)
+  let rarest = pieces.length ? 0 : -1;
+  for (let index = 1; index < pieces.length; index++) if (perPiece[index] < perPiece[rarest]) rarest = index;
+  // The whole search when no piece is rarer: it reads more trigrams, each at least as rare.
+  return plan(false, rarest >= 0 && perPiece[rarest] <= matches ? pieces[rarest] : text);
 }
 
 /** Words as pg_trgm splits text: letters and digits; everything else separates them. */
