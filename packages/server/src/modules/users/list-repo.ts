@@ -140,6 +140,8 @@ async function searchPlan(db: Executor, dialect: Dialect, text: string): Promise
 
 /** Words as pg_trgm splits text: letters and digits; everything else separates them. */
 const WORD = /[\p{L}\p{N}]+/gu;
+/** The letters and the digits of a word that has both ("bench", "160032" of "bench160032"). */
+const RUN = /\p{L}+|\p{N}+/gu;
 /** Estimates asked for per search: one statement each, at once. */
 const MAX_PIECES = 4;
 
@@ -151,18 +153,28 @@ const MAX_PIECES = 4;
  * "-188396@" reads 8 rare ones (0.1 ms). So the index looks up the rarest piece, and the whole
  * text is checked on the rows it finds. A piece gives trigrams only from three characters, or from
  * the start of a word after a separator (pg_trgm pads words with spaces): shorter ones are no use.
+ * A word of letters and digits also gives its runs of three or more of each, with the character on either side: the
+ * name "bench160032" read the trigrams of "bench" in every account (2,000,000: 55 ms), "h160032"
+ * reads rare ones (2 ms).
  */
 export function trigramPieces(text: string): string[] {
-  const pieces: string[] = [];
+  const pieces = new Set<string>();
+  const add = (start: number, end: number) => pieces.add(text.slice(Math.max(0, start - 1), Math.min(text.length, end + 1)));
   for (const match of text.matchAll(WORD)) {
     const start = match.index;
     const end = start + match[0].length;
-    if (match[0].length < 3 && start === 0) continue;
-    pieces.push(text.slice(Math.max(0, start - 1), Math.min(text.length, end + 1)));
+    if (match[0].length >= 3 || start > 0) add(start, end);
+    const runs = [...match[0].matchAll(RUN)];
+    if (runs.length < 2) continue;
+    for (const run of runs) {
+      const runStart = start + run.index;
+      if (run[0].length >= 3) add(runStart, runStart + run[0].length);
+    }
   }
+  pieces.delete(text);
   // A single piece is the whole search, or nearly: nothing to choose.
-  if (pieces.length < 2) return [];
-  return pieces.sort((a, b) => b.length - a.length).slice(0, MAX_PIECES);
+  if (pieces.size < 2) return [];
+  return [...pieces].sort((a, b) => b.length - a.length).slice(0, MAX_PIECES);
 }
 
 /** PostgreSQL's estimate of the rows of an `explain (format json)` statement. */
