@@ -143,12 +143,12 @@ function licenseConditions(filter: LicenseListFilter, plan: Plan) {
  */
 export async function listLicenses(db: Executor, dialect: Dialect, filter: LicenseListFilter, page: PageRequest<(typeof LICENSE_SORT_FIELDS)[number]>) {
   const defaultSort = { field: 'createdAt', descending: true } as const;
-  const count = await boundedCount(db, (executor) => executor.selectFrom('licenses').where(licenseConditions(filter, { strategy: 'filter-first', dialect, sortKey: '' })), dialect);
+  const count = await boundedCount(db, (executor) => executor.selectFrom('licenses').where(licenseConditions(filter, { strategy: 'filter-first', dialect, sortKey: '' })), dialect, undefined, 'licenses');
   const plan = planOf(dialect, count, SORT_KEYS, page.sort, defaultSort);
   const matches = (executor: Executor) => executor.selectFrom('licenses').where(licenseConditions(filter, plan));
   const { ids, nextCursor } = await pageOfIds({ db, dialect, strategy: plan.strategy, matches, id: 'licenses.id', keys: SORT_KEYS, defaultSort }, page);
   const rows = ids.length ? inPageOrder(ids, await licenseView(db).where('licenses.id', 'in', ids).execute()) : [];
-  return { rows, ...count, nextCursor };
+  return { rows, totalCount: count.totalCount, totalCountExact: count.totalCountExact, nextCursor };
 }
 
 /**

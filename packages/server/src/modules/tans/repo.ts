@@ -178,7 +178,7 @@ function tanConditions(filter: TanListFilter, plan: Plan) {
  */
 export async function listTans(db: Executor, dialect: Dialect, filter: TanListFilter, page: PageRequest<(typeof TAN_SORT_FIELDS)[number]>): Promise<ListResult<Tan>> {
   const defaultSort = { field: 'createdAt', descending: true } as const;
-  const count = await boundedCount(db, (executor) => executor.selectFrom('tans').where(tanConditions(filter, { strategy: 'filter-first', dialect, sortKey: '' })), dialect);
+  const count = await boundedCount(db, (executor) => executor.selectFrom('tans').where(tanConditions(filter, { strategy: 'filter-first', dialect, sortKey: '' })), dialect, undefined, 'tans');
   const plan = planOf(dialect, count, SORT_KEYS, page.sort, defaultSort);
   const matches = (executor: Executor) => executor.selectFrom('tans').where(tanConditions(filter, plan));
   const { ids, nextCursor } = await pageOfIds({ db, dialect, strategy: plan.strategy, matches, id: 'tans.id', keys: SORT_KEYS, defaultSort }, page);
@@ -187,7 +187,7 @@ export async function listTans(db: Executor, dialect: Dialect, filter: TanListFi
     db,
     rows.map((row) => row.id),
   );
-  return { items: rows.map((row) => toTan(row, tags.get(row.id) ?? [])), ...count, nextCursor };
+  return { items: rows.map((row) => toTan(row, tags.get(row.id) ?? [])), totalCount: count.totalCount, totalCountExact: count.totalCountExact, nextCursor };
 }
 
 export async function distinctTags(db: Executor, distributorIds: number[] | null): Promise<string[]> {

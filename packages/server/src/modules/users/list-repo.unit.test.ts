@@ -20,4 +20,10 @@ describe('trigramPieces: the parts of a user search that the trigram index can l
     expect(trigramPieces('müller')).toEqual([]);
     expect(trigramPieces('straße-weg')).toEqual(['straße-', '-weg']);
   });
+
+  it('takes the letters and the digits of a word that has both, three or more, each with the character on either side', () => {
+    expect(trigramPieces('bench160032')).toEqual(['h160032', 'bench1']);
+    expect(trigramPieces('bench11')).toEqual([]);
+    expect(trigramPieces('e3me-k9yr-c')).toEqual(['-k9yr-', 'e3me-', '-c']);
+  });
 });
