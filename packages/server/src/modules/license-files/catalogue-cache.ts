@@ -55,7 +55,7 @@ export class CatalogueCache {
   private readonly features = new Map<number, Entry<string[]>>();
   private customerId: Entry<string | null> | undefined;
   private expansions: Entry<Map<string, string[]>> | undefined;
-  private readonly ownEntitlements = new WeakMap<string[], WeakMap<object, Entitlements>>();
+  private readonly ownEntitlements = new WeakMap<string[], { values: object; entitlements: Entitlements }>();
 
   constructor(ctx: AppContext) {
     this.ctx = ctx;
@@ -95,10 +95,10 @@ export class CatalogueCache {
    * same object for every file of the product until either is loaded again. Frozen, as it is shared.
    */
   private productEntitlements(features: string[], values: Readonly<Record<string, FeatureValue>>): Entitlements {
-    let byValues = this.ownEntitlements.get(features);
-    if (!byValues) this.ownEntitlements.set(features, (byValues = new WeakMap()));
-    let entitlements = byValues.get(values);
-    if (!entitlements) byValues.set(values, (entitlements = Object.freeze(Object.fromEntries(features.map((name) => [name, values[name] ?? true])))));
+    const cached = this.ownEntitlements.get(features);
+    if (cached?.values === values) return cached.entitlements;
+    const entitlements = Object.freeze(Object.fromEntries(features.map((name) => [name, values[name] ?? true])));
+    this.ownEntitlements.set(features, { values, entitlements });
     return entitlements;
   }
 

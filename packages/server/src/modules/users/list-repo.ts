@@ -134,7 +134,7 @@ async function searchPlan(db: Executor, dialect: Dialect, text: string): Promise
   // c: every account (2,000,000, a second), where "-k9yr-" reads a few. (The pieces come longest first.)
   let rarest = pieces.length ? 0 : -1;
   for (let index = 1; index < pieces.length; index++) if (perPiece[index] < perPiece[rarest]) rarest = index;
-  // The whole search when no piece is rarer: it reads more trigrams, each at least as rare.
+  // The whole search only when every piece is commoner than it: it reads more trigrams, each at least as rare.
   return plan(false, rarest >= 0 && perPiece[rarest] <= matches ? pieces[rarest] : text);
 }
 
