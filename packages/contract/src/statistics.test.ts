@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { abilityFor } from './ability.ts';
 import { STATISTICS_CATEGORIES } from './constants.ts';
-import { dayAfter, defaultStatisticsRange, monthsBetween, shareValue, STATISTICS_METRICS, statisticsField, statisticsQuery } from './statistics.ts';
+import { dayAfter, defaultStatisticsRange, lastDayOfMonth, monthsBetween, wholeMonthsOf, shareValue, STATISTICS_METRICS, statisticsField, statisticsQuery } from './statistics.ts';
 
 describe('statistics ranges', () => {
   it('lists every month touched by an inclusive range, across years', () => {
@@ -50,5 +50,40 @@ describe('shares', () => {
     expect(shareValue('conversionRate', { trials: 0, machines: 0, converted: 0, conversionRate: 0 })).toBeNull();
     expect(shareValue('conversionRate', { trials: 5, machines: 4, converted: 0, conversionRate: 0 })).toBe(0);
     expect(shareValue('conversionRate', { trials: 5, machines: 4, converted: 1, conversionRate: 0.25 })).toBe(0.25);
+  });
+});
+
+describe('whole months of a range', () => {
+  it('splits a range into the whole months within it and the days of the partial months at its ends', () => {
+    expect(wholeMonthsOf({ from: '2025-01-01', to: '2025-12-31' })).toEqual({ months: { from: '2025-01', to: '2025-12' }, days: [] });
+    expect(wholeMonthsOf({ from: '2025-01-10', to: '2025-03-15' })).toEqual({
+      months: { from: '2025-02', to: '2025-02' },
+      days: [
+        { from: '2025-01-10', to: '2025-01-31' },
+        { from: '2025-03-01', to: '2025-03-15' },
+      ],
+    });
+    expect(wholeMonthsOf({ from: '2025-01-10', to: '2025-02-15' })).toEqual({ days: [{ from: '2025-01-10', to: '2025-01-31' }, { from: '2025-02-01', to: '2025-02-15' }] });
+    expect(wholeMonthsOf({ from: '2025-02-03', to: '2025-02-20' })).toEqual({ days: [{ from: '2025-02-03', to: '2025-02-20' }] });
+    expect(wholeMonthsOf({ from: '2024-02-01', to: '2024-02-29' })).toEqual({ months: { from: '2024-02', to: '2024-02' }, days: [] });
+    expect(wholeMonthsOf({ from: '2023-12-31', to: '2025-01-01' })).toEqual({
+      months: { from: '2024-01', to: '2024-12' },
+      days: [
+        { from: '2023-12-31', to: '2023-12-31' },
+        { from: '2025-01-01', to: '2025-01-01' },
+      ],
+    });
+  });
+
+  it('knows the last day of every month, leap years and years before 100 included', () => {
+    expect(['2023-02', '2024-02', '1900-02', '2000-02', '0040-02', '2025-04', '9999-12'].map(lastDayOfMonth)).toEqual([
+      '2023-02-28',
+      '2024-02-29',
+      '1900-02-28',
+      '2000-02-29',
+      '0040-02-29',
+      '2025-04-30',
+      '9999-12-31',
+    ]);
   });
 });

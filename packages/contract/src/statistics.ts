@@ -87,16 +87,41 @@ export const statisticsResult = z.object({
 export type StatisticsResult = z.output<typeof statisticsResult>;
 export type StatisticsMonth = StatisticsResult['months'][number];
 
+// Months counted as numbers: as text, the month after 9999-12 ("10000-01") would sort before it.
+const monthNumber = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
+const monthName = (number: number) => `${String(Math.floor(number / 12)).padStart(4, '0')}-${String((number % 12) + 1).padStart(2, '0')}`;
+
 /** `YYYY-MM` of every month touched by the inclusive range of two `YYYY-MM-DD` dates. */
 export function monthsBetween(from: string, to: string): string[] {
   const months: string[] = [];
-  // Counted as numbers: as text, the month after 9999-12 ("10000-01") would sort before it.
-  const monthNumber = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
   const last = monthNumber(to);
   for (let current = monthNumber(from); current <= last && months.length <= STATISTICS_MAX_MONTHS; current++) {
-    months.push(`${String(Math.floor(current / 12)).padStart(4, '0')}-${String((current % 12) + 1).padStart(2, '0')}`);
+    months.push(monthName(current));
   }
   return months;
+}
+
+/** The last day (`YYYY-MM-DD`) of a month (`YYYY-MM`), leap years included. */
+export function lastDayOfMonth(month: string): string {
+  const year = Number(month.slice(0, 4));
+  const index = Number(month.slice(5, 7)) - 1;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return `${month}-${[31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][index]}`;
+}
+
+/**
+ * An inclusive range of days split into the whole months within it (`YYYY-MM`, inclusive; none when
+ * no month is whole) and the days of the partial months at its ends: what a monthly summary can
+ * answer, and what only the day rows can.
+ */
+export function wholeMonthsOf(range: { from: string; to: string }): { months?: { from: string; to: string }; days: { from: string; to: string }[] } {
+  const [first, last] = [range.from.slice(0, 7), range.to.slice(0, 7)];
+  const startsWhole = range.from <= `${first}-01`;
+  const endsWhole = range.to >= lastDayOfMonth(last);
+  if (first === last) return startsWhole && endsWhole ? { months: { from: first, to: last }, days: [] } : { days: [range] };
+  const months = { from: startsWhole ? first : monthName(monthNumber(range.from) + 1), to: endsWhole ? last : monthName(monthNumber(range.to) - 1) };
+  const days = [...(startsWhole ? [] : [{ from: range.from, to: lastDayOfMonth(first) }]), ...(endsWhole ? [] : [{ from: `${last}-01`, to: range.to }])];
+  return months.from <= months.to ? { months, days } : { days };
 }
 
 /** The default range: the twelve months up to today (UTC), from the first day of the oldest. */

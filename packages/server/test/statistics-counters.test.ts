@@ -4,16 +4,12 @@
  * counters for the rows it already had.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Migrator, type Migration } from 'kysely/migration';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STATISTICS_CATEGORIES } from '@lm/contract';
 import type { StatisticsResult } from '@lm/contract/statistics';
 import type { App } from '../src/app.ts';
-import { isPostgres } from '../src/platform/db/dialect.ts';
-import { buildTestApp, client, createUser, describeBothDatabases, freshDatabase, loggedIn, testConfig, withSchemaLock } from './harness.ts';
+import { buildTestApp, client, createUser, describeBothDatabases, freshDatabase, loggedIn, testConfig } from './harness.ts';
+import { migrateBefore } from './older-installation.ts';
 import { expectedStatistics, seedStatistics } from './statistics-fixtures.ts';
 
 const RANGES = [
@@ -220,17 +216,7 @@ describeBothDatabases('statistics counters', (t) => {
     it('counts the rows it had before the migration', async () => {
       const fresh = await freshDatabase(t.kind);
       try {
-        const folder = path.join(import.meta.dirname, '../migrations');
-        const migrations: Record<string, Migration> = {};
-        for (const file of fs.readdirSync(folder).filter((name) => /^\d{4}_.*\.ts$/.test(name)).sort()) {
-          migrations[file.replace(/\.ts$/, '')] = await import(pathToFileURL(path.join(folder, file)).href);
-        }
-        const before = Object.keys(migrations).filter((name) => name < '0006').at(-1)!;
-        const schema = isPostgres(fresh.database.db) ? (fresh.config as { schema?: string }).schema : undefined;
-        const migrator = new Migrator({ db: fresh.database.db, provider: { getMigrations: async () => migrations }, migrationTableSchema: schema });
-        // Migrations scan every schema: on PostgreSQL they take turns with the other test files' DDL.
-        const locked = <T,>(work: () => Promise<T>) => (t.kind === 'postgres' ? withSchemaLock(work) : work());
-        expect((await locked(() => migrator.migrateTo(before))).error).toBeUndefined();
+        await migrateBefore(fresh, '0006');
         // The rows exist before migration 0006: its backfill, not the triggers, must count them.
         const old = await fresh.database.db.selectFrom('users').select('id').execute();
         expect(old).toEqual([]);

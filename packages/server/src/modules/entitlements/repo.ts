@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { FeatureValueType } from '@lm/contract/feature';
+import { wholeMonthsOf } from '@lm/contract/statistics';
 import type { Executor } from '../../platform/db/database.ts';
 
 /** The value types of the features named, by name (unknown names are missing). */
@@ -79,41 +80,75 @@ export function overagesOfTan(db: Executor, tanId: number, month: string) {
 }
 
 
+/** An inclusive range of days (`YYYY-MM-DD`) or of months (`YYYY-MM`). */
+interface DayRange {
+  from: string;
+  to: string;
+}
+type MonthRange = DayRange;
+
 /** Whose over-limit grants the statistics count: one product's TANs, one distributor's, or all. */
 export interface OverageFilter {
   productId?: number;
   distributorId?: number;
 }
 
-/** The over-limit grants on the days of an inclusive range (`YYYY-MM-DD`), of the TANs the filter names. */
-function overagesWithin(db: Executor, range: { from: string; to: string }, filter: OverageFilter) {
-  let query = db.selectFrom('license_overages as o').where('o.day', '>=', range.from).where('o.day', '<=', range.to);
-  if (filter.productId !== undefined || filter.distributorId !== undefined) {
-    query = query.where('o.tan_id', 'in', (eb) => {
-      let tans = eb.selectFrom('tans').select('tans.id');
-      if (filter.productId !== undefined) tans = tans.where('tans.product_id', '=', filter.productId);
-      if (filter.distributorId !== undefined) tans = tans.where('tans.distributor_id', '=', filter.distributorId);
-      return tans;
-    });
-  }
-  return query;
+/** The TANs whose over-limit grants the filter counts, as a subquery; undefined for every TAN. */
+function tansOf(db: Executor, filter: OverageFilter) {
+  if (filter.productId === undefined && filter.distributorId === undefined) return undefined;
+  let tans = db.selectFrom('tans').select('tans.id');
+  if (filter.productId !== undefined) tans = tans.where('tans.product_id', '=', filter.productId);
+  if (filter.distributorId !== undefined) tans = tans.where('tans.distributor_id', '=', filter.distributorId);
+  return tans;
+}
+
+/** The grants of the TANs the filter names on the days of some inclusive ranges (`YYYY-MM-DD`). */
+function grantsOnDays(db: Executor, ranges: DayRange[], filter: OverageFilter) {
+  const tans = tansOf(db, filter);
+  const query = db.selectFrom('license_overages as o').where((eb) => eb.or(ranges.map((range) => eb.and([eb('o.day', '>=', range.from), eb('o.day', '<=', range.to)]))));
+  return tans ? query.where('o.tan_id', 'in', tans) : query;
+}
+
+/** The per-month sums of the TANs the filter names, over an inclusive range of months (`YYYY-MM`). */
+function grantsInMonths(db: Executor, months: MonthRange, filter: OverageFilter) {
+  const tans = tansOf(db, filter);
+  const query = db.selectFrom('license_overage_months as m').where('m.month', '>=', months.from).where('m.month', '<=', months.to);
+  return tans ? query.where('m.tan_id', 'in', tans) : query;
 }
 
 const monthOfDay = sql<string>`substr(o.day, 1, 7)`;
+const toNumber = (value: number | string | bigint | null) => Number(value ?? 0);
 
-/** Per month (`YYYY-MM`): the over-limit grants and the TANs they were granted for. */
-export async function overagesByMonth(db: Executor, range: { from: string; to: string }, filter: OverageFilter): Promise<{ month: string; grants: number; tans: number }[]> {
-  const rows = await overagesWithin(db, range, filter)
-    .select([monthOfDay.as('month'), (eb) => eb.fn.countAll<number | string>().as('grants'), (eb) => eb.fn.count<number | string>('o.tan_id').distinct().as('tans')])
-    .groupBy(monthOfDay)
-    .execute();
-  return rows.map((row) => ({ month: row.month, grants: Number(row.grants), tans: Number(row.tans) }));
-}
-
-/** The TANs with at least one over-limit grant in the range, each once. */
-export async function overageTanCount(db: Executor, range: { from: string; to: string }, filter: OverageFilter): Promise<number> {
-  const row = await overagesWithin(db, range, filter)
-    .select((eb) => eb.fn.count<number | string>('o.tan_id').distinct().as('tans'))
-    .executeTakeFirst();
-  return Number(row?.tans ?? 0);
+/**
+ * Per month (`YYYY-MM`): the over-limit grants and the TANs they were granted for; in total, each
+ * TAN once over the whole range. Whole months are read from the monthly sums the triggers of
+ * migration 0039 keep, the partial months at the ends of the range from the grants themselves.
+ */
+export async function overageCounts(db: Executor, range: DayRange, filter: OverageFilter): Promise<{ months: { month: string; grants: number; tans: number }[]; tans: number }> {
+  const { months, days } = wholeMonthsOf(range);
+  const monthly = months
+    ? grantsInMonths(db, months, filter)
+        .select(['m.month', (eb) => eb.fn.sum<number | string>('m.grants').as('grants'), (eb) => eb.fn.countAll<number | string>().as('tans')])
+        .groupBy('m.month')
+        .execute()
+    : Promise.resolve([]);
+  const daily = days.length
+    ? grantsOnDays(db, days, filter)
+        .select([monthOfDay.as('month'), (eb) => eb.fn.countAll<number | string>().as('grants'), (eb) => eb.fn.count<number | string>('o.tan_id').distinct().as('tans')])
+        .groupBy(monthOfDay)
+        .execute()
+    : Promise.resolve([]);
+  // Each TAN once: the union drops TANs found in both sources, grouping first keeps each side small.
+  const byMonth = months && grantsInMonths(db, months, filter).select('m.tan_id').groupBy('m.tan_id');
+  const byDay = days.length ? grantsOnDays(db, days, filter).select('o.tan_id as tan_id').groupBy('o.tan_id') : undefined;
+  const distinct = byMonth && byDay ? byMonth.union(byDay) : (byMonth ?? byDay!);
+  const [monthRows, dayRows, total] = await Promise.all([
+    monthly,
+    daily,
+    db.selectFrom(distinct.as('t')).select((eb) => eb.fn.countAll<number | string>().as('tans')).executeTakeFirst(),
+  ]);
+  return {
+    months: [...monthRows, ...dayRows].map((row) => ({ month: row.month, grants: toNumber(row.grants), tans: toNumber(row.tans) })),
+    tans: toNumber(total?.tans ?? 0),
+  };
 }

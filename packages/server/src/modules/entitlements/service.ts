@@ -21,7 +21,7 @@ import { featureExpansionGraph } from '../features/service.ts';
 import { resolvedFeatureNames } from '../license-files/repo.ts';
 import { loadLicense, loadLicenseForChange } from '../licenses/service.ts';
 import { licenseSubject } from '../licenses/view.ts';
-import { overagesByMonth, overagesOfTan, overageTanCount, findLicenseGrants, findPolicyGrants, findProductFeatureValues, featureValueTypes, setLicenseGrants, setTanGrants, setTanGrantsOnLicenses, type OverageFilter } from './repo.ts';
+import { overageCounts, overagesOfTan, findLicenseGrants, findPolicyGrants, findProductFeatureValues, featureValueTypes, setLicenseGrants, setTanGrants, setTanGrantsOnLicenses, type OverageFilter } from './repo.ts';
 
 const unknownFeatures = (unknown: { name: string; path: string }[]) => {
   const list = unknown.map(({ name }) => name).join(', ');
@@ -193,6 +193,6 @@ export async function overageCountsByMonth(
   range: { from: string; to: string },
   filter: OverageFilter,
 ): Promise<{ months: Map<string, Record<string, number>>; tans: number }> {
-  const [rows, tans] = await Promise.all([overagesByMonth(db, range, filter), overageTanCount(db, range, filter)]);
-  return { months: new Map(rows.map((row) => [row.month, { grants: row.grants, tans: row.tans }])), tans };
+  const counts = await overageCounts(db, range, filter);
+  return { months: new Map(counts.months.map((row) => [row.month, { grants: row.grants, tans: row.tans }])), tans: counts.tans };
 }

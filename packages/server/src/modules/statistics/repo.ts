@@ -1,7 +1,8 @@
 /**
  * The statistics SQL. The counters are kept by the database triggers of migration 0006 (day, product,
  * distributor); a read first folds the pending deltas into statistics_daily, then sums days into
- * months (`substr(day, 1, 7)`). Users of one product are counted from the users table itself.
+ * months (`substr(day, 1, 7)`). Users of one product are counters too, of the holders that migration
+ * 0039 keeps.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../platform/db/database.ts';
@@ -23,6 +24,8 @@ export type CounterMetric =
   | 'tan_free_updates_licenses'
   | 'new_users'
   | 'active_users'
+  | 'new_user_products'
+  | 'active_user_products'
   | 'trial_machines'
   | 'trial_converted'
   | 'active_machines'
@@ -97,17 +100,4 @@ export async function counterBefore(db: Executor, metric: CounterMetric, day: st
   if (filter.productId) query = query.where('product_id', '=', filter.productId);
   if (filter.distributorId !== undefined) query = query.where('distributor_id', '=', filter.distributorId);
   return Number((await query.executeTakeFirst())?.count ?? 0);
-}
-
-/** Users by the month of a timestamp column, only those holding a license of the product. */
-export async function productUsersByMonth(db: Executor, column: 'created_at' | 'last_login_at', range: { from: string; before: string }, productId: number): Promise<MonthCounts> {
-  const rows = await db
-    .selectFrom('users')
-    .select([monthOf(`users.${column}`).as('month'), (eb) => eb.fn.countAll<number>().as('count')])
-    .where(`users.${column}`, '>=', range.from)
-    .where(`users.${column}`, '<', range.before)
-    .where('users.id', 'in', (eb) => eb.selectFrom('licenses').select('licenses.owner_id').where('licenses.product_id', '=', productId))
-    .groupBy(monthOf(`users.${column}`))
-    .execute();
-  return byMonth(rows.map((row) => ({ ...row, metric: 'users' })), {});
 }

@@ -1,6 +1,5 @@
 import type { StatisticsCategory } from '@lm/contract';
 import {
-  dayAfter,
   defaultStatisticsRange,
   monthsBetween,
   STATISTICS_MAX_MONTHS,
@@ -14,7 +13,7 @@ import type { Executor } from '../../platform/db/database.ts';
 import { validationError } from '../../platform/http/errors.ts';
 import { overageCountsByMonth } from '../entitlements/service.ts';
 import { downloadCountsByMonth } from '../releases/service.ts';
-import { counterBefore, countersByMonth, foldCounterDeltas, productUsersByMonth, type DayRange, type MonthCounts } from './repo.ts';
+import { counterBefore, countersByMonth, foldCounterDeltas, type DayRange, type MonthCounts } from './repo.ts';
 
 /** Whose data a caller may count: a distributor only its own TANs' activations and over-limit grants. */
 export interface StatisticsScope {
@@ -73,10 +72,9 @@ async function compute(
     }
     case 'new-users':
     case 'active-users': {
-      const counts = productId
-        ? await productUsersByMonth(db, category === 'new-users' ? 'created_at' : 'last_login_at', { from: range.from, before: dayAfter(range.to) }, productId)
-        : await countersByMonth(db, category === 'new-users' ? { new_users: 'users' } : { active_users: 'users' }, range);
-      const rows = fillMonths(months, metrics, counts);
+      // With a product: the accounts holding one of its licenses now (migration 0039), by the same days.
+      const counter = `${category === 'new-users' ? 'new' : 'active'}_${productId ? 'user_products' : 'users'}` as const;
+      const rows = fillMonths(months, metrics, await countersByMonth(db, { [counter]: 'users' }, range, { productId }));
       return { months: rows, totals: totalsOf(rows, metrics) };
     }
     case 'downloads': {

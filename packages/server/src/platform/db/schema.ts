@@ -7,7 +7,7 @@
 import type { UsersTable, SessionsTable, UserTwoFactorTable, UserRecoveryCodesTable, LimitEventsTable, LoginDevicesTable, UserTokensTable, MailOutboxTable } from './schema/accounts.ts';
 import type { SettingsTable, SettingFilesTable, ChangeLogTable, FeaturesTable, FeatureExpansionsTable, LicensePoliciesTable, ProductsTable, ProductFeaturesTable, ProductDownloadLinksTable, ReleasesTable, ReleaseArtifactsTable, ReleaseDownloadsTable } from './schema/catalogue.ts';
 import type { OrganizationsTable, OrganizationMembersTable, OrganizationInvitationsTable, OrganizationSeatsTable, DeviceAuthorizationsTable, DesktopSignInsTable } from './schema/organizations.ts';
-import type { TansTable, TanTagsTable, LicensesTable, LicenseMachinesTable, LicenseTrialsTable, SigningKeysTable, AnyLicLinksTable, FloatingSeatsTable, LicenseOveragesTable, InstanceLeasesTable, OfflineProofNoncesTable, LicenseLastSeenTable, StatisticsDeltasTable, StatisticsDailyTable, StatisticsTrialsTable, StatisticsMachinesTable, StatisticsMachineProductsTable } from './schema/licensing.ts';
+import type { TansTable, TanTagsTable, LicensesTable, LicenseMachinesTable, LicenseTrialsTable, SigningKeysTable, AnyLicLinksTable, FloatingSeatsTable, LicenseOveragesTable, InstanceLeasesTable, OfflineProofNoncesTable, LicenseLastSeenTable, StatisticsDeltasTable, StatisticsDailyTable, StatisticsTrialsTable, StatisticsMachinesTable, StatisticsMachineProductsTable, StatisticsUserProductsTable, LicenseOverageMonthsTable } from './schema/licensing.ts';
 import type { WebhookOrdersTable, ApiTokensTable, WebhookEndpointsTable, WebhookEventsTable, WebhookDeliveriesTable, WebhookAttemptsTable, ShopPendingRefsTable, ShopPaymentRefsTable, ShopConnectionsTable, ShopMappingsTable, ShopEventsTable, ShopOrdersTable, ShopAddOnsTable } from './schema/integration.ts';
 import type { SsoIdentitiesTable, SsoLoginsTable, SsoSecondFactorsTable, LicenseEventsTable } from './schema/sso.ts';
 
@@ -54,6 +54,8 @@ export interface DB {
   statistics_trials: StatisticsTrialsTable;
   statistics_machines: StatisticsMachinesTable;
   statistics_machine_products: StatisticsMachineProductsTable;
+  statistics_user_products: StatisticsUserProductsTable;
+  license_overage_months: LicenseOverageMonthsTable;
   api_tokens: ApiTokensTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;

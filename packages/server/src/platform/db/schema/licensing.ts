@@ -194,3 +194,19 @@ export interface StatisticsMachineProductsTable {
   product_id: number;
   last_seen_at: string;
 }
+
+/** Migration 0039: each account holding a license of a product now, with the days it counts on. */
+export interface StatisticsUserProductsTable {
+  user_id: number;
+  product_id: number;
+  licenses: number;
+  created_day: string;
+  login_day: string | null;
+}
+
+/** Migration 0039: the over-limit grants of a TAN in a month (`YYYY-MM`), kept by triggers on license_overages. */
+export interface LicenseOverageMonthsTable {
+  tan_id: number;
+  month: string;
+  grants: number;
+}
