@@ -286,8 +286,11 @@ async function pageOfIdsOn<F extends string>(db: Executor, options: PageOptions<
     if (dialect === 'postgres' && strategy === 'filter-first') {
       // Few matches: found first, then sorted. PostgreSQL's planner guesses a share for a contains
       // search and walked the sort key's index when the matches clustered at its far end (240 ms);
-      // a materialized CTE takes the matches by the filters' indexes, whatever it guesses.
-      let page = db.with((cte) => cte('page_matches').materialized(), () => selected).selectFrom('page_matches').select(['page_matches.id', 'page_matches.sort_value']);
+      // planned apart (OFFSET 0 keeps the subquery from being merged into the sorted query), the
+      // matches are taken by the filters' indexes, whatever it guesses, and stream into the page's
+      // top-N sort. A materialized CTE did the same but first wrote them all out: 111,000 matches
+      // spilled 5 MB to disk (93 ms, 71 without).
+      let page = db.selectFrom(selected.offset(0).as('page_matches')).select(['page_matches.id', 'page_matches.sort_value']);
       if (!onlyId && !byId) page = page.orderBy(orderTerm({ sql: 'page_matches.sort_value', nullable: key.nullable }, descending, dialect));
       return page.orderBy(orderTerm({ sql: 'page_matches.id' }, descending, dialect)) as unknown as AnyQuery;
     }
