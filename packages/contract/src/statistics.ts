@@ -87,6 +87,14 @@ export const statisticsResult = z.object({
 export type StatisticsResult = z.output<typeof statisticsResult>;
 export type StatisticsMonth = StatisticsResult['months'][number];
 
+/** An inclusive range of days (`YYYY-MM-DD`), or of months (`YYYY-MM`) where named so. */
+export interface DateRange {
+  /** The first, inclusive. */
+  from: string;
+  /** The last, inclusive. */
+  to: string;
+}
+
 // Months counted as numbers: as text, the month after 9999-12 ("10000-01") would sort before it.
 const monthNumber = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
 const monthName = (number: number) => `${String(Math.floor(number / 12)).padStart(4, '0')}-${String((number % 12) + 1).padStart(2, '0')}`;
@@ -114,7 +122,7 @@ export function lastDayOfMonth(month: string): string {
  * no month is whole) and the days of the partial months at its ends: what a monthly summary can
  * answer, and what only the day rows can.
  */
-export function wholeMonthsOf(range: { from: string; to: string }): { months?: { from: string; to: string }; days: { from: string; to: string }[] } {
+export function wholeMonthsOf(range: DateRange): { months?: DateRange; days: DateRange[] } {
   const [first, last] = [range.from.slice(0, 7), range.to.slice(0, 7)];
   const startsWhole = range.from <= `${first}-01`;
   const endsWhole = range.to >= lastDayOfMonth(last);

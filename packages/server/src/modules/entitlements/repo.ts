@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { FeatureValueType } from '@lm/contract/feature';
-import { wholeMonthsOf } from '@lm/contract/statistics';
+import { wholeMonthsOf, type DateRange } from '@lm/contract/statistics';
 import type { Executor } from '../../platform/db/database.ts';
 
 /** The value types of the features named, by name (unknown names are missing). */
@@ -80,13 +80,6 @@ export function overagesOfTan(db: Executor, tanId: number, month: string) {
 }
 
 
-/** An inclusive range of days (`YYYY-MM-DD`) or of months (`YYYY-MM`). */
-interface DayRange {
-  from: string;
-  to: string;
-}
-type MonthRange = DayRange;
-
 /** Whose over-limit grants the statistics count: one product's TANs, one distributor's, or all. */
 export interface OverageFilter {
   productId?: number;
@@ -103,14 +96,14 @@ function tansOf(db: Executor, filter: OverageFilter) {
 }
 
 /** The grants of the TANs the filter names on the days of some inclusive ranges (`YYYY-MM-DD`). */
-function grantsOnDays(db: Executor, ranges: DayRange[], filter: OverageFilter) {
+function grantsOnDays(db: Executor, ranges: DateRange[], filter: OverageFilter) {
   const tans = tansOf(db, filter);
   const query = db.selectFrom('license_overages as o').where((eb) => eb.or(ranges.map((range) => eb.and([eb('o.day', '>=', range.from), eb('o.day', '<=', range.to)]))));
   return tans ? query.where('o.tan_id', 'in', tans) : query;
 }
 
 /** The per-month sums of the TANs the filter names, over an inclusive range of months (`YYYY-MM`). */
-function grantsInMonths(db: Executor, months: MonthRange, filter: OverageFilter) {
+function grantsInMonths(db: Executor, months: DateRange, filter: OverageFilter) {
   const tans = tansOf(db, filter);
   const query = db.selectFrom('license_overage_months as m').where('m.month', '>=', months.from).where('m.month', '<=', months.to);
   return tans ? query.where('m.tan_id', 'in', tans) : query;
@@ -124,7 +117,7 @@ const toNumber = (value: number | string | bigint | null) => Number(value ?? 0);
  * TAN once over the whole range. Whole months are read from the monthly sums the triggers of
  * migration 0039 keep, the partial months at the ends of the range from the grants themselves.
  */
-export async function overageCounts(db: Executor, range: DayRange, filter: OverageFilter): Promise<{ months: { month: string; grants: number; tans: number }[]; tans: number }> {
+export async function overageCounts(db: Executor, range: DateRange, filter: OverageFilter): Promise<{ months: { month: string; grants: number; tans: number }[]; tans: number }> {
   const { months, days } = wholeMonthsOf(range);
   const monthly = months
     ? grantsInMonths(db, months, filter)

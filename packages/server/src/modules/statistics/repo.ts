@@ -7,13 +7,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../platform/db/database.ts';
 import { isPostgres } from '../../platform/db/dialect.ts';
-
-export interface DayRange {
-  /** First day, inclusive (`YYYY-MM-DD`). */
-  from: string;
-  /** Last day, inclusive. */
-  to: string;
-}
+import type { DateRange } from '@lm/contract/statistics';
 
 /** The metric names of the counters, as the triggers write them. */
 export type CounterMetric =
@@ -77,7 +71,7 @@ function byMonth(rows: { month: string; metric: string; count: number | string |
 }
 
 /** Counters per month within the range, renamed to the answer's metric names (`names`: counter → metric). */
-export async function countersByMonth(db: Executor, names: Partial<Record<CounterMetric, string>>, range: DayRange, filter: CounterFilter = {}): Promise<MonthCounts> {
+export async function countersByMonth(db: Executor, names: Partial<Record<CounterMetric, string>>, range: DateRange, filter: CounterFilter = {}): Promise<MonthCounts> {
   let query = db
     .selectFrom('statistics_daily')
     .select([monthOf('day').as('month'), 'metric', (eb) => eb.fn.sum<number>('count').as('count')])

@@ -4,6 +4,7 @@ import {
   monthsBetween,
   STATISTICS_MAX_MONTHS,
   STATISTICS_METRICS,
+  type DateRange,
   type StatisticsMonth,
   type StatisticsQuery,
   type StatisticsResult,
@@ -13,7 +14,7 @@ import type { Executor } from '../../platform/db/database.ts';
 import { validationError } from '../../platform/http/errors.ts';
 import { overageCountsByMonth } from '../entitlements/service.ts';
 import { downloadCountsByMonth } from '../releases/service.ts';
-import { counterBefore, countersByMonth, foldCounterDeltas, type DayRange, type MonthCounts } from './repo.ts';
+import { counterBefore, countersByMonth, foldCounterDeltas, type MonthCounts } from './repo.ts';
 
 /** Whose data a caller may count: a distributor only its own TANs' activations and over-limit grants. */
 export interface StatisticsScope {
@@ -38,7 +39,7 @@ const totalsOf = (months: StatisticsMonth[], metrics: readonly string[]): Row =>
 async function compute(
   db: Executor,
   category: StatisticsCategory,
-  range: DayRange,
+  range: DateRange,
   months: string[],
   productId: number | undefined,
   scope: StatisticsScope,
