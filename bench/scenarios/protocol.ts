@@ -26,8 +26,8 @@
  *                   implementation of the protocol in this app (its answers are not counted in
  *                   /metrics, which the product's are: so a little above the real ceiling). Diagnostic
  *
- * Targets (DESIGN.md section 9, issue 41): in the worst round a conditional refresh reaches 0.8 of
- * the yardstick's 304 throughput with p99 under 25 ms, and a full fetch 0.8 of its signing
+ * Targets (DESIGN.md section 9, issue 55): in the worst round a conditional refresh reaches 0.5 of
+ * the yardstick's 304 throughput with p99 under 25 ms, and a full fetch 0.6 of its signing
  * throughput. The protocol's answers carry the License-Server-Time header (it cannot be turned off).
  * The conditional loads use the ETags that the full loads collected (random machines of the whole
  * fleet); its machines' last-seen rows are then already written for the day, as in a fleet that
@@ -44,8 +44,8 @@
  *   BENCH_YARDSTICK_SIGN=sync          (the yardstick signs on the event loop, not in the thread pool)
  *   BENCH_YARDSTICK_EXTRA_US=5         (the yardstick busy that many µs longer per request: on the 2-core
  *                                       machine of November 2026, 5 µs took it to 0.74-0.78 of itself
- *                                       and 10 µs to 0.62, so a 0.8 ratio leaves the product less than
- *                                       5 µs of work beyond the yardstick's own)
+ *                                       and 10 µs to 0.62: every µs of work beyond the
+ *                                       yardstick's own shows in the ratio)
  *
  * The seeded databases (the product's and the yardstick's) are kept in BENCH_DATA_DIR (default: the
  * system's temporary folder) for the next run; BENCH_PROTOCOL_FRESH=1 seeds anew.
@@ -147,27 +147,32 @@ interface Load {
   errors: number;
   /** CPU time of the server process (all its threads) per answered request, in µs; NaN off Linux. */
   cpuPerRequest: number;
+  /** Of it, the kernel's (system calls: the sockets' reads and writes). */
+  systemCpuPerRequest: number;
 }
 
-/** The CPU time a process has used so far, in µs (Linux /proc; clock ticks of 10 ms). */
-function processCpuMicros(pid: number | undefined): number {
+/** The CPU time a process has used so far in user space and in the kernel, in µs (Linux /proc; clock ticks of 10 ms). */
+function processCpuMicros(pid: number | undefined): { user: number; system: number } {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+    return { user: Number(fields[11]) * 10_000, system: Number(fields[12]) * 10_000 };
   } catch {
-    return Number.NaN;
+    return { user: Number.NaN, system: Number.NaN };
   }
 }
 
 async function load(server: ChildProcess, options: autocannon.Options): Promise<Load> {
   const cpuBefore = processCpuMicros(server.pid);
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
-  const cpuPerRequest = (processCpuMicros(server.pid) - cpuBefore) / Math.max(result.requests.total, 1);
+  const cpuAfter = processCpuMicros(server.pid);
+  const answered = Math.max(result.requests.total, 1);
+  const systemCpuPerRequest = (cpuAfter.system - cpuBefore.system) / answered;
+  const cpuPerRequest = (cpuAfter.user - cpuBefore.user) / answered + systemCpuPerRequest;
   const statuses: Record<string, number> = {};
   for (const [key, value] of Object.entries(result as unknown as Record<string, unknown>)) {
     if (/^[1-5]xx$/.test(key) && typeof value === 'number' && value) statuses[key] = value;
   }
-  return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, statuses, errors: result.errors, cpuPerRequest };
+  return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, statuses, errors: result.errors, cpuPerRequest, systemCpuPerRequest };
 }
 
 const randomAddress = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
@@ -241,7 +246,7 @@ const yardstickFile = (dataDir: string) => path.join(dataDir, 'yardstick.db');
 
 const describeLoad = (name: string, result: Load) =>
   `${name.padEnd(16)} ${Math.round(result.rps).toString().padStart(6)} req/s  p50 ${result.p50.toFixed(1).padStart(5)} ms  p99 ${result.p99.toFixed(1).padStart(5)} ms  ` +
-  `${Math.round(result.cpuPerRequest)} µs CPU/request  ${JSON.stringify(result.statuses)}${result.errors ? ` ${result.errors} errors` : ''}`;
+  `${Math.round(result.cpuPerRequest)} µs CPU/request (${Math.round(result.systemCpuPerRequest)} in the kernel)  ${JSON.stringify(result.statuses)}${result.errors ? ` ${result.errors} errors` : ''}`;
 
 interface Round {
   bare: Load;
@@ -286,11 +291,11 @@ function figures(rounds: Round[]): Figure[] {
     { name: 'conditional refresh: p99 latency (highest round)', value: highest((r) => r.conditional.p99), unit: 'ms', target: { max: 25 } },
     { name: 'conditional refresh: server CPU per request (highest)', value: highest((r) => r.conditional.cpuPerRequest), unit: 'µs' },
     { name: 'yardstick 304: server CPU per request (highest round)', value: highest((r) => r.yardstickNotModified.cpuPerRequest), unit: 'µs' },
-    { name: 'conditional refresh / yardstick 304 (worst round)', value: worst((r) => r.conditional.rps / r.yardstickNotModified.rps), unit: 'ratio', target: { min: 0.8 } },
+    { name: 'conditional refresh / yardstick 304 (worst round)', value: worst((r) => r.conditional.rps / r.yardstickNotModified.rps), unit: 'ratio', target: { min: 0.5 } },
     { name: 'yardstick signing: req/s (lowest round)', value: worst((r) => r.yardstickSign.rps), unit: 'req/s' },
     { name: 'full fetch (signed): req/s (lowest round)', value: worst((r) => r.full.rps), unit: 'req/s' },
     { name: 'full fetch: p99 latency (highest round)', value: highest((r) => r.full.p99), unit: 'ms' },
-    { name: 'full fetch / yardstick signing (worst round)', value: worst((r) => r.full.rps / r.yardstickSign.rps), unit: 'ratio', target: { min: 0.8 } },
+    { name: 'full fetch / yardstick signing (worst round)', value: worst((r) => r.full.rps / r.yardstickSign.rps), unit: 'ratio', target: { min: 0.6 } },
     // The same comparison by the server's CPU per request: steadier than throughput on a busy machine. Diagnostic.
     { name: 'yardstick 304 CPU / conditional CPU per request (worst)', value: worst((r) => r.yardstickNotModified.cpuPerRequest / r.conditional.cpuPerRequest), unit: 'ratio' },
     { name: 'yardstick signing CPU / full fetch CPU per request (worst)', value: worst((r) => r.yardstickSign.cpuPerRequest / r.full.cpuPerRequest), unit: 'ratio' },
@@ -328,7 +333,7 @@ const scenario: Scenario = {
       await load(server, { ...yardstickInProtocolLoad(base, true), duration: 2 });
 
       const only = process.env.BENCH_PROTOCOL_ONLY?.split(',');
-      const skipped: Load = { rps: Number.NaN, p99: Number.NaN, p50: Number.NaN, statuses: {}, errors: 0, cpuPerRequest: Number.NaN };
+      const skipped: Load = { rps: Number.NaN, p99: Number.NaN, p50: Number.NaN, statuses: {}, errors: 0, cpuPerRequest: Number.NaN, systemCpuPerRequest: Number.NaN };
       const measure = (name: string, options: autocannon.Options) => (!only || only.includes(name) ? load(server!, options) : Promise.resolve(skipped));
       const rounds: Round[] = [];
       if (process.env.BENCH_CPU_PROFILE) server.send('profile:start');
