@@ -175,5 +175,14 @@ describeBothDatabases('statistics', (t) => {
       expectError(await admin.get('/api/statistics/new-users', { query: { productId: 'abc' } }), 400, 'ERR_VALIDATION');
       expectError(await admin.get('/api/statistics/new-users', { query: { productId: '0' } }), 400, 'ERR_VALIDATION');
     });
+
+    it('refuses a product that does not exist (404) instead of answering zeros', async () => {
+      const unknown = Math.max(...seeded.products) + 1000;
+      for (const category of ['new-users', 'overage', 'tan-activations'] as const) {
+        const refused = expectError(await admin.get(`/api/statistics/${category}`, { query: { productId: String(unknown) } }), 404, 'ERR_NOT_FOUND');
+        expect(refused.message).toBe('Product not found');
+      }
+      expect((await admin.get('/api/statistics/new-users', { query: { productId: String(seeded.products[0]) } })).statusCode).toBe(200);
+    });
   });
 });

@@ -19,7 +19,7 @@ export function statisticsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'One statistics category per month and in total',
           description:
             'Categories: tan-activations, tan-free-updates-expired, trial-licenses (with the conversion rate), new-users, active-users, active-machines, downloads (release downloads started, by whole months), overage (floating seats granted beyond the count of a TAN, and the TANs they were granted for). ' +
-            '`from` and `to` are inclusive days (default: the last twelve months); `productId` narrows to one product. ' +
+            '`from` and `to` are inclusive days (default: the last twelve months); `productId` narrows to one product (404 ERR_NOT_FOUND when there is no such product). ' +
             'Each number needs `view-chart` on `Statistics` with its field, e.g. `Tans.Activated.activations`; distributors see only the activations and over-limit grants of their own TANs.',
           params: statisticsParams,
           querystring: statisticsQuery,

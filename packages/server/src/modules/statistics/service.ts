@@ -11,10 +11,10 @@ import {
 } from '@lm/contract/statistics';
 import type { AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
-import { validationError } from '../../platform/http/errors.ts';
+import { notFound, validationError } from '../../platform/http/errors.ts';
 import { overageCountsByMonth } from '../entitlements/service.ts';
 import { downloadCountsByMonth } from '../releases/service.ts';
-import { counterBefore, countersByMonth, foldCounterDeltas, type MonthCounts } from './repo.ts';
+import { counterBefore, countersByMonth, foldCounterDeltas, productExists, type MonthCounts } from './repo.ts';
 
 /** Whose data a caller may count: a distributor only its own TANs' activations and over-limit grants. */
 export interface StatisticsScope {
@@ -117,6 +117,7 @@ export async function statistics(ctx: AppContext, category: StatisticsCategory, 
   const months = monthsBetween(from, to);
   // The query's own check sees both ends only when both are given: `from=1900-01-01` alone reaches today.
   if (months.length > STATISTICS_MAX_MONTHS) throw validationError('from', 'rangeTooLong', { months: STATISTICS_MAX_MONTHS });
+  if (query.productId !== undefined && !(await productExists(ctx.db, query.productId))) throw notFound('Product');
   await foldCounterDeltas(ctx.db);
   const result = await compute(ctx.db, category, { from, to: lastDay }, months, query.productId, scope);
   return { category, from, to, productId: query.productId ?? null, ...result };
