@@ -45,6 +45,16 @@ describeJourney('statistics and change log', () => {
     expect(csv[0]).toBe('Month,New users');
     expect(csv).toHaveLength(14);
     expect(csv.at(-1)).toBe('Total,3');
+
+    // A kept link to a product deleted since: one explanation and the way back to every product.
+    await page.goto('/statistics?productId=999999');
+    const gone = page.getByRole('alert').filter({ hasText: 'The chosen product no longer exists.' });
+    await expect.poll(() => gone.isVisible()).toBe(true);
+    expect(await page.getByRole('region', { name: 'New users' }).count()).toBe(0);
+    await screenshot(page, 'statistics-product-gone');
+    await gone.getByRole('button', { name: 'Show all products' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'New users' }).isVisible()).toBe(true);
+    expect(new URL(page.url()).search).toBe('');
     await context.close();
   });
 

@@ -1,10 +1,11 @@
-import { Alert, SimpleGrid, Stack, Tabs } from '@mantine/core';
+import { Alert, Button, SimpleGrid, Stack, Tabs } from '@mantine/core';
 import '@mantine/charts/styles.css';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { STATISTICS_CATEGORIES, type AppAbility, type StatisticsCategory } from '@lm/contract';
 import { STATISTICS_METRICS, statisticsField } from '@lm/contract/statistics';
 import { PageTitle } from '../../components/PageTitle.tsx';
+import { ApiError } from '../../lib/api.ts';
 import { useAbility } from '../../lib/auth.ts';
 import { useStatistics, type StatisticsFilter } from './api.ts';
 import { CategoryPanel } from './CategoryPanel.tsx';
@@ -52,7 +53,11 @@ export default function StatisticsPage() {
   const only = categories.length === 1 ? categories[0] : undefined;
   const shownCategory = chosen ?? only;
   // The range the server applied, to show the default range in the picker.
-  const shown = useStatistics(chosen ?? categories[0] ?? 'tan-activations', filter).data;
+  const shownQuery = useStatistics(chosen ?? categories[0] ?? 'tan-activations', filter);
+  const shown = shownQuery.data;
+  // A product of a kept link or bookmark that has been deleted since: one explanation and a way
+  // back, instead of "Not found" in every panel beside a product field that shows no product.
+  const productGone = filter.productId !== undefined && shownQuery.error instanceof ApiError && shownQuery.error.body?.error === 'ERR_NOT_FOUND';
 
   if (category && !chosen) {
     return (STATISTICS_CATEGORIES as readonly string[]).includes(category) ? <Navigate to="/statistics" replace /> : <Alert color="red">{t('statistics.unknownCategory', { category })}</Alert>;
@@ -75,7 +80,13 @@ export default function StatisticsPage() {
       </Tabs>
       )}
       <StatisticsFilters filter={filter} shownRange={shown} onChange={setFilter} />
-      {shownCategory ? (
+      {productGone ? (
+        <Alert color="yellow" role="alert" title={t('statistics.productGone')}>
+          <Button mt="sm" variant="light" onClick={() => setFilter({ ...filter, productId: undefined })}>
+            {t('statistics.showAllProducts')}
+          </Button>
+        </Alert>
+      ) : shownCategory ? (
         <CategoryPanel category={shownCategory} filter={filter} />
       ) : (
         <SimpleGrid cols={{ base: 1, lg: 2 }}>
