@@ -38,11 +38,6 @@ export type MonthCounts = Map<string, Record<string, number>>;
  * and sums the same rows (a delta committed meanwhile stays for the next read); SQLite runs one
  * writer at a time, so two statements in a transaction do the same.
  */
-/** Whether the product exists: a filter naming another (deleted, or made up) is refused rather than answered with zeros. */
-export async function productExists(db: Executor, productId: number): Promise<boolean> {
-  return Boolean(await db.selectFrom('products').select('id').where('id', '=', productId).executeTakeFirst());
-}
-
 export async function foldCounterDeltas(db: Executor): Promise<void> {
   if (isPostgres(db)) {
     await sql`

@@ -13,8 +13,9 @@ import type { AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { notFound, validationError } from '../../platform/http/errors.ts';
 import { overageCountsByMonth } from '../entitlements/service.ts';
+import { findProduct } from '../license-files/repo.ts';
 import { downloadCountsByMonth } from '../releases/service.ts';
-import { counterBefore, countersByMonth, foldCounterDeltas, productExists, type MonthCounts } from './repo.ts';
+import { counterBefore, countersByMonth, foldCounterDeltas, type MonthCounts } from './repo.ts';
 
 /** Whose data a caller may count: a distributor only its own TANs' activations and over-limit grants. */
 export interface StatisticsScope {
@@ -117,7 +118,8 @@ export async function statistics(ctx: AppContext, category: StatisticsCategory, 
   const months = monthsBetween(from, to);
   // The query's own check sees both ends only when both are given: `from=1900-01-01` alone reaches today.
   if (months.length > STATISTICS_MAX_MONTHS) throw validationError('from', 'rangeTooLong', { months: STATISTICS_MAX_MONTHS });
-  if (query.productId !== undefined && !(await productExists(ctx.db, query.productId))) throw notFound('Product');
+  // A product deleted (or made up) is refused rather than answered with zeros.
+  if (query.productId !== undefined && !(await findProduct(ctx.db, query.productId))) throw notFound('Product');
   await foldCounterDeltas(ctx.db);
   const result = await compute(ctx.db, category, { from, to: lastDay }, months, query.productId, scope);
   return { category, from, to, productId: query.productId ?? null, ...result };
