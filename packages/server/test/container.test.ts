@@ -257,12 +257,20 @@ async function logsOf(containers: string[]): Promise<string> {
       // The proxy keeps /metrics to the instances themselves.
       expect((await fetch(`${url}/metrics`)).status).toBe(403);
 
+      const psql = (container: string, query: string) => run('podman', ['exec', container, 'psql', '-U', 'license_manager', '-d', 'licenses', '-Atc', query], { allowFailure: true });
+      // What a refused request leaves to look at: each instance's connections, what the database's are doing, the logs.
+      const connectionsState = async () => {
+        const instances = await Promise.all([app1, app2].map(async (app) => `--- ${app} /metrics:\n${(await getInside(app, '/metrics')).body.split('\n').filter((line) => line.startsWith('license_manager_db_')).join('\n')}`));
+        const activity = await psql(db, "select application_name, client_addr, state, wait_event_type, wait_event, now() - xact_start, left(query, 100) from pg_stat_activity where datname = 'licenses'");
+        return `${instances.join('\n')}\n--- ${db} pg_stat_activity:\n${activity.out}\n${await logsOf(all)}`;
+      };
+
       const cookie = await login(url, admin.email, admin.password);
       await makeProduct(url, cookie, 'Scaled Studio');
       // The proxy takes turns: each instance answers some of these (counted in its own /metrics).
       for (let i = 0; i < 6; i++) {
         const answer = await fetch(`${url}/api/products?filter=Scaled`, { headers: { cookie } });
-        expect(answer.status, await answer.clone().text()).toBe(200);
+        if (answer.status !== 200) expect.fail(`${answer.status} ${await answer.text()}\n${await connectionsState()}`);
       }
       for (const app of [app1, app2]) {
         const metrics = await getInside(app, '/metrics');
@@ -277,7 +285,6 @@ async function logsOf(containers: string[]): Promise<string> {
       }
 
       // The replica is a standby streaming from the primary, and has the product.
-      const psql = (container: string, query: string) => run('podman', ['exec', container, 'psql', '-U', 'license_manager', '-d', 'licenses', '-Atc', query], { allowFailure: true });
       await poll('the replica runs as a standby', deadline, async () => (await psql(replica, 'select pg_is_in_recovery()')).out.trim() === 't', () => logsOf([db, replica]));
       await poll('the primary streams to the replica', deadline, async () => (await psql(db, 'select state from pg_stat_replication')).out.trim() === 'streaming', () => logsOf([db, replica]));
       await poll('the replica has the product', deadline, async () => (await psql(replica, "select count(*) from products where name = 'Scaled Studio'")).out.trim() === '1', () => logsOf([db, replica]));

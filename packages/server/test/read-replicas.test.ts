@@ -3,6 +3,7 @@
  * pg_basebackup (replica-cluster.ts): who reads where, a person's own writes seen at once through a
  * lagging replica, and a replica that stops, lags for minutes or is promoted failing no request.
  */
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.ts';
 import type { Config } from '../src/platform/config.ts';
@@ -127,6 +128,38 @@ describe.skipIf(!canMakeReplicaCluster && !IN_CI)('read replicas', () => {
     const before = replicaReads(await app.ctx.metrics.render(), replicaName);
     expect((await reader.get('/api/licenses')).statusCode).toBe(200);
     expect(replicaReads(await app.ctx.metrics.render(), replicaName)).toBeGreaterThan(before);
+  });
+
+  it('looks at a replica that does not answer one look at a time, not one more each second', async () => {
+    // A replica address that takes connections and never answers: each look waits out its connect timeout (3 s).
+    let open = 0;
+    let mostOpen = 0;
+    let accepted = 0;
+    const sockets = new Set<net.Socket>();
+    let thirdLook: () => void;
+    const threeLooks = new Promise<void>((resolve) => (thirdLook = resolve));
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+      // Read (and drop) what arrives, so that the client's close is seen.
+      socket.resume();
+      mostOpen = Math.max(mostOpen, ++open);
+      if (++accepted === 3) thirdLook();
+      socket.on('close', () => open--);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `postgres://postgres@127.0.0.1:${(silent.address() as net.AddressInfo).port}/postgres`;
+    const opened = openDatabase({ kind: 'postgres', url: cluster.primaryUrl, replicas: { urls: [url], maxLagMs: 1000, readYourWritesMs: 0 } }, { log: { warn: () => undefined, info: () => undefined } });
+    try {
+      await opened.replicas!.start();
+      await threeLooks;
+      // Looks started every second whether or not the last had ended held several connection attempts at once.
+      expect(mostOpen).toBe(1);
+      expect(opened.replicas!.states[0].reason).toBe('down');
+    } finally {
+      await opened.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('stops the start with the replica named when it refuses the login, and shows no password', async () => {

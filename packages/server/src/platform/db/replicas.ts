@@ -93,7 +93,14 @@ export class ReplicaSet {
   async start(): Promise<void> {
     await Promise.all(this.replicas.map((replica) => replica.driver.init()));
     await this.checkAll(true);
-    this.timer = setInterval(() => void this.checkAll(false), REPLICA_CHECK_INTERVAL_MS);
+    // A look still under way when the next is due (a database slow to answer) is not joined by
+    // another: looks piling up, each holding a connection of the primary's pool, would crowd out requests.
+    let looking = false;
+    this.timer = setInterval(() => {
+      if (looking) return;
+      looking = true;
+      void this.checkAll(false).finally(() => (looking = false));
+    }, REPLICA_CHECK_INTERVAL_MS);
     this.timer.unref();
   }
 
