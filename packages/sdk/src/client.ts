@@ -1,111 +1,8 @@
-import { isExpired, licenseFileTag, parseLicenseFile, refreshDueAfterConfirmation, refreshDueAt, verifyLicenseFile, type LicensePayload, type PublicKey } from './format.js';
+import { isExpired, licenseFileTag, parseLicenseFile, refreshDueAfterConfirmation, refreshDueAt, verifyLicenseFile, type LicensePayload } from './format.js';
 import { FETCHED_FILE_NAME, memoryStore, type LicenseStore } from './store.js';
 import { TrustedClock } from './trusted-time.js';
-
-/** Why there is no valid license. */
-export type InvalidReason =
-  | 'NO_LICENSE' // the server knows no license of this product for this machine
-  | 'REVOKED'
-  | 'SUSPENDED' // the license's TAN is suspended (e.g. an unpaid subscription); reinstating it brings it back
-  | 'EXPIRED'
-  | 'UPGRADED' // the license was upgraded: use the software version of the new license
-  | 'NO_SEAT' // every seat of the floating license is taken
-  | 'TOO_MANY_MACHINES'
-  | 'UNREACHABLE' // no stored file, and the server cannot be reached
-  | 'INVALID_FILE' // an imported or stored file that does not verify (altered, or signed by a key not pinned), or is not for this machine and product
-  | 'CLOCK_TAMPERED' // the local clock is behind the trusted time (the server's signed time, files' issue times) by more than the tolerance
-  | 'SEAT_UNASSIGNED' // desktop sign-in: the person has no seat of this product (any more); an administrator of the organization assigns one
-  | 'SIGNED_OUT' // desktop sign-in: the server no longer knows the sign-in (revoked, or the person left the organization); the token is deleted
-  | 'SIGNIN_DENIED' // desktop sign-in: the person denied it on /device
-  | 'SIGNIN_EXPIRED' // desktop sign-in: nobody approved the code in time
-  | 'BORROW_NOT_ALLOWED'; // `borrowDays` beyond the policy's `maxBorrowDays` (or none allowed): only the borrow is refused, the stored files stay and count without `borrowDays`
-
-/** What the person needs to approve a desktop sign-in (RFC 8628 section 3.2), for `signIn`'s `onCode`. */
-export interface DeviceCode {
-  /** The code to enter, e.g. `BCDF-GHJK`. */
-  userCode: string;
-  /** The portal's page where the person enters the code, e.g. `https://licenses.example.com/device`. */
-  verificationUri: string;
-  /** The same page with the code filled in: open it in the browser (or show it as a QR code). */
-  verificationUriComplete: string;
-  /** Seconds until the code expires. */
-  expiresIn: number;
-  /** Seconds between polls, as the server asks. */
-  interval: number;
-}
-
-export interface SignInOptions {
-  /** Called once the code is there: show it and the address to the person (or open the browser). */
-  onCode: (code: DeviceCode) => void | Promise<void>;
-  /** Aborts the polling (the person cancelled): `signIn` then rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** How to wait between polls; default `setTimeout` (for tests). */
-  sleep?: (ms: number) => Promise<void>;
-}
-
-export type LicenseStatus =
-  | {
-      valid: true;
-      license: LicensePayload;
-      /** 'server': just fetched, or the stored file just confirmed by the server; 'store': a stored file still good. */
-      source: 'server' | 'store';
-      /** The refresh was due but the server could not be reached: working offline until the file expires. */
-      offline: boolean;
-      /** When the client will next ask the server; null: never. */
-      refreshAt: Date | null;
-    }
-  | {
-      valid: false;
-      reason: InvalidReason;
-      message: string;
-      /** The server could not be reached in this check. */
-      offline?: boolean;
-    };
-
-export interface LicenseClientOptions {
-  /** The license server, e.g. `https://licenses.example.com`. */
-  serverUrl: string;
-  /** The product name as in the catalogue. */
-  product: string;
-  /** The product version; without it the server picks the newest licensed version. */
-  version?: string;
-  machineId: string;
-  /** The public keys shipped with the software (GET /api/client/v1/keys); the server's word is never trusted alone. */
-  publicKeys: readonly PublicKey[];
-  /** Where files are kept; default: in memory. Node/Electron: `directoryStore()` from `@license-manager/sdk/node`. */
-  store?: LicenseStore;
-  fetch?: typeof globalThis.fetch;
-  now?: () => Date;
-  requestTimeoutMs?: number;
-  /**
-   * Borrow the floating seat for offline use for this many days (at most the policy's
-   * `maxBorrowDays`): the file then runs that long and the seat stays taken until then or until
-   * `release()` returns it. Every license request asks for it, so each refresh while online renews
-   * the borrow (counted from then).
-   */
-  borrowDays?: number;
-  /**
-   * This installation's install key id (`installKey(dir).keyId` from `@license-manager/sdk/node`): a
-   * file bound to another installation's key is refused (INVALID_FILE).
-   */
-  installKeyId?: string;
-  /** How far the local clock may lag behind the trusted time before CLOCK_TAMPERED; default 48 hours. */
-  clockToleranceMs?: number;
-}
-
-const SERVER_REASONS: Record<string, InvalidReason> = {
-  ERR_NO_LICENSE: 'NO_LICENSE',
-  ERR_LICENSE_REVOKED: 'REVOKED',
-  ERR_LICENSE_SUSPENDED: 'SUSPENDED',
-  ERR_LICENSE_EXPIRED: 'EXPIRED',
-  ERR_LICENSE_UPGRADED: 'UPGRADED',
-  ERR_NO_SEAT: 'NO_SEAT',
-  ERR_TOO_MANY_MACHINES: 'TOO_MANY_MACHINES',
-  ERR_SEAT_UNASSIGNED: 'SEAT_UNASSIGNED',
-};
-
-/** RFC 8628 section 3.5: how much longer to wait after each `slow_down`. */
-const SLOW_DOWN_MS = 5000;
+import { deviceSignIn, type SignInOptions } from './sign-in.js';
+import { invalid, SERVER_REASONS, type LicenseClientOptions, type LicenseStatus } from './status.js';
 
 interface Candidate {
   name: string;
@@ -120,7 +17,6 @@ interface Stored {
   rejected: number;
 }
 
-const invalid = (reason: InvalidReason, message: string, offline = false): LicenseStatus => ({ valid: false, reason, message, ...(offline ? { offline } : {}) });
 /** An ANY-Lic file: made for any machine. A license's own file naming the machine `*` is not one (its server never issues such a file). */
 const forAnyMachine = (payload: LicensePayload) => payload.kind === 'ANYLIC' && payload.machineId === '*';
 const isAnyLic = (candidate: Candidate) => forAnyMachine(candidate.payload);
@@ -206,62 +102,11 @@ export class LicenseClient {
    */
   async signIn(options: SignInOptions): Promise<LicenseStatus> {
     const { product, machineId, version } = this.options;
-    // The default wait ends early when the signal aborts.
-    const sleep =
-      options.sleep ??
-      ((ms: number) =>
-        new Promise<void>((resolve) => {
-          const done = () => {
-            clearTimeout(timer);
-            options.signal?.removeEventListener('abort', done);
-            resolve();
-          };
-          const timer = setTimeout(done, ms);
-          options.signal?.addEventListener('abort', done, { once: true });
-        }));
-    let response: Response;
-    try {
-      response = await this.post('/api/client/v1/device/authorize', { product, machineId, ...(version === undefined ? {} : { version }) });
-    } catch (error) {
-      return invalid('UNREACHABLE', `the license server cannot be reached (${(error as Error).message})`, true);
-    }
-    const started = (await response.json().catch(() => ({}))) as Partial<{ device_code: string; user_code: string; verification_uri: string; verification_uri_complete: string; expires_in: number; interval: number; message: string }>;
-    if (!response.ok || !started.device_code || !started.user_code || !started.verification_uri) {
-      throw new Error(`the license server refused the sign-in (${response.status}${started.message ? `: ${started.message}` : ''})`);
-    }
-    const expiresIn = started.expires_in ?? 900;
-    let interval = Math.max(started.interval ?? 5, 1) * 1000;
-    await options.onCode({
-      userCode: started.user_code,
-      verificationUri: started.verification_uri,
-      verificationUriComplete: started.verification_uri_complete ?? started.verification_uri,
-      expiresIn,
-      interval: interval / 1000,
-    });
-    const deadline = Date.now() + expiresIn * 1000;
-    for (;;) {
-      options.signal?.throwIfAborted();
-      await sleep(interval);
-      options.signal?.throwIfAborted();
-      if (Date.now() > deadline) return invalid('SIGNIN_EXPIRED', 'nobody approved the sign-in in time; sign in again');
-      let poll: Response;
-      try {
-        poll = await this.post('/api/client/v1/device/token', { device_code: started.device_code });
-      } catch {
-        continue; // a network hiccup: poll again until the code expires
-      }
-      const body = (await poll.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string };
-      if (poll.ok && body.access_token) {
-        await this.setToken(body.access_token);
-        await this.writeConfirmation(null);
-        return await this.refresh();
-      }
-      if (body.error === 'authorization_pending') continue;
-      if (body.error === 'slow_down' || poll.status === 429) interval += SLOW_DOWN_MS;
-      else if (body.error === 'access_denied') return invalid('SIGNIN_DENIED', body.error_description ?? 'the sign-in was denied');
-      else if (body.error === 'expired_token' || body.error === 'invalid_grant') return invalid('SIGNIN_EXPIRED', body.error_description ?? 'the sign-in expired; sign in again');
-      // anything else (a 5xx): poll again until the code expires
-    }
+    const outcome = await deviceSignIn((pathname, body) => this.post(pathname, body), { product, machineId, ...(version === undefined ? {} : { version }) }, options);
+    if ('valid' in outcome) return outcome;
+    await this.setToken(outcome.token);
+    await this.writeConfirmation(null);
+    return await this.refresh();
   }
 
   /** Whether the store holds a desktop sign-in's token. */

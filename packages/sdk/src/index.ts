@@ -1,4 +1,6 @@
-export { LicenseClient, type DeviceCode, type InvalidReason, type LicenseClientOptions, type LicenseStatus, type SignInOptions } from './client.js';
+export { LicenseClient } from './client.js';
+export { type DeviceCode, type SignInOptions } from './sign-in.js';
+export { type InvalidReason, type LicenseClientOptions, type LicenseStatus } from './status.js';
 export { InstanceLease, type InstanceLeaseOptions, type LeaseStatus } from './lease.js';
 export {
   featureValue,

@@ -1,5 +1,5 @@
 import { licenseFileTag, parseLicenseFile, verifyLicenseFile, type LicensePayload, type PublicKey } from './format.js';
-import type { InvalidReason } from './client.js';
+import type { InvalidReason } from './status.js';
 
 /**
  * An instance lease (DESIGN.md section 6h) for containers, CI runners and virtual machines: the
