@@ -12,6 +12,7 @@ import {
 import type { AppContext } from '../../platform/context.ts';
 import type { Executor } from '../../platform/db/database.ts';
 import { notFound, validationError } from '../../platform/http/errors.ts';
+import { runEvery } from '../../platform/jobs/run-every.ts';
 import { overageCountsByMonth } from '../entitlements/service.ts';
 import { findProduct } from '../license-files/repo.ts';
 import { downloadCountsByMonth } from '../releases/service.ts';
@@ -133,14 +134,7 @@ const FOLD_INTERVAL_MS = 60_000;
  * while has little to fold; answers the function that stops it.
  */
 export function foldCountersPeriodically(ctx: AppContext): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    foldCounterDeltas(ctx.db)
-      .catch((error: unknown) => ctx.log.warn({ err: error }, 'folding the statistics counters failed'))
-      .finally(() => (running = false));
-  }, FOLD_INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return runEvery(FOLD_INTERVAL_MS, () =>
+    foldCounterDeltas(ctx.db).catch((error: unknown) => ctx.log.warn({ err: error }, 'folding the statistics counters failed')),
+  );
 }

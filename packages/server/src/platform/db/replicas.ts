@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { PostgresDriver } from 'kysely';
+import { runEvery } from '../jobs/run-every.ts';
 
 /**
  * The read replicas of DATABASE_READ_URL (DESIGN.md section 9): a pool and a Kysely driver each, and
@@ -58,7 +59,7 @@ export class ReplicaStartError extends Error {}
 export class ReplicaSet {
   private readonly replicas: Replica[];
   private next = 0;
-  private timer: NodeJS.Timeout | null = null;
+  private stopLooking: (() => void) | undefined;
   /** Reads the primary answered that a replica could have taken (none usable, a retry, read-your-writes). */
   primaryReads = 0;
 
@@ -93,15 +94,8 @@ export class ReplicaSet {
   async start(): Promise<void> {
     await Promise.all(this.replicas.map((replica) => replica.driver.init()));
     await this.checkAll(true);
-    // A look still under way when the next is due (a database slow to answer) is not joined by
-    // another: looks piling up, each holding a connection of the primary's pool, would crowd out requests.
-    let looking = false;
-    this.timer = setInterval(() => {
-      if (looking) return;
-      looking = true;
-      void this.checkAll(false).finally(() => (looking = false));
-    }, REPLICA_CHECK_INTERVAL_MS);
-    this.timer.unref();
+    // One look at a time: a look at a replica that does not answer holds a connection for seconds.
+    this.stopLooking = runEvery(REPLICA_CHECK_INTERVAL_MS, () => this.checkAll(false));
   }
 
   get states(): readonly ReplicaState[] {
@@ -126,7 +120,7 @@ export class ReplicaSet {
   }
 
   async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    this.stopLooking?.();
     await Promise.all(this.replicas.map((replica) => replica.driver.destroy()));
   }
 
