@@ -8,6 +8,7 @@ import { ReplicaSet } from './replicas.ts';
 import { createPrivateFile, makePrivateDir } from '../private-files.ts';
 import { openSqlite, openSqliteReader, type SqliteReader } from './sqlite-adapter.ts';
 import { CountedSqliteDialect } from './sqlite-dialect.ts';
+import { checkpointThread, SQLITE_AUTOCHECKPOINT_PAGES, type CheckpointRegistration } from './sqlite-checkpoints.ts';
 import type { DB } from './schema.ts';
 
 // PostgreSQL answers counts and sums as strings (int8, numeric); the repos want numbers on both databases.
@@ -148,6 +149,7 @@ export function openDatabase(config: Config['database'], options: OpenOptions = 
   const reader = config.file === ':memory:' ? undefined : openSqliteReader(config.file, connection.statements);
   const dialect = new CountedSqliteDialect({ database: connection }, connection, options.lockWaitLimitMs);
   const db = new Kysely<DB>({ dialect, plugins, log: queryLog(options) });
+  const checkpoints = config.file === ':memory:' ? undefined : checkpointInThread(config.file, connection, options.log);
   const logged = (read: SqliteReader): SqliteReader => {
     const { onQuery } = options;
     return onQuery ? (sql, parameters) => (onQuery({ sql, parameters }), read(sql, parameters)) : read;
@@ -163,10 +165,24 @@ export function openDatabase(config: Config['database'], options: OpenOptions = 
     dialect: 'sqlite',
     poolUsage: () => ({ max: 1, total: 1, idle: 1 - dialect.usage.busy, waiting: dialect.usage.waiting, lockWaiting: dialect.usage.lockWaiting, waitTimeouts: 0 }),
     close: async () => {
+      // The thread's connection first, so that nothing holds the file once close() is done.
+      await checkpoints?.release();
       await db.destroy();
       reader?.close();
     },
   };
+}
+
+/** The main connection's checkpoints done by the checkpoint thread (sqlite-checkpoints.ts), and by itself again should the thread fail. */
+function checkpointInThread(file: string, connection: ReturnType<typeof openSqlite>, log: OpenOptions['log']): CheckpointRegistration {
+  connection.setWalAutoCheckpoint(0);
+  return checkpointThread.register(file, {
+    onThreadLost: (error) => {
+      log?.warn({ err: error }, 'the SQLite checkpoint thread is gone; the database connection checkpoints itself again');
+      connection.setWalAutoCheckpoint(SQLITE_AUTOCHECKPOINT_PAGES);
+    },
+    onFailure: (message) => log?.warn({ file, reason: message }, 'SQLite WAL checkpoint failed; it is tried again until it succeeds'),
+  });
 }
 
 const committedReaders = new WeakMap<Executor, () => SqliteReader | undefined>();

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { SQLITE_AUTOCHECKPOINT_PAGES } from './sqlite-checkpoints.ts';
 
 /** node:sqlite takes no booleans or dates; the repos pass both, as they do to PostgreSQL. */
 function toSqliteValue(value: unknown): SQLInputValue {
@@ -89,10 +90,18 @@ class SharedReadSnapshot {
  * never holds back the connection's own writes or hides them from a later read. `statements` counts
  * the statements of Kysely's queries (writes among them), for the reader connection's snapshots.
  */
-export function openSqlite(file: string, onReopen: () => void = () => {}): SqliteDatabase & { readonly raw: DatabaseSync; read: SqliteReader; inTransaction(): boolean; statements(): number } {
+export function openSqlite(
+  file: string,
+  onReopen: () => void = () => {},
+): SqliteDatabase & { readonly raw: DatabaseSync; read: SqliteReader; inTransaction(): boolean; statements(): number; setWalAutoCheckpoint(pages: number): void } {
+  // SQLite's checkpoint on commit; 0 while a thread checkpoints instead (sqlite-checkpoints.ts).
+  let autoCheckpointPages = SQLITE_AUTOCHECKPOINT_PAGES;
   const connect = () => {
     const raw = new DatabaseSync(file);
-    raw.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; ${PRAGMAS}`);
+    // A WAL started afresh is cut back to 64 MB: what a burst of writes made it stays on disk otherwise.
+    raw.exec(
+      `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; ${PRAGMAS} PRAGMA wal_autocheckpoint = ${autoCheckpointPages}; PRAGMA journal_size_limit = 67108864;`,
+    );
     // Not a replacement of lower(): the indexes on lower(…) hold its ASCII-only folding (search.ts).
     raw.function(SQLITE_LOWER_UNICODE, { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
     const cached = statementCache((sql) => {
@@ -133,6 +142,10 @@ export function openSqlite(file: string, onReopen: () => void = () => {}): Sqlit
     read: (sql, parameters) => connection.snapshot.read(() => connection.cached(sql).statement.all(...bind(parameters))),
     inTransaction: () => connection.raw.isTransaction && !connection.snapshot.held,
     statements: () => statements,
+    setWalAutoCheckpoint: (pages) => {
+      autoCheckpointPages = pages;
+      if (connection.raw.isOpen) connection.raw.exec(`PRAGMA wal_autocheckpoint = ${Math.trunc(pages)}`);
+    },
     close: () => {
       connection.snapshot.end();
       connection.raw.close();
