@@ -123,6 +123,32 @@ describeBothDatabases(
       ]);
     });
 
+    it("a machine whose seat license staff revoked stays out until the revocation is lifted; another machine may take its place", async () => {
+      const { person, tan } = await seated();
+      const admin = client(t.app, (await loggedIn(t.app, 'ADMIN')).cookie);
+      const tokens = { lost: await signIn(person.cookie, tan.productName, 'lost'), kept: await signIn(person.cookie, tan.productName, 'kept'), spare: await signIn(person.cookie, tan.productName, 'spare') };
+      const refresh = (machineId: keyof typeof tokens) => protocol('license', { product: tan.productName, machineId }, { authorization: `Bearer ${tokens[machineId]}` });
+      expect((await refresh('lost')).statusCode).toBe(200);
+      expect((await refresh('kept')).statusCode).toBe(200);
+      const licensesOf = (machineId: string) => t.app.ctx.db.selectFrom('licenses').select(['id', 'revoked']).where('machine_id', '=', machineId).where('owner_id', '=', person.id).execute();
+      const [lost] = await licensesOf('lost');
+      expect((await admin.put(`/api/licenses/${lost.id}`, { body: { revoked: true } })).statusCode).toBe(200);
+
+      // Refused as the revoked license it is, again and again: no new license is bound in its place.
+      expectError(await refresh('lost'), 403, 'ERR_LICENSE_REVOKED');
+      expectError(await refresh('lost'), 403, 'ERR_LICENSE_REVOKED');
+      expect(await licensesOf('lost')).toHaveLength(1);
+      // The revoked machine no longer takes one of the person's two machines.
+      expect((await refresh('spare')).statusCode).toBe(200);
+      expect((await refresh('kept')).statusCode).toBe(200);
+
+      expect((await admin.put(`/api/licenses/${lost.id}`, { body: { revoked: false } })).statusCode).toBe(200);
+      const back = await refresh('lost');
+      expect(back.statusCode, back.body).toBe(200);
+      expect(decodeLicenseFile(back.json())).toMatchObject({ machineId: 'lost', licensee: { userId: person.id } });
+      expect(await licensesOf('lost')).toHaveLength(1);
+    });
+
     it('a person without a seat is refused with ERR_SEAT_UNASSIGNED', async () => {
       const { tan } = await seated();
       const cookie = (await loggedIn(t.app)).cookie;

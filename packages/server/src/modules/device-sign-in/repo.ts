@@ -125,9 +125,10 @@ export function findActiveSeat(db: Executor, userId: number, productName: string
   return query.orderBy('p.id', 'desc').orderBy('s.id').executeTakeFirst();
 }
 
-/** The live licenses of a seat's machines: the one of this machine, and how many there are. */
-export async function seatLicenses(db: Executor, seatId: number): Promise<{ id: number; machine_id: string | null }[]> {
-  return db.selectFrom('licenses').select(['id', 'machine_id']).where('seat_id', '=', seatId).where('revoked', '=', false).execute();
+/** The licenses of a seat's machines, revoked ones too: the one of this machine, and how many are live. */
+export async function seatLicenses(db: Executor, seatId: number): Promise<{ id: number; machine_id: string | null; revoked: boolean }[]> {
+  const rows = await db.selectFrom('licenses').select(['id', 'machine_id', 'revoked']).where('seat_id', '=', seatId).execute();
+  return rows.map((row) => ({ ...row, revoked: Boolean(row.revoked) }));
 }
 
 /** Locks the seat's row: two machines of one person signing in at once count one after the other. */

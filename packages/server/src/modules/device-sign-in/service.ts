@@ -115,7 +115,7 @@ export async function pollDeviceToken(ctx: AppContext, deviceCode: string): Prom
     ctx.log.info({ signInId, userId: row.user_id }, 'desktop sign-in');
     // The runtime event (DESIGN.md section 6j): of the person's seat's TAN, and of the machine's license when it holds one already.
     const seat = await findActiveSeat(trx, row.user_id!, row.product_name);
-    const licenseId = seat ? ((await seatLicenses(trx, seat.id)).find((license) => license.machine_id === row.machine_id)?.id ?? null) : null;
+    const licenseId = seat ? (licenseOnMachine(await seatLicenses(trx, seat.id), row.machine_id)?.id ?? null) : null;
     const event = { type: 'desktop.signin' as const, licenseId, tanId: seat?.tan_id ?? null, ownerId: row.user_id, machineId: row.machine_id, at: now.toISOString() };
     return { access_token: token, token_type: 'Bearer' as const, event };
   }).then((answer) => {
@@ -181,7 +181,10 @@ export async function signOutDesktop(ctx: AppContext, token: string): Promise<vo
  * `POST /api/client/v1/license` with a desktop sign-in's bearer token: the file of the person's seat
  * on this machine. The token is good only for its machine and product; the seat must still be
  * assigned and the person still a member (else 403 ERR_SEAT_UNASSIGNED); a machine new to the seat
- * binds to it, up to the policy's machinesPerUser.
+ * binds to it, up to the policy's machinesPerUser. A machine whose license of the seat staff revoked
+ * is refused as that license (403 ERR_LICENSE_REVOKED), not bound anew: a revocation that the next
+ * refresh undid would not keep a lost or misused machine out. It no longer counts towards
+ * machinesPerUser, and lifting the revocation lets the machine in again.
  */
 export async function fetchSignedInLicense(ctx: AppContext, token: string, request: ClientLicenseRequest, ifNoneMatch?: string): Promise<FileAnswer> {
   const signIn = await signInOf(ctx, token);
@@ -190,7 +193,7 @@ export async function fetchSignedInLicense(ctx: AppContext, token: string, reque
   }
   const seat = await findActiveSeat(ctx.db, signIn.user_id, request.product, request.version);
   if (!seat) throw new AppError(403, 'ERR_SEAT_UNASSIGNED', 'You have no seat for this product any more; ask an administrator of your organization');
-  const held = (await seatLicenses(ctx.db, seat.id)).find((license) => license.machine_id === request.machineId);
+  const held = licenseOnMachine(await seatLicenses(ctx.db, seat.id), request.machineId);
   const licenseId = held?.id ?? (await bindSeatMachine(ctx, signIn.user_id, seat, request.machineId));
   const license = (await machineLicensesFor(ctx, request.machineId, request.product, request.version)).find((candidate) => candidate.id === licenseId);
   if (!license) throw noLicenseForMachine();
@@ -200,18 +203,25 @@ export async function fetchSignedInLicense(ctx: AppContext, token: string, reque
 
 type ActiveSeat = NonNullable<Awaited<ReturnType<typeof findActiveSeat>>>;
 
+/** The seat's license on the machine: a live one, else one staff revoked (which keeps the machine out). */
+function licenseOnMachine<License extends { machine_id: string | null; revoked: boolean }>(ofSeat: License[], machineId: string): License | undefined {
+  const onMachine = ofSeat.filter((license) => license.machine_id === machineId);
+  return onMachine.find((license) => !license.revoked) ?? onMachine[0];
+}
+
 /** A machine new to a seat: a license of the seat's TAN for the person and machine, within machinesPerUser. */
 async function bindSeatMachine(ctx: AppContext, userId: number, seat: ActiveSeat, machineId: string): Promise<number> {
   return ctx.db.transaction().execute(async (trx) => {
     const current = await lockSeat(trx, seat.id);
     if (!current || current.unassigned_at !== null) throw new AppError(403, 'ERR_SEAT_UNASSIGNED', 'You have no seat for this product any more');
-    const licenses = await seatLicenses(trx, seat.id);
-    const same = licenses.find((license) => license.machine_id === machineId);
+    const ofSeat = await seatLicenses(trx, seat.id);
+    const same = licenseOnMachine(ofSeat, machineId);
     if (same) return same.id;
     const policy = await resolvePolicy(trx, seat.license_policy_id, seat.default_license_policy_id);
-    if (licenses.length >= policy.machines_per_user) {
-      throw new AppError(403, 'ERR_TOO_MANY_MACHINES', `Your seat is in use on ${licenses.length} machines already; sign out on one of them first`, {
-        params: { count: licenses.length, days: 0, hours: 0 },
+    const live = ofSeat.filter((license) => !license.revoked).length;
+    if (live >= policy.machines_per_user) {
+      throw new AppError(403, 'ERR_TOO_MANY_MACHINES', `Your seat is in use on ${live} machines already; sign out on one of them first`, {
+        params: { count: live, days: 0, hours: 0 },
       });
     }
     const now = new Date();
