@@ -11,7 +11,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../src/platform/db/database.ts';
+import { committedReader, openDatabase, type Database } from '../src/platform/db/database.ts';
 import { checkpointThread, SQLITE_AUTOCHECKPOINT_PAGES, RESTART_AFTER_PAGES } from '../src/platform/db/sqlite-checkpoints.ts';
 
 const opened: { database: Database; dir: string }[] = [];
@@ -129,6 +129,28 @@ describe('WAL checkpoints of the embedded database', () => {
     expect(await autoCheckpointPages(second.database)).toBe(0);
     await writeLongWal(second.database);
     await expect.poll(() => walPagesAfterAWrite(second.database, second.file), UNTIL_DONE).toBeLessThan(10);
+  });
+
+  it('leave every commit in the database file itself once closed, with no WAL behind', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lm-checkpoints-'));
+    const file = path.join(dir, 'test.db');
+    try {
+      const database = openDatabase({ kind: 'sqlite', file });
+      await sql`create table t (id integer primary key, data text not null)`.execute(database.db);
+      for (let i = 0; i < 100; i++) await sql`insert into t (data) values (${'x'.repeat(100)})`.execute(database.db);
+      // A read on the read-only connection, which closes without copying the WAL into the file.
+      expect(committedReader(database.db)!('select count(*) as n from t', [])).toEqual([{ n: 100 }]);
+      await database.close();
+      expect(fs.readdirSync(dir)).toEqual(['test.db']);
+      // What an operator's copy of the stopped server's database file holds.
+      const copy = path.join(dir, 'copy.db');
+      fs.copyFileSync(file, copy);
+      const copied = new DatabaseSync(copy, { readOnly: true });
+      expect(copied.prepare('select count(*) as n from t').get()).toEqual({ n: 100 });
+      copied.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('let the process end when its work is done, whether it closed the database or not', async () => {

@@ -165,8 +165,12 @@ export function openDatabase(config: Config['database'], options: OpenOptions = 
     dialect: 'sqlite',
     poolUsage: () => ({ max: 1, total: 1, idle: 1 - dialect.usage.busy, waiting: dialect.usage.waiting, lockWaiting: dialect.usage.lockWaiting, waitTimeouts: 0 }),
     close: async () => {
-      // The thread's connection first, so that nothing holds the file once close() is done.
+      // The thread's connection first, so that nothing holds the file once close() is done. The
+      // read-only one before the app's: the last connection to close copies the WAL into the database
+      // file and removes it, which one that may only read cannot do, and a WAL left behind held
+      // commits that a copy of the database file alone (an operator's backup of a stopped server) lacked.
       await checkpoints?.release();
+      reader?.close();
       await db.destroy();
       reader?.close();
     },
