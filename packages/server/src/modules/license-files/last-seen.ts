@@ -15,6 +15,13 @@ const DAY_MS = 86_400_000;
  * already recorded today is skipped in memory; the others are written behind the answers
  * (write-behind.ts). The database writes a row only when its day changes (upsertLastSeen), so
  * several app instances write it once a day too.
+ *
+ * On SQLite the writes stay on the app's connection, on the event loop. From a connection of their
+ * own in a worker thread they cost more than they saved: each of its commits made the app's
+ * connection drop its page cache and memory map (database.ts). In runs of the protocol bench
+ * alternated with the code as it is, the full fetch's worst round fell from 0.49–0.59 of the
+ * yardstick's signing to 0.33–0.45 (the thread's connection with the app's cache settings: 0.33,
+ * with half again as much CPU per request).
  */
 export class LastSeenRecorder {
   private readonly writes: WriteBehind<LastSeen>;
