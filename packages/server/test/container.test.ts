@@ -280,7 +280,7 @@ async function logsOf(containers: string[]): Promise<string> {
       // Either instance, asked directly with the session made through the proxy, finds the product.
       for (const app of [app1, app2]) {
         const products = await getInside(app, '/api/products?filter=Scaled', cookie);
-        expect(products.status, products.body).toBe(200);
+        if (products.status !== 200) expect.fail(`${app}: ${products.status} ${products.body}\n${await connectionsState()}`);
         expect((JSON.parse(products.body) as { items: { name: string }[] }).items.map((product) => product.name)).toEqual(['Scaled Studio']);
       }
 
