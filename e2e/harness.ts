@@ -90,9 +90,41 @@ export interface ContextOptions {
   viewport?: { width: number; height: number };
 }
 
+/** The requests each page of newContext has in flight, and who waits for none. */
+const inFlight = new WeakMap<Page, { count: number; waiting: (() => void)[] }>();
+
+function watchRequests(page: Page): void {
+  const requests = { count: 0, waiting: [] as (() => void)[] };
+  inFlight.set(page, requests);
+  const ended = () => {
+    requests.count -= 1;
+    if (!requests.count) for (const resolve of requests.waiting.splice(0)) resolve();
+  };
+  page.on('request', () => (requests.count += 1));
+  // A redirect ends its request too, and a new one follows.
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+}
+
+/**
+ * Waits until a page of newContext has no request in flight, and still none after it has drawn two
+ * more frames (what the answers render may ask for more). Playwright's `networkidle` waits for 500 ms
+ * without requests, on every page: with some hundred page visits a journey, minutes.
+ */
+export async function requestsSettled(page: Page): Promise<void> {
+  const requests = inFlight.get(page);
+  if (!requests) throw new Error('requestsSettled: not a page of newContext');
+  for (;;) {
+    if (requests.count) await new Promise<void>((resolve) => requests.waiting.push(resolve));
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    if (!requests.count) return;
+  }
+}
+
 /** A fresh browser profile: no cookies, the cookie banner already answered unless asked otherwise. */
 export async function newContext(browser: Browser, server: TestServer, options: ContextOptions & { cookieBanner?: boolean } = {}): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: server.url, locale: options.locale ?? 'en-US', viewport: options.viewport ?? { width: 1280, height: 800 }, acceptDownloads: true });
+  context.on('page', watchRequests);
   if (!options.cookieBanner) await context.addInitScript(() => localStorage.setItem('cookieConsent', 'yes'));
   return context;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHANGE_LOG_MODELS, STATISTICS_CATEGORIES } from '@lm/contract';
-import { ADMIN, ROOT, createAccount, describeJourney, journeySetup, login, newContext, screenshot } from '../harness.ts';
+import { ADMIN, ROOT, createAccount, describeJourney, journeySetup, login, newContext, requestsSettled, screenshot } from '../harness.ts';
 import { describeViolations, seriousViolations } from '../support/axe.ts';
 import { checkPopups, openAndCheck, openers, type Role } from '../support/a11y-overlays.ts';
 
@@ -112,7 +112,7 @@ async function seed(contextOf: (account: Account) => Promise<Page>, accounts: Re
 async function settled(page: Page): Promise<void> {
   await expect.poll(() => page.locator('h1').count()).toBe(1);
   await expect.poll(() => page.locator('[data-testid="busy-overlay"]').count()).toBe(0);
-  await page.waitForLoadState('networkidle');
+  await requestsSettled(page);
 }
 
 /** A route pattern of routes.tsx as a regular expression (`:name` a segment, `:name?` an optional one). */

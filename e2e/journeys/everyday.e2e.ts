@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { Locale } from '../../packages/contract/src/constants.ts';
-import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, screenshot, type TestServer } from '../harness.ts';
+import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, requestsSettled, screenshot, type TestServer } from '../harness.ts';
 import { linkFromMail } from '../mailbox.ts';
 import { seedActivatedLicense } from '../support/licensing-seed.ts';
 import { cutOff } from '../support/layout.ts';
@@ -190,7 +190,7 @@ describeJourney('everyday things: dialogs, notices, the phone, the session check
       for (const route of routes) {
         await page.goto(route);
         await expect.poll(() => page.locator('h1').count()).toBe(1);
-        await page.waitForLoadState('networkidle');
+        await requestsSettled(page);
         const cut = await cutOff(page, 'body');
         if (cut.length) report.push(`${route}: ${cut.join(' | ')}`);
         if (route === '/license-policies' || route === '/tans') await screenshot(page, `everyday-phone-de${route.replace(/\//g, '-')}`);

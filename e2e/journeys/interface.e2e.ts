@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Locale } from '../../packages/contract/src/constants.ts';
-import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, screenshot } from '../harness.ts';
+import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, requestsSettled, screenshot } from '../harness.ts';
 import { linkFromMail, mailsTo } from '../mailbox.ts';
 import { cutOff, outsideOf } from '../support/layout.ts';
 import { TECHNICAL_TEXT, text } from '../support/messages.ts';
@@ -289,7 +289,7 @@ describeJourney('the interface speaks the person’s language: errors, locale, f
       await login(page, ADMIN.email, ADMIN.password);
       for (const path of pages) {
         await page.goto(path);
-        await page.waitForLoadState('networkidle');
+        await requestsSettled(page);
         // A button's or segmented control's label wraps, a badge keeps its word, a field fits its
         // card ("Configurer la connexion en deux ét", "Tous les comptes", "AKT…").
         await expect.poll(async () => ({ locale, path, cutOff: await cutOff(page, 'body') })).toEqual({ locale, path, cutOff: [] });

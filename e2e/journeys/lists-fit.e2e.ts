@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Locale } from '../../packages/contract/src/constants.ts';
-import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext } from '../harness.ts';
+import { ADMIN, createAccount, describeJourney, journeySetup, login, newContext, requestsSettled } from '../harness.ts';
 import { cutOff } from '../support/layout.ts';
 import { seedActivatedLicense } from '../support/licensing-seed.ts';
 import { text } from '../support/messages.ts';
@@ -178,7 +178,7 @@ describeJourney('lists that fit the window (issue 38)', () => {
       for (const list of LISTS) {
         await page.goto(list.path);
         await expect.poll(() => page.locator('main table tbody tr').count(), { message: list.path }).toBeGreaterThanOrEqual(12);
-        await page.waitForLoadState('networkidle');
+        await requestsSettled(page);
         const fit = await measureTable(page);
         if (locale === 'de' || locale === 'en') await shot(page, `${locale}-${list.name}-1366`);
         expect({ list: list.path, locale, ...fit }).toMatchObject({ list: list.path, locale, overlaps: [], cutHeaders: [] });
@@ -201,7 +201,7 @@ describeJourney('lists that fit the window (issue 38)', () => {
       for (const list of LISTS) {
         await page.goto(list.path);
         await expect.poll(() => page.locator('main [data-layout=cards] li').count(), { message: list.path }).toBeGreaterThanOrEqual(12);
-        await page.waitForLoadState('networkidle');
+        await requestsSettled(page);
         const cards = await measureCards(page);
         if (locale === 'de' || locale === 'en') await shot(page, `${locale}-${list.name}-390`);
         expect({ list: list.path, locale, tables: cards.tables, cut: cards.cut, broken: cards.broken, bare: cards.bare }).toEqual({ list: list.path, locale, tables: 0, cut: [], broken: [], bare: [] });
@@ -220,7 +220,7 @@ describeJourney('lists that fit the window (issue 38)', () => {
       await page.goto('/changes/Tan');
       const entries = page.getByTestId('change-entry');
       await expect.poll(() => entries.count()).toBeGreaterThanOrEqual(15);
-      await page.waitForLoadState('networkidle');
+      await requestsSettled(page);
       // 15 created TANs with every field made a page several screens tall; now about one line each.
       const heights = await entries.evaluateAll((all) => all.map((entry) => entry.getBoundingClientRect().height));
       expect(Math.max(...heights), `${locale}: the tallest entry`).toBeLessThanOrEqual(width > 500 ? 90 : 200);
