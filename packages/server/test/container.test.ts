@@ -62,6 +62,36 @@ async function baseImage(): Promise<void> {
   }
 }
 
+/** Whether no process has this id (the run that made a leftover was stopped). */
+function gone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Removes what an earlier run of this file left when it was killed before its afterAll: containers
+ * (a whole scaled stack kept running, and slowing every test after it), networks, volumes and images
+ * whose names carry the id of a process that has ended (`suffix` below). A run still going keeps its own.
+ */
+async function removeLeftovers(): Promise<void> {
+  const leftover = (name: string) => {
+    const match = /^(?:lm-(?:test|test-data|scaled)-|localhost\/[a-z-]+:test-)(\d+)-[0-9a-f]{8}(?:_|$)/.exec(name);
+    return match !== null && gone(Number(match[1]));
+  };
+  const remove = async (list: string[], removal: string[]) => {
+    const found = (await run('podman', list, { allowFailure: true })).out.split('\n').filter(leftover);
+    if (found.length) await run('podman', [...removal, '--force', ...found], { allowFailure: true });
+  };
+  await remove(['ps', '--all', '--format', '{{.Names}}'], ['rm']);
+  await remove(['network', 'ls', '--format', '{{.Name}}'], ['network', 'rm']);
+  await remove(['volume', 'ls', '--format', '{{.Name}}'], ['volume', 'rm']);
+  await remove(['images', '--format', '{{.Repository}}:{{.Tag}}'], ['rmi']);
+}
+
 /** Waits for the container's server to answer, as long as the container runs. */
 async function healthy(url: string, name: string, deadline = Number.POSITIVE_INFINITY): Promise<void> {
   for (;;) {
@@ -143,7 +173,8 @@ async function logsOf(containers: string[]): Promise<string> {
 }
 
 (present || IN_CI ? describe : describe.skip)('the container image', () => {
-  const suffix = randomBytes(4).toString('hex');
+  // The process's id in every name: a later run removes what this one leaves if it is killed.
+  const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const image = `localhost/license-manager:test-${suffix}`;
   const name = `lm-test-${suffix}`;
   const volume = `lm-test-data-${suffix}`;
@@ -186,6 +217,7 @@ async function logsOf(containers: string[]): Promise<string> {
   });
 
   it('builds, runs as a non-root user with its data in a volume, keeps it across a restart, and stops on SIGTERM', { timeout: 60 * 60_000 }, async () => {
+    await removeLeftovers();
     await baseImage();
     const secret = fs.existsSync(CA_BUNDLE) ? ['--secret', `id=ca_bundle,src=${CA_BUNDLE}`] : [];
     await podman('build', '--pull=never', '--format', 'docker', '--network', 'host', ...secret, '--tag', image, '.');
