@@ -88,6 +88,8 @@ export function journeySetup(): { server: TestServer; browser: Browser } {
 export interface ContextOptions {
   locale?: string;
   viewport?: { width: number; height: number };
+  /** The system's wish for less motion (prefers-reduced-motion), which the app honours. */
+  reducedMotion?: 'reduce' | 'no-preference';
 }
 
 /** The requests each page of newContext has in flight, and who waits for none. */
@@ -123,7 +125,13 @@ export async function requestsSettled(page: Page): Promise<void> {
 
 /** A fresh browser profile: no cookies, the cookie banner already answered unless asked otherwise. */
 export async function newContext(browser: Browser, server: TestServer, options: ContextOptions & { cookieBanner?: boolean } = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: server.url, locale: options.locale ?? 'en-US', viewport: options.viewport ?? { width: 1280, height: 800 }, acceptDownloads: true });
+  const context = await browser.newContext({
+    baseURL: server.url,
+    locale: options.locale ?? 'en-US',
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    reducedMotion: options.reducedMotion ?? 'no-preference',
+    acceptDownloads: true,
+  });
   context.on('page', watchRequests);
   if (!options.cookieBanner) await context.addInitScript(() => localStorage.setItem('cookieConsent', 'yes'));
   return context;

@@ -96,4 +96,27 @@ describeJourney('the shell: login, menus by role, guards and locale', () => {
     await screenshot(page, 'shell-phone-menu');
     await context.close();
   });
+
+  it('a person whose system asks for less motion gets the phone menu and the account menu without sliding or fading', async () => {
+    /** How long the phone menu slides and the account menu fades in, as the browser has them (CSS transition-duration). */
+    const motionOf = async (reducedMotion: 'reduce' | 'no-preference') => {
+      const context = await newContext(setup.browser, setup.server, { viewport: { width: 390, height: 844 }, reducedMotion });
+      const page = await context.newPage();
+      await login(page, ADMIN.email, ADMIN.password);
+      await page.getByRole('button', { name: 'Open the menu' }).click();
+      await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link').first().waitFor();
+      const navbar = await page.locator('.mantine-AppShell-navbar').evaluate((element) => getComputedStyle(element).transitionDuration);
+      await page.getByRole('button', { name: 'Open the menu' }).click();
+      await page.locator('header [aria-haspopup="menu"]').last().click();
+      const menu = page.getByRole('menu');
+      await menu.waitFor();
+      const dropdown = await menu.evaluate((element) => getComputedStyle(element).transitionDuration);
+      await context.close();
+      return { navbar, dropdown };
+    };
+    expect(await motionOf('reduce')).toEqual({ navbar: '0s', dropdown: '0s' });
+    const moving = await motionOf('no-preference');
+    expect(moving.navbar).not.toBe('0s');
+    expect(moving.dropdown).not.toBe('0s');
+  });
 });

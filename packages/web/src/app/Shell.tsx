@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { AppShell, Burger, Button, Container, Group, Text, UnstyledButton } from '@mantine/core';
-import { useDisclosure, useFavicon } from '@mantine/hooks';
+import { useDisclosure, useFavicon, useReducedMotion } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
@@ -104,8 +104,16 @@ export function Shell() {
   // menu fits from 992 px. The user's name beside the account icon waits for room likewise.
   const wideMenu = entries.length > 3;
   const menuFrom = wideMenu ? 'lg' : 'md';
+  // The phone's menu appears without sliding for a person whose system asks for less motion (the
+  // theme's respectReducedMotion does the same for dialogs, menus and lists; AppShell has its own).
+  const reduceMotion = useReducedMotion();
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 280, breakpoint: menuFrom, collapsed: { mobile: !opened, desktop: true } }} padding="md">
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 280, breakpoint: menuFrom, collapsed: { mobile: !opened, desktop: true } }}
+      padding="md"
+      transitionDuration={reduceMotion ? 0 : undefined}
+    >
       <a href="#main-content" className={classes.skipLink}>
         {t('shell.skipToContent')}
       </a>
