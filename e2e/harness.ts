@@ -108,6 +108,9 @@ function watchRequests(page: Page): void {
   page.on('requestfailed', ended);
 }
 
+/** Resolves once the page has drawn two more frames (run in the page: the e2e project has no DOM types). */
+const TWO_FRAMES = 'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))';
+
 /**
  * Waits until a page of newContext has no request in flight, and still none after it has drawn two
  * more frames (what the answers render may ask for more). Playwright's `networkidle` waits for 500 ms
@@ -118,7 +121,7 @@ export async function requestsSettled(page: Page): Promise<void> {
   if (!requests) throw new Error('requestsSettled: not a page of newContext');
   for (;;) {
     if (requests.count) await new Promise<void>((resolve) => requests.waiting.push(resolve));
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.evaluate(TWO_FRAMES);
     if (!requests.count) return;
   }
 }

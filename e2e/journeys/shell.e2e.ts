@@ -99,18 +99,20 @@ describeJourney('the shell: login, menus by role, guards and locale', () => {
 
   it('a person whose system asks for less motion gets the phone menu and the account menu without sliding or fading', async () => {
     /** How long the phone menu slides and the account menu fades in, as the browser has them (CSS transition-duration). */
+    const durationOf = (element: unknown) =>
+      (globalThis as unknown as { getComputedStyle(element: unknown): { transitionDuration: string } }).getComputedStyle(element).transitionDuration;
     const motionOf = async (reducedMotion: 'reduce' | 'no-preference') => {
       const context = await newContext(setup.browser, setup.server, { viewport: { width: 390, height: 844 }, reducedMotion });
       const page = await context.newPage();
       await login(page, ADMIN.email, ADMIN.password);
       await page.getByRole('button', { name: 'Open the menu' }).click();
       await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link').first().waitFor();
-      const navbar = await page.locator('.mantine-AppShell-navbar').evaluate((element) => getComputedStyle(element).transitionDuration);
+      const navbar = await page.locator('.mantine-AppShell-navbar').evaluate(durationOf);
       await page.getByRole('button', { name: 'Open the menu' }).click();
       await page.locator('header [aria-haspopup="menu"]').last().click();
       const menu = page.getByRole('menu');
       await menu.waitFor();
-      const dropdown = await menu.evaluate((element) => getComputedStyle(element).transitionDuration);
+      const dropdown = await menu.evaluate(durationOf);
       await context.close();
       return { navbar, dropdown };
     };
