@@ -304,14 +304,21 @@ async function logsOf(containers: string[]): Promise<string> {
        * database); any other answer than 200 fails at once, with that state.
        */
       const readAsAClient = async (what: string, read: () => Promise<{ status: number; body: string }>) => {
-        for (;;) {
-          const answer = await read();
-          if (answer.status === 200) return answer;
-          const state = await connectionsState();
-          if (answer.status !== 503 || Date.now() > deadline) expect.fail(`${what}: ${answer.status} ${answer.body}\n${state}`);
-          console.warn(`${what}: ${answer.status} ${answer.body}, tried again in a second\n${state}`);
-          await new Promise((resolve) => setTimeout(resolve, 1000));
-        }
+        let answer = { status: 0, body: '' };
+        await poll(
+          what,
+          deadline,
+          async () => {
+            answer = await read();
+            if (answer.status === 200) return true;
+            const state = await connectionsState();
+            if (answer.status !== 503) expect.fail(`${what}: ${answer.status} ${answer.body}\n${state}`);
+            console.warn(`${what}: ${answer.status} ${answer.body}, tried again in a second\n${state}`);
+            return false;
+          },
+          async () => `${answer.status} ${answer.body}\n${await connectionsState()}`,
+        );
+        return answer;
       };
 
       const cookie = await login(url, admin.email, admin.password);
