@@ -58,7 +58,9 @@ async function expectAcknowledgedWritesKept(app: App, answers: Answer[]) {
 
 describe.skipIf(!postgresReachable && !IN_CI)('database outage [postgres]', () => {
   /** An app whose connections run through a proxy the test can cut, named so that the server can end them. */
-  async function appBehindProxy(): Promise<{ app: App; proxy: TcpProxy; fresh: TestDatabase; applicationName: string; close(): Promise<void> }> {
+  async function appBehindProxy(
+    pool: { poolSize?: number; connectTimeoutMs?: number } = {},
+  ): Promise<{ app: App; proxy: TcpProxy; fresh: TestDatabase; applicationName: string; close(): Promise<void> }> {
     const fresh = await freshDatabase('postgres');
     const target = new URL(POSTGRES_URL);
     const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
@@ -66,8 +68,8 @@ describe.skipIf(!postgresReachable && !IN_CI)('database outage [postgres]', () =
     const url = new URL(POSTGRES_URL);
     url.port = String(proxy.port);
     url.searchParams.set('application_name', applicationName);
-    const config = { ...(fresh.config as { kind: 'postgres'; schema: string }), kind: 'postgres' as const, url: url.toString() };
-    const app = await buildTestApp(testConfig(config), openDatabase(config));
+    const config = { ...(fresh.config as { kind: 'postgres'; schema: string }), kind: 'postgres' as const, url: url.toString(), poolSize: pool.poolSize };
+    const app = await buildTestApp(testConfig(config), openDatabase(config, { connectTimeoutMs: pool.connectTimeoutMs }));
     return {
       app,
       proxy,
@@ -129,6 +131,26 @@ describe.skipIf(!postgresReachable && !IN_CI)('database outage [postgres]', () =
       expect(load.answers.some((answer) => answer.status === 503)).toBe(true);
       expect((await app.inject({ url: '/api/health' })).statusCode).toBe(200);
       expect((await app.inject({ url: '/api/session', headers: { cookie } })).statusCode).toBe(200);
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers 503 ERR_DATABASE_UNAVAILABLE, not "busy", to a request that waited for a connection still being opened, and counts no busy pool', async () => {
+    const { app, proxy, close } = await appBehindProxy({ poolSize: 1, connectTimeoutMs: 500 });
+    try {
+      const license = () => app.inject({ method: 'POST', url: '/api/client/v1/license', payload: { machineId: 'stalled-machine', product: 'Studio' } });
+      const busyBefore = app.ctx.poolUsage().waitTimeouts;
+      // The pool's connection dropped, and the new ones taken but never answered.
+      await proxy.stall();
+      // The first request opens the pool's one connection; the second waits for it, which is still
+      // being opened when its wait runs out (pg-pool's error is the one of a busy pool).
+      const [opening, waiting] = await Promise.all([license(), license()]);
+      expectError(opening, 503, 'ERR_DATABASE_UNAVAILABLE');
+      expectError(waiting, 503, 'ERR_DATABASE_UNAVAILABLE');
+      expect(app.ctx.poolUsage().waitTimeouts).toBe(busyBefore);
+      await proxy.restore();
+      expectError(await license(), 404, 'ERR_NO_LICENSE');
     } finally {
       await close();
     }

@@ -1,13 +1,16 @@
 /**
  * A TCP proxy in front of the test's PostgreSQL server, so that a test can take "the database" away
  * and bring it back without touching the shared server: `cut()` drops every connection and refuses
- * new ones (as a stopped server does), `restore()` listens again on the same port.
+ * new ones (as a stopped server does), `stall()` drops every connection and takes new ones without
+ * ever answering (a server that does not accept them in time, or a network that swallows them),
+ * `restore()` passes connections on again, on the same port.
  */
 import net from 'node:net';
 
 export interface TcpProxy {
   port: number;
   cut(): Promise<void>;
+  stall(): Promise<void>;
   restore(): Promise<void>;
   close(): Promise<void>;
 }
@@ -21,11 +24,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   };
   let server: net.Server | null = null;
   let port = 0;
-  const listen = () =>
+  const listen = (answering = true) =>
     new Promise<void>((resolve, reject) => {
       server = net.createServer((client) => {
-        const upstream = net.connect(target);
         track(client);
+        if (!answering) return;
+        const upstream = net.connect(target);
         track(upstream);
         // One side gone, the other goes too: as a real server's connection would.
         client.on('close', () => upstream.destroy());
@@ -49,7 +53,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       return port;
     },
     cut: stop,
-    restore: listen,
+    async stall() {
+      await stop();
+      await listen(false);
+    },
+    async restore() {
+      await stop();
+      await listen();
+    },
     close: stop,
   };
 }

@@ -68,28 +68,42 @@ export interface OpenOptions {
   connectTimeoutMs?: number;
 }
 
-/** pg-pool's error when every connection stayed busy for the whole wait (the pool full, the database healthy). */
+/** pg-pool's error when a request's wait for a connection ran out (every connection taken: in use, or still being opened). */
 export const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
 
-/** Counts the waits for a connection that timed out: what `license_manager_db_pool_wait_timeouts_total` shows. */
-function countWaitTimeouts(pool: pg.Pool): () => number {
+/**
+ * A wait for a connection that ran out while connections to the database were still being opened:
+ * the database is slow to accept them or cannot be reached (class 08: answered 503
+ * ERR_DATABASE_UNAVAILABLE), not busy. pg-pool gives both waits the same error.
+ */
+function stillConnecting(waitTimeout: Error): Error {
+  return Object.assign(new Error('no connection to the database: the connections being opened did not open in time', { cause: waitTimeout }), { code: '08001' });
+}
+
+/**
+ * Tells the waits for a connection that ran out apart: every connection busy (counted, for
+ * `license_manager_db_pool_wait_timeouts_total`, and answered 503 ERR_DATABASE_BUSY), or some still
+ * being opened (stillConnecting). The connections that opened are known by pg-pool's events; those
+ * it holds beyond them are still opening.
+ */
+function watchPoolWaits(pool: pg.Pool): () => number {
+  const open = new Set<unknown>();
+  pool.on('connect', (client) => open.add(client));
+  pool.on('remove', (client) => open.delete(client));
   let timeouts = 0;
-  const count = (error: unknown) => {
-    if (error instanceof Error && error.message === POOL_WAIT_TIMEOUT) timeouts++;
+  const classify = (error: Error | undefined): Error | undefined => {
+    if (error?.message !== POOL_WAIT_TIMEOUT) return error;
+    if (pool.totalCount > open.size) return stillConnecting(error);
+    timeouts++;
+    return error;
   };
   const connect = pool.connect.bind(pool) as (callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void) => Promise<pg.PoolClient> | void;
   // Both of pg's forms: the promise (Kysely) and the callback, which pool.query() uses itself (the
   // replicas' position check): a wrapper taking only the first left pool.query() waiting forever.
   pool.connect = ((callback?: Parameters<typeof connect>[0]) => {
-    if (callback) {
-      return connect((error, client, done) => {
-        count(error);
-        callback(error, client, done);
-      });
-    }
+    if (callback) return connect((error, client, done) => callback(classify(error), client, done));
     return (connect() as Promise<pg.PoolClient>).catch((error: unknown) => {
-      count(error);
-      throw error;
+      throw error instanceof Error ? classify(error) : error;
     });
   }) as typeof pool.connect;
   return () => timeouts;
@@ -120,7 +134,7 @@ export function openDatabase(config: Config['database'], options: OpenOptions = 
     const onError = (error: Error) => options.onConnectionError?.(error);
     pool.on('error', onError);
     pool.on('connect', (connection) => connection.on('error', onError));
-    const waitTimeouts = countWaitTimeouts(pool);
+    const waitTimeouts = watchPoolWaits(pool);
     const replicas = config.replicas && new ReplicaSet(pool, { urls: config.replicas.urls, schema: config.schema, maxLagMs: config.replicas.maxLagMs, log: options.log ?? console });
     // With replicas, PostgreSQL's own dialect with a driver that sends some reads to them (replica-driver.ts).
     const dialect = replicas
