@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import { SERVER_TIME_HEADER } from '@lm/contract/license-file';
 import type { AppContext } from '../../platform/context.ts';
 import { errorCodeOf } from '../../platform/http/errors.ts';
@@ -56,10 +56,16 @@ const OPERATIONS: Record<string, { operation: string; outcomes: readonly string[
 export function registerProtocolHooks(app: FastifyInstance, ctx: AppContext): void {
   // Each answer counted by its outcome: the status of a success, the error code of a refusal.
   for (const { operation, outcomes } of Object.values(OPERATIONS)) ctx.metrics.expectProtocolOutcomes(operation, outcomes);
-  app.addHook('onResponse', (request, reply, done) => {
-    const route = OPERATIONS[`${request.method} ${request.routeOptions.url}`];
-    if (route) ctx.metrics.protocolResponses.inc({ operation: route.operation, outcome: errorCodeOf(reply) ?? String(reply.statusCode) });
-    done();
+  // The operation is known when its route is registered: each protocol route counts its own answers,
+  // without looking the request's route up in every answer.
+  app.addHook('onRoute', (route) => {
+    const operation = OPERATIONS[`${String(route.method)} ${route.url}`]?.operation;
+    if (!operation) return;
+    const count: onResponseHookHandler = (_request, reply, done) => {
+      ctx.metrics.protocolResponses.inc({ operation, outcome: errorCodeOf(reply) ?? String(reply.statusCode) });
+      done();
+    };
+    route.onResponse = [route.onResponse ?? []].flat().concat(count);
   });
 
   // No cookies, no session: any origin may call the protocol, e.g. the SDK in an Electron renderer.

@@ -5,7 +5,7 @@ import { WriteBehind } from './write-behind.ts';
 const byKey = (a: LastSeen, b: LastSeen) => a.licenseId - b.licenseId || (a.machineId < b.machineId ? -1 : a.machineId > b.machineId ? 1 : 0);
 const keyOf = (row: Pick<LastSeen, 'licenseId' | 'machineId'>) => `${row.licenseId}\u0000${row.machineId}`;
 
-/** Pairs remembered as written today; beyond it the memory starts afresh and the database's own check decides. */
+/** Licenses remembered as written today; beyond it the memory starts afresh and the database's own check decides. */
 const MAX_REMEMBERED = 200_000;
 const DAY_MS = 86_400_000;
 
@@ -25,9 +25,13 @@ const DAY_MS = 86_400_000;
  */
 export class LastSeenRecorder {
   private readonly writes: WriteBehind<LastSeen>;
-  /** The day of `recordedToday`, and the pairs recorded on it. */
+  /**
+   * The day of `recordedToday`, and the pairs recorded on it: the machine of each license, by the
+   * license's id (a number's lookup, not a joined text's, on the path of every refresh). A license
+   * is bound to one machine at a time; one that moves is written for its new machine.
+   */
   private today = Number.NaN;
-  private recordedToday = new Set<string>();
+  private recordedToday = new Map<number, string>();
 
   constructor(ctx: AppContext) {
     // One statement per chunk: all of it or nothing.
@@ -55,11 +59,10 @@ export class LastSeenRecorder {
     const day = Math.floor(at.getTime() / DAY_MS);
     if (day !== this.today || this.recordedToday.size >= MAX_REMEMBERED) {
       this.today = day;
-      this.recordedToday = new Set();
+      this.recordedToday = new Map();
     }
-    const key = keyOf({ licenseId, machineId });
-    if (this.recordedToday.has(key)) return;
-    this.recordedToday.add(key);
+    if (this.recordedToday.get(licenseId) === machineId) return;
+    this.recordedToday.set(licenseId, machineId);
     this.writes.queue({ licenseId, machineId, at: at.toISOString() });
   }
 }
