@@ -1,8 +1,10 @@
 /**
  * The desktop protocol against the yardstick of DESIGN.md section 9: the server runs in one child
  * process on the embedded database seeded with 1,000,000 licenses; autocannon drives it from this
- * process with 100 connections. The loads alternate in each of ROUNDS rounds, so that whatever else
- * the machine does falls on all of them alike, and every figure is a ratio within one round:
+ * process with 100 connections. In each of ROUNDS rounds the loads take turns of SLICE seconds until
+ * each has run DURATION (support/load.ts), so that whatever else the machine does falls on all of
+ * them alike, and every figure is a ratio within one round. A turn ends once the writes its answers
+ * left behind (last contacts, seat renewals) are done, and counts their time and CPU:
  *
  *   bare            GET of a bare Fastify server (no plugins, no hooks) in the same process, answering
  *                   a fixed JSON: the machine's ceiling. A lookup alone costs about as much as this whole
@@ -35,7 +37,9 @@
  *
  *   npm run bench protocol             (through bench/run.ts)
  *   node bench/scenarios/protocol.ts   (on its own; LICENSES=100000 for a quicker run)
- *   ROUNDS=3 DURATION=10               (the defaults)
+ *   ROUNDS=3 DURATION=10 SLICE=2       (the defaults; SLICE=10: each load in one piece, as before
+ *                                       December 2026, when a burst of the shared machine's other
+ *                                       work swung a round's ratio by a third either way)
  *   BENCH_CPU_PROFILE=/tmp/prof ...    (writes the server's V8 CPU profile of the rounds, warm-ups left out, there)
  *   BENCH_PROTOCOL_ONLY=conditional    (only those loads in the rounds, after the warm-ups, comma-separated:
  *                                       to profile one or compare two; bare, yardstick-304, yardstick-sign,
@@ -56,17 +60,18 @@ import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import type { Figure, Scenario } from '../run.ts';
 import { benchDataDir, machineLoad } from '../support/bench-data.ts';
 import { machineIdOf, productOf, seedLicenses } from '../support/protocol-seed.ts';
 import { buildYardstickDatabase, registerYardstick, yardstickHandler } from '../support/yardstick.ts';
+import { CONNECTIONS, load, SKIPPED, sliced, type Load } from '../support/load.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const NODE = path.join(ROOT, 'node_modules/.bin/node');
 const LICENSES = Number(process.env.LICENSES ?? 1_000_000);
-const CONNECTIONS = 100;
 const DURATION_S = Number(process.env.DURATION ?? 10);
+const SLICE_S = Number(process.env.SLICE ?? 2);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const PORT = Number(process.env.BENCH_PORT ?? 3190);
 
@@ -110,6 +115,13 @@ async function serve(dataDir: string): Promise<void> {
     process.once(signal, () => void Promise.all([app.close(), bare.close()]).then(() => process.exit(0)));
   }
   if (process.env.BENCH_CPU_PROFILE) profileOnRequest(process.env.BENCH_CPU_PROFILE);
+  // The writes the protocol's answers left behind them (last contacts, seat renewals), done on request.
+  const { lastSeenRecorder } = await import('../../packages/server/src/modules/license-files/last-seen.ts');
+  const { seatRenewals } = await import('../../packages/server/src/modules/license-files/seats.ts');
+  process.on('message', (message) => {
+    if (message !== 'settle') return;
+    void Promise.all([lastSeenRecorder(app.ctx).flush(), seatRenewals(app.ctx).flush()]).then(() => process.send?.('settled'));
+  });
   process.send?.('listening');
 }
 
@@ -129,6 +141,19 @@ function profileOnRequest(dir: string): void {
   });
 }
 
+/** The server's writes behind the answers done (serve's 'settle'). */
+function settled(server: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (message: unknown) => {
+      if (message !== 'settled') return;
+      server.off('message', done);
+      resolve();
+    };
+    server.on('message', done);
+    server.send('settle');
+  });
+}
+
 function startServer(dataDir: string): Promise<ChildProcess> {
   const flags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(NODE, [...flags, import.meta.filename, '--serve', dataDir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -136,43 +161,6 @@ function startServer(dataDir: string): Promise<ChildProcess> {
     child.once('message', () => resolve(child));
     child.once('exit', (code) => reject(new Error(`the bench server exited with ${code}`)));
   });
-}
-
-interface Load {
-  rps: number;
-  p99: number;
-  p50: number;
-  /** Answers by status. */
-  statuses: Record<string, number>;
-  errors: number;
-  /** CPU time of the server process (all its threads) per answered request, in µs; NaN off Linux. */
-  cpuPerRequest: number;
-  /** Of it, the kernel's (system calls: the sockets' reads and writes). */
-  systemCpuPerRequest: number;
-}
-
-/** The CPU time a process has used so far in user space and in the kernel, in µs (Linux /proc; clock ticks of 10 ms). */
-function processCpuMicros(pid: number | undefined): { user: number; system: number } {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return { user: Number(fields[11]) * 10_000, system: Number(fields[12]) * 10_000 };
-  } catch {
-    return { user: Number.NaN, system: Number.NaN };
-  }
-}
-
-async function load(server: ChildProcess, options: autocannon.Options): Promise<Load> {
-  const cpuBefore = processCpuMicros(server.pid);
-  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
-  const cpuAfter = processCpuMicros(server.pid);
-  const answered = Math.max(result.requests.total, 1);
-  const systemCpuPerRequest = (cpuAfter.system - cpuBefore.system) / answered;
-  const cpuPerRequest = (cpuAfter.user - cpuBefore.user) / answered + systemCpuPerRequest;
-  const statuses: Record<string, number> = {};
-  for (const [key, value] of Object.entries(result as unknown as Record<string, unknown>)) {
-    if (/^[1-5]xx$/.test(key) && typeof value === 'number' && value) statuses[key] = value;
-  }
-  return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, statuses, errors: result.errors, cpuPerRequest, systemCpuPerRequest };
 }
 
 const randomAddress = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 250)}`;
@@ -313,7 +301,7 @@ function figures(rounds: Round[]): Figure[] {
 
 const scenario: Scenario = {
   name: 'protocol',
-  description: `desktop protocol vs the yardstick of DESIGN.md 9 (bare Fastify + node:sqlite), ${CONNECTIONS} connections, SQLite with ${LICENSES.toLocaleString('en')} licenses, one server process, ${ROUNDS} alternating rounds`,
+  description: `desktop protocol vs the yardstick of DESIGN.md 9 (bare Fastify + node:sqlite), ${CONNECTIONS} connections, SQLite with ${LICENSES.toLocaleString('en')} licenses, one server process, ${ROUNDS} rounds of loads taking ${SLICE_S} s turns`,
   async run(): Promise<Figure[]> {
     const dataDir = await seededDataDir();
     let server: ChildProcess | undefined;
@@ -333,21 +321,26 @@ const scenario: Scenario = {
       await load(server, { ...yardstickInProtocolLoad(base, true), duration: 2 });
 
       const only = process.env.BENCH_PROTOCOL_ONLY?.split(',');
-      const skipped: Load = { rps: Number.NaN, p99: Number.NaN, p50: Number.NaN, statuses: {}, errors: 0, cpuPerRequest: Number.NaN, systemCpuPerRequest: Number.NaN };
-      const measure = (name: string, options: autocannon.Options) => (!only || only.includes(name) ? load(server!, options) : Promise.resolve(skipped));
+      // Each measured load beside its yardstick: the pairs share the machine's state.
+      const loads: Record<string, autocannon.Options> = {
+        bare: { url: bareUrl },
+        'yardstick-304': yardstickLoad(bareUrl, true),
+        conditional: productLoad(base, true),
+        'yardstick-sign': yardstickLoad(bareUrl, false),
+        full: productLoad(base, false),
+        'app-route': { url: `${base}/bench/bare` },
+        'protocol-304': protocolNotModifiedLoad(base),
+        'yardstick-in-protocol-304': yardstickInProtocolLoad(base, true),
+        'yardstick-in-protocol-sign': yardstickInProtocolLoad(base, false),
+      };
+      const measured = Object.fromEntries(Object.entries(loads).filter(([name]) => !only || only.includes(name)));
       const rounds: Round[] = [];
       if (process.env.BENCH_CPU_PROFILE) server.send('profile:start');
       for (let round = 1; round <= ROUNDS; round++) {
-        // Each measured load right after its yardstick, so that the pair shares the machine's state.
-        const bare = await measure('bare', { url: bareUrl });
-        const yardstickNotModified = await measure('yardstick-304', yardstickLoad(bareUrl, true));
-        const conditional = await measure('conditional', productLoad(base, true));
-        const yardstickSign = await measure('yardstick-sign', yardstickLoad(bareUrl, false));
-        const full = await measure('full', productLoad(base, false));
-        const appRoute = await measure('app-route', { url: `${base}/bench/bare` });
-        const protocolNotModified = await measure('protocol-304', protocolNotModifiedLoad(base));
-        const yardstickInProtocolNotModified = await measure('yardstick-in-protocol-304', yardstickInProtocolLoad(base, true));
-        const yardstickInProtocolSign = await measure('yardstick-in-protocol-sign', yardstickInProtocolLoad(base, false));
+        const results = await sliced(server, measured, DURATION_S, SLICE_S, () => settled(server!));
+        const of = (name: string) => results[name] ?? SKIPPED;
+        const [bare, yardstickNotModified, conditional, yardstickSign, full] = ['bare', 'yardstick-304', 'conditional', 'yardstick-sign', 'full'].map(of);
+        const [appRoute, protocolNotModified, yardstickInProtocolNotModified, yardstickInProtocolSign] = ['app-route', 'protocol-304', 'yardstick-in-protocol-304', 'yardstick-in-protocol-sign'].map(of);
         const loadAverage = os.loadavg()[0];
         rounds.push({ bare, yardstickNotModified, conditional, yardstickSign, full, appRoute, protocolNotModified, yardstickInProtocolNotModified, yardstickInProtocolSign, loadAverage });
         console.log(`  round ${round}:`);
