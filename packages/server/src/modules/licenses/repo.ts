@@ -81,7 +81,7 @@ export interface LicenseListFilter {
    * The staff's search across accounts (`scope=all`): each an indexed lookup, any of them matching:
    * the exact machine id, a TAN code prefix, the accounts the user search found.
    */
-  staffSearch?: { machineId: string; tanCodeRange: { from: string; to: string | null } | null; ownerIds: number[] };
+  staffSearch?: { machineIds: string[]; tanCodeRange: { from: string; to: string | null } | null; ownerIds: number[] };
   /** Only licenses an offline machine can use today. */
   usableOn?: string;
 }
@@ -121,8 +121,8 @@ function licenseConditions(filter: LicenseListFilter, plan: Plan) {
       );
     }
     if (filter.staffSearch) {
-      const { machineId, tanCodeRange, ownerIds } = filter.staffSearch;
-      const any: Expression<SqlBool>[] = [eb('licenses.machine_id', '=', machineId)];
+      const { machineIds, tanCodeRange, ownerIds } = filter.staffSearch;
+      const any: Expression<SqlBool>[] = [eb('licenses.machine_id', 'in', machineIds)];
       if (tanCodeRange) {
         any.push(eb.and([eb('licenses.tan_code', '>=', tanCodeRange.from), ...(tanCodeRange.to ? [eb('licenses.tan_code', '<', tanCodeRange.to)] : [])]));
       }

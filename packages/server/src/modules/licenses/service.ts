@@ -114,7 +114,7 @@ const OWNER_SEARCH_LIMIT = 100;
 /**
  * `GET /licenses?scope=all`: every license the caller may see across accounts (administrators all,
  * distributors those of their TANs), for support: `filter` finds the exact machine id a customer reads
- * out, a TAN by its code or its first characters, and the accounts whose name, company or e-mail
+ * out (in any letter case), a TAN by its code or its first characters, and the accounts whose name, company or e-mail
  * contain it (the user search), each by its own index.
  */
 async function listAllVisibleLicenses(ctx: AppContext, request: FastifyRequest, query: LicenseListQuery): Promise<ListResult<License>> {
@@ -126,7 +126,9 @@ async function listAllVisibleLicenses(ctx: AppContext, request: FastifyRequest, 
     const code = normalizeTanCode(text);
     const tanCodeRange = code.length >= 4 && isTanCodePrefix(code) ? { from: code, to: prefixUpperBound(code) } : null;
     const owners = await listUsers(ctx.db, ctx.dialect, { filter: text, offset: 0, limit: OWNER_SEARCH_LIMIT, sort: [] });
-    staffSearch = { machineId: text, tanCodeRange, ownerIds: owners.items.map((owner) => owner.id) };
+    // A machine id read out over the phone has no letter case: as typed, in capitals or in small letters (each an entry of its index).
+    const machineIds = [...new Set([text, text.toUpperCase(), text.toLowerCase()])];
+    staffSearch = { machineIds, tanCodeRange, ownerIds: owners.items.map((owner) => owner.id) };
   }
   const { rows, totalCount, totalCountExact, nextCursor } = await listLicenses(
     ctx.db,
