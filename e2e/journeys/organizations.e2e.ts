@@ -102,6 +102,10 @@ describeJourney('organizations: invite, accept, a named-user seat assigned and t
     await login(owner, OWNER, 'secret-pass-1');
     await login(colleague, COLLEAGUE, 'secret-pass-1');
     await owner.goto('/organizations');
+    // None yet: the page says so, and what to do, rather than showing an empty table.
+    await owner.getByTestId('list-empty').waitFor();
+    expect(await owner.getByTestId('list-empty').textContent()).toBe(text('de', 'organizations.none'));
+    expect(await owner.getByTestId('organizations').count()).toBe(0);
     const form = owner.getByTestId('organization-form');
     await form.locator('input').first().fill(ORGANIZATION);
     await form.locator('button[type=submit]').click();

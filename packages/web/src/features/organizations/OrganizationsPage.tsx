@@ -52,8 +52,12 @@ export default function OrganizationsPage() {
         <Loader aria-label={t('common.loading')} />
       ) : organizations.isError ? (
         <LoadError error={organizations.error} />
-      ) : (
+      ) : organizations.data.items.length ? (
         <DataTable id="organizations" testId="organizations" columns={columns} items={organizations.data.items} rowKey={(organization) => organization.id} />
+      ) : (
+        <Text c="dimmed" data-testid="list-empty">
+          {t('organizations.none')}
+        </Text>
       )}
       <Paper withBorder p="lg" radius="md" maw={560}>
         <Title order={2} size="h4" mb="sm">
