@@ -129,6 +129,30 @@ describeJourney('single sign-on for staff, and the trace of a refusal', () => {
     await page.context().close();
   });
 
+  it('edits the groups-to-roles mapping in Settings: its lines in monospace under a plain label, Save only for a change', async () => {
+    const page = await admin.newPage();
+    await page.goto('/settings');
+    const mapping = page.getByTestId('sso-role-mapping');
+    const save = page.getByTestId('sso-role-mapping-save');
+    await mapping.waitFor();
+    const fonts = (await page.evaluate(
+      `(() => { const input = document.querySelector('[data-testid=sso-role-mapping]'); return [getComputedStyle(input).fontFamily, getComputedStyle(document.querySelector('label[for="' + input.id + '"]')).fontFamily]; })()`,
+    )) as [string, string];
+    expect(fonts[0]).toMatch(/mono/i);
+    expect(fonts[1]).not.toMatch(/mono/i);
+    expect(await mapping.inputValue()).toBe('resellers = DISTRIBUTOR');
+    expect(await save.isDisabled()).toBe(true);
+    await mapping.fill('resellers=DISTRIBUTOR\nadmins  =ADMIN');
+    expect(await save.isDisabled()).toBe(false);
+    await save.click();
+    // Saved, and shown as saved: one `group = role` a line, Save off again.
+    await expect.poll(() => mapping.inputValue()).toBe('resellers = DISTRIBUTOR\nadmins = ADMIN');
+    expect(await save.isDisabled()).toBe(true);
+    expect((await (await admin.request.get('/api/settings')).json()) as unknown).toMatchObject({ 'sso.roleMapping': { resellers: 'DISTRIBUTOR', admins: 'ADMIN' } });
+    await page.close();
+    await setSetting('sso.roleMapping', { resellers: 'DISTRIBUTOR' });
+  });
+
   it('refuses the password of staff when single sign-on is required; the break-glass administrator still gets in', async () => {
     const distributor = createAccount(setup.server, 'password-distributor@e2e.test', 'DISTRIBUTOR');
     setup.server.cli('sso:break-glass', '--email', ADMIN.email);

@@ -49,7 +49,8 @@ export function SsoSettingsSection({ settings }: { settings: SettingsMap }) {
     const parsed = parseRoleMapping(mapping);
     if (typeof parsed === 'string') return setMappingError(t('sso.settings.mappingInvalid', { line: parsed }));
     setMappingError(null);
-    void save([['sso.roleMapping', parsed]]);
+    // Shown as saved afterwards (one `group = role` a line), which also turns Save off until the next change.
+    void save([['sso.roleMapping', parsed]], () => setMapping(mappingText(parsed)));
   };
 
   return (
@@ -97,14 +98,15 @@ export function SsoSettingsSection({ settings }: { settings: SettingsMap }) {
             description={t('sso.settings.roleMappingHint')}
             autosize
             minRows={3}
-            ff="monospace"
+            // The lines typed in monospace; the label and its hint as every other field's.
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             value={mapping}
             error={mappingError}
             onChange={(event) => setMapping(event.currentTarget.value)}
             data-testid="sso-role-mapping"
           />
           <Group justify="flex-end">
-            <Button loading={change.isPending} onClick={saveMapping}>
+            <Button disabled={mapping === mappingText(settings['sso.roleMapping'])} loading={change.isPending} onClick={saveMapping} data-testid="sso-role-mapping-save">
               {t('common.save')}
             </Button>
           </Group>
